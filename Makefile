@@ -1,0 +1,32 @@
+# tavla-pi: every target sets up what it needs in .venv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test lint typecheck unit sim install hardware bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+	  { echo "tavla-pi needs Python 3.11 or newer (found $$($(PYTHON) --version))"; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@
+
+## test: lint, type-check and run the whole test suite
+test: lint unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check tavla_pi tests bench tools
+	$(BIN)/mypy tavla_pi
+
+unit: $(STAMP)
+	$(BIN)/pytest
+
+## bench: run every benchmark and print its figures
+bench: $(STAMP)
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build *.egg-info

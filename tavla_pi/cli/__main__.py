@@ -1,0 +1,7 @@
+"""``python -m tavla_pi.cli``."""
+
+import sys
+
+from tavla_pi.cli import main
+
+sys.exit(main())

@@ -1,0 +1,79 @@
+"""What the sensors say about the board, per location: the decoder's output.
+
+An observation never claims more than the sensors can know: a colour and an
+interval of checker counts per sensed location (a slot sees 0, 1 or "2 or
+more", so tall stacks read as "at least n"), plus any sensor faults.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavla_pi.rules.color import Color
+
+MAX_CHECKERS = 15
+
+
+@dataclass(frozen=True, slots=True)
+class CountRange:
+    """An inclusive interval of checker counts, ``low`` <= n <= ``high``."""
+
+    low: int
+    high: int
+
+    def __contains__(self, n: object) -> bool:
+        return isinstance(n, int) and self.low <= n <= self.high
+
+    @property
+    def exact(self) -> bool:
+        """True when the sensors pin the count down to one value."""
+        return self.low == self.high
+
+
+EMPTY = CountRange(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One sensed location: the colour seen (``None`` when empty) and the count."""
+
+    color: Color | None
+    count: CountRange
+
+
+NOTHING = Reading(None, EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class SensorFault:
+    """A sensor the decoder does not trust, and why.
+
+    ``kind`` is one of ``"stuck"``, ``"out_of_range"``, ``"between_slots"``,
+    ``"mixed_colors"``; ``location`` is the board location it belongs to.
+    """
+
+    sensor: int
+    location: str
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """The board as sensed: 24 points, the two bar halves, and faults.
+
+    ``points[i]`` is point ``i + 1`` in the board numbering of CONTRACTS.md §1.
+    """
+
+    points: tuple[Reading, ...]
+    bar_white: Reading
+    bar_black: Reading
+    faults: tuple[SensorFault, ...] = ()
+
+    def point(self, n: int) -> Reading:
+        """The reading of point ``n`` (1..24)."""
+        return self.points[n - 1]
+
+    def bar(self, color: Color) -> Reading:
+        """The reading of ``color``'s half of the bar."""
+        return self.bar_white if color is Color.WHITE else self.bar_black

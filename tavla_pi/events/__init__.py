@@ -1,0 +1,1 @@
+"""events stage of the pipeline (see PRODUCT.md)."""

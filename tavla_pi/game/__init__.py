@@ -1,0 +1,1 @@
+"""game stage of the pipeline (see PRODUCT.md)."""

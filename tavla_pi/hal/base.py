@@ -1,0 +1,52 @@
+"""The interfaces every backend (``pi``, ``sim``) provides.
+
+A backend is three small devices: the sensor grid (raw frames), the pixel
+strip (colour frames out) and the buttons (raw levels in).  Debouncing and
+short/long press detection are pure logic on top of the levels, so the same
+code runs on the real board, the modelled board and in tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
+RGB = tuple[int, int, int]
+RawFrame = tuple[int, ...]
+"""One 12-bit ADC reading (0..4095) per sensor, in ``PinMap.sensors`` order."""
+
+
+class SensorGrid(Protocol):
+    """Scans every Hall sensor once per call."""
+
+    def scan(self) -> RawFrame:
+        """Read every sensor; one value per ``PinMap.sensors`` entry."""
+        ...
+
+    def close(self) -> None:
+        """Release the hardware; safe to call twice."""
+        ...
+
+
+class PixelStrip(Protocol):
+    """The LED chain; ``show`` is the one narrow hardware write."""
+
+    def show(self, pixels: Sequence[RGB]) -> None:
+        """Display one frame (already brightness-scaled), in LED index order."""
+        ...
+
+    def close(self) -> None:
+        """Blank every LED and release the hardware; safe to call twice."""
+        ...
+
+
+class ButtonInputs(Protocol):
+    """The raw level of each button (True while held down)."""
+
+    def levels(self) -> Mapping[str, bool]:
+        """Current levels keyed by button name (``pinmap.BUTTON_NAMES``)."""
+        ...
+
+    def close(self) -> None:
+        """Release the hardware; safe to call twice."""
+        ...

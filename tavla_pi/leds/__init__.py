@@ -1,0 +1,1 @@
+"""leds stage of the pipeline (see PRODUCT.md)."""

@@ -1,0 +1,1 @@
+"""reconcile stage of the pipeline (see PRODUCT.md)."""

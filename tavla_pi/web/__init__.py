@@ -1,0 +1,1 @@
+"""web stage of the pipeline (see PRODUCT.md)."""
