@@ -50,3 +50,41 @@ class ButtonInputs(Protocol):
     def close(self) -> None:
         """Release the hardware; safe to call twice."""
         ...
+
+
+class Backend:
+    """The three devices of one board, closed together (LEDs blanked first).
+
+    A context manager; ``close()`` is safe to call twice.
+    """
+
+    def __init__(self, name: str, sensors: SensorGrid, pixels: PixelStrip,
+                 buttons: ButtonInputs) -> None:
+        self.name = name
+        self.sensors = sensors
+        self.pixels = pixels
+        self.buttons = buttons
+        self._closed = False
+
+    def close(self) -> None:
+        """Blank the LEDs and release every device; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.pixels.close()
+        self.sensors.close()
+        self.buttons.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` has run."""
+        return self._closed
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Backend {self.name!r}{' closed' if self._closed else ''}>"
