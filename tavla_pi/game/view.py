@@ -1,0 +1,57 @@
+"""What the players should see right now: the game's input to the LED renderer.
+
+A ``GameView`` is a plain value derived from the game state; the renderer in
+``tavla_pi.leds`` turns it into a pixel frame and the web view into a page.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules.color import Color
+
+
+class Phase(enum.Enum):
+    """The phases of a match, as the players experience them."""
+
+    SETUP = "setup"                  # waiting for the starting position on the board
+    OPENING = "opening"              # waiting for ROLL: one die each
+    AWAIT_ROLL = "await_roll"        # the player on roll may double (CUBE) or ROLL
+    DOUBLE_OFFERED = "double_offered"  # the opponent takes (ROLL) or drops (CUBE)
+    MOVING = "moving"                # dice rolled, the player moves checkers
+    NO_MOVE = "no_move"              # the roll has no legal play; passes by itself
+    GAME_OVER = "game_over"          # showing the winner and the points
+    MATCH_OVER = "match_over"        # the match is decided
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """Everything the light (and the web page) shows, as plain data.
+
+    Locations are CONTRACTS.md §1 strings.  ``dice`` are the two dice shown
+    (for the opening roll: White's die, Black's die); ``dice_used`` says
+    which of them (by position; four flags for doubles) are played.
+    """
+
+    phase: Phase
+    on_roll: Color | None = None
+    dice: tuple[int, ...] = ()
+    dice_used: tuple[bool, ...] = ()
+    dice_blink: bool = False
+    cube_value: int = 1
+    cube_owner: Color | None = None
+    double_offered_by: Color | None = None
+    lifted_from: str | None = None
+    destinations: tuple[str, ...] = ()
+    press_done: bool = False
+    no_legal_move: bool = False
+    fixes: tuple[Fix, ...] = ()
+    to_bar: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    winner: Color | None = None
+    points_won: int = 0
+    score: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    since_ms: int = 0
