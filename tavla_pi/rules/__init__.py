@@ -4,5 +4,23 @@ Depends on nothing else in tavla-pi (nor outside the standard library).
 """
 
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.cube import Verdict
+from tavla_pi.rules.dice import DiceSource, OpeningRoll, ScriptedDice, SecureDice, opening_roll
+from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
+from tavla_pi.rules.scoring import GameResult, WinKind
 
-__all__ = ["Color"]
+__all__ = [
+    "Color",
+    "DiceSource",
+    "GameResult",
+    "GameState",
+    "MatchRules",
+    "MatchState",
+    "OpeningRoll",
+    "Resignation",
+    "ScriptedDice",
+    "SecureDice",
+    "Verdict",
+    "WinKind",
+    "opening_roll",
+]
