@@ -248,3 +248,50 @@ class ModelledBoard:
     def close(self) -> None:
         for adc in self.adcs:
             adc.close()
+
+
+# --- the LED chain --------------------------------------------------------------------------
+
+class RecordingWriter:
+    """A narrow LED write target that keeps every frame of bytes it is given."""
+
+    def __init__(self, fail_on_write: bool = False) -> None:
+        self.frames: list[bytes] = []
+        self.closes = 0
+        self.fail_on_write = fail_on_write
+
+    def write(self, data: bytes) -> None:
+        if self.fail_on_write:
+            raise OSError("the chain is unplugged")
+        self.frames.append(bytes(data))
+
+    def close(self) -> None:
+        self.closes += 1
+
+
+class PixelBufModel:
+    """Adafruit PixelBuf's behaviour as a pass-through (byte order RGB, brightness 1).
+
+    Pixels are set by index or slice as (r, g, b) tuples of 0..255; ``show``
+    transmits the buffer; ``deinit`` blanks the strip and releases the pin.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.buffer = bytearray(3 * count)
+        self.transmitted: list[bytes] = []
+        self.released = False
+
+    def __setitem__(self, index: slice, values: Sequence[tuple[int, ...]]) -> None:
+        slots = range(*index.indices(len(self.buffer) // 3))
+        if len(values) != len(slots):
+            raise ValueError("slice and values differ in length")
+        for slot, value in zip(slots, values, strict=True):
+            self.buffer[3 * slot:3 * slot + 3] = bytes(value)
+
+    def show(self) -> None:
+        self.transmitted.append(bytes(self.buffer))
+
+    def deinit(self) -> None:
+        self.buffer[:] = bytes(len(self.buffer))
+        self.show()
+        self.released = True
