@@ -141,3 +141,19 @@ def test_importing_the_pi_backend_loads_no_hardware_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_failing_led_blank_still_releases_the_pins(factory: MockFactory) -> None:
+    pinmap = reference_pinmap()
+    model = ModelledBoard(pinmap, factory, HallField(board_sites()))
+    writer = RecordingWriter()
+    backend = open_pi_backend(pinmap, pin_factory=factory, pixel_writer=writer,
+                              delay=lambda us: None)
+    writer.fail_on_write = True
+    with pytest.raises(OSError, match="unplugged"):
+        backend.close()
+    assert backend.closed and writer.closes == 1
+    with open_pi_backend(pinmap, pin_factory=factory, pixel_writer=RecordingWriter(),
+                         delay=lambda us: None) as again:
+        assert again.sensors.scan() == model.expected_frame()
+    model.close()

@@ -65,7 +65,7 @@ def test_without_an_enable_line_the_muxes_are_always_enabled() -> None:
 
 
 def test_four_select_lines_are_required() -> None:
-    with pytest.raises(HardwareError, match="4 select lines"):
+    with pytest.raises(PinMapError, match="mux_select: a CD74HC4067 needs 4 select lines, got 3"):
         MuxSelect((5, 6, 13), 26, pin_factory=MockFactory())
 
 

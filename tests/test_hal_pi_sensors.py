@@ -5,8 +5,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from gpiozero import MCP3208, Device
 from gpiozero.pins.mock import MockFactory
-from hal_models import HallField, ModelledBoard, board_sites, reference_pinmap
+from hal_models import (
+    HallField,
+    MockMCP3208,
+    ModelledBoard,
+    board_sites,
+    reference_pinmap,
+    volts_to_counts,
+)
 
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.pi.sensors import POWER_SETTLE_US, SELECT_SETTLE_US, PowerPolicy, SensorGrid
@@ -50,6 +58,27 @@ def rig() -> Iterator[Rig]:
     r = Rig(reference_pinmap(shuffle_seed=11))
     yield r
     r.close()
+
+
+def test_the_mcp3208_model_answers_gpiozero_like_the_chip() -> None:
+    factory = MockFactory()
+    volts = [0.0, 3.3, 1.65, 0.825, 0.0, 0.0, 2.0, 1.0]
+    chip = MockMCP3208(0, 1, volts.__getitem__, pin_factory=factory)
+    saved, Device.pin_factory = Device.pin_factory, factory  # gpiozero's software SPI asks it
+    try:
+        for channel, expected in enumerate([0, 4095, 2048, 1024, 0, 0, 2482, 1241]):
+            with MCP3208(channel, port=0, device=1, pin_factory=factory) as adc:
+                assert adc.raw_value == expected
+        with MCP3208(6, differential=True, port=0, device=1, pin_factory=factory) as adc:
+            assert adc.raw_value == volts_to_counts(2.0 - 1.0)
+        with MCP3208(7, differential=True, port=0, device=1, pin_factory=factory) as adc:
+            assert adc.raw_value == 0  # IN+ below IN-
+        with MCP3208(1, port=0, device=0, pin_factory=factory) as adc:
+            assert adc.raw_value == 0  # nothing answers on CE0
+        assert chip.conversions == [0, 1, 2, 3, 4, 5, 6, 7, 6, 7]
+    finally:
+        Device.pin_factory = saved
+        chip.close()
 
 
 def lay_some_checkers(field: HallField) -> list[tuple[SensorSite, Color]]:

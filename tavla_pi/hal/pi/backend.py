@@ -27,15 +27,23 @@ class PiBackend(Backend):
         self._owned_factory = owned_factory
 
     def close(self) -> None:
-        """Blank the LEDs, release every device, then the pin factory; idempotent."""
+        """Blank the LEDs, release every device, then the pin factory; idempotent.
+
+        Even when blanking the LEDs fails, the pins are released (the devices'
+        own ``close()`` is idempotent, so closing them again is harmless).
+        """
         if self.closed:
             return
         try:
             super().close()
         finally:
-            if self._owned_factory is not None:
-                self._owned_factory.close()
-                self._owned_factory = None
+            try:
+                self.sensors.close()
+                self.buttons.close()
+            finally:
+                if self._owned_factory is not None:
+                    self._owned_factory.close()
+                    self._owned_factory = None
 
 
 def open_pi_backend(pinmap: PinMap, *, pin_factory: Any = None,

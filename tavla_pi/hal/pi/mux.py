@@ -12,7 +12,7 @@ from typing import Any
 
 from gpiozero import DigitalOutputDevice
 
-from tavla_pi.errors import HardwareError
+from tavla_pi.errors import HardwareError, PinMapError
 
 MUX_CHANNELS = 16
 SELECT_LINES = 4
@@ -35,8 +35,8 @@ class MuxSelect:
     def __init__(self, select_pins: Sequence[int], enable_pin: int | None = None, *,
                  pin_factory: Any = None) -> None:
         if len(select_pins) != SELECT_LINES:
-            raise HardwareError(
-                f"a CD74HC4067 needs {SELECT_LINES} select lines, got {len(select_pins)}")
+            raise PinMapError("mux_select", f"a CD74HC4067 needs {SELECT_LINES} select "
+                                            f"lines, got {len(select_pins)}")
         self._lines: list[Any] = []
         self._enable: Any = None
         try:
