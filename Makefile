@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 test: lint unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check tavla_pi tests bench tools
+	$(BIN)/ruff check tavla_pi tests $(wildcard bench tools)
 	$(BIN)/mypy tavla_pi
 
 unit: $(STAMP)
