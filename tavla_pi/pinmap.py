@@ -118,6 +118,24 @@ class LedStrip:
 
 
 @dataclass(frozen=True, slots=True)
+class SpiBus:
+    """The fixed GPIOs of one SPI controller on the header (chip selects by device)."""
+
+    port: int
+    sclk: int
+    mosi: int
+    miso: int
+    ce: tuple[int, ...]
+
+
+SPI_BUSES: dict[int, SpiBus] = {
+    0: SpiBus(0, sclk=11, mosi=10, miso=9, ce=(8, 7)),
+    1: SpiBus(1, sclk=21, mosi=20, miso=19, ce=(18, 17, 16)),
+}
+"""SPI0 (``dtparam=spi=on``) and SPI1 (``dtoverlay=spi1-1cs``: CE0 on GPIO 18)."""
+
+
+@dataclass(frozen=True, slots=True)
 class LedFeature:
     """One LED and what it shows (see the module docstring for names)."""
 
@@ -176,6 +194,36 @@ class PinMap:
             if (bank.adc, bank.adc_channel) == (sensor.adc, sensor.adc_channel):
                 return i
         raise KeyError(sensor.site)
+
+    def gpio_roles(self) -> dict[int, str]:
+        """Every GPIO the board uses, by BCM number, with what it does there."""
+        roles = {pin: f"mux S{i}" for i, pin in enumerate(self.mux_select)}
+        if self.mux_enable is not None:
+            roles[self.mux_enable] = "mux /E"
+        adc_bus = SPI_BUSES[self.adcs[0].spi_port]
+        roles.update(_bus_roles(adc_bus, "ADCs"))
+        for adc in self.adcs:
+            roles[adc_bus.ce[adc.spi_device]] = f"SPI{adc_bus.port} CE{adc.spi_device} {adc.name}"
+        for bank in self.banks:
+            if bank.power_pin is not None:
+                roles[bank.power_pin] = f"{bank.name} power"
+        roles.update((pin, f"button {name}") for name, pin in self.buttons.items())
+        if self.leds.spi_port is None:
+            roles[self.leds.pin] = "LED data"
+        else:
+            led_bus = SPI_BUSES[self.leds.spi_port]
+            roles.update(_bus_roles(led_bus, "LEDs"))
+            roles[led_bus.mosi] = f"SPI{led_bus.port} MOSI LED data"
+            roles[led_bus.ce[0]] = f"SPI{led_bus.port} CE0 (unused)"
+        return dict(sorted(roles.items()))
+
+
+def _bus_roles(bus: SpiBus, user: str) -> dict[int, str]:
+    return {
+        bus.sclk: f"SPI{bus.port} SCLK {user}",
+        bus.mosi: f"SPI{bus.port} MOSI {user}",
+        bus.miso: f"SPI{bus.port} MISO {user}",
+    }
 
 
 def sensor_sites() -> tuple[SensorSite, ...]:

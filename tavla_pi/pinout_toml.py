@@ -15,7 +15,6 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
 
@@ -25,6 +24,7 @@ from tavla_pi.pinmap import (
     BUTTON_NAMES,
     LED_DRIVERS,
     MUX_CHANNELS,
+    SPI_BUSES,
     AdcChip,
     LedFeature,
     LedStrip,
@@ -32,6 +32,7 @@ from tavla_pi.pinmap import (
     PinMap,
     SensorChannel,
     SensorSite,
+    SpiBus,
     led_feature_names,
     sensor_sites,
 )
@@ -47,22 +48,6 @@ ADC_PORT = 0
 LED_SPI_PORT = 1
 
 
-@dataclass(frozen=True, slots=True)
-class SpiBus:
-    """The fixed GPIOs of one SPI controller on the header (chip selects by device)."""
-
-    port: int
-    sclk: int
-    mosi: int
-    miso: int
-    ce: tuple[int, ...]
-
-
-SPI_BUSES: dict[int, SpiBus] = {
-    0: SpiBus(0, sclk=11, mosi=10, miso=9, ce=(8, 7)),
-    1: SpiBus(1, sclk=21, mosi=20, miso=19, ce=(18, 17, 16)),
-}
-"""SPI0 (``dtparam=spi=on``) and SPI1 (``dtoverlay=spi1-1cs``: CE0 on GPIO 18)."""
 
 _POINT_SITE = re.compile(r"(\d{1,2})\.(\d)")
 _BAR_SITE = re.compile(r"bar\.(white|black)\.(\d)")

@@ -70,6 +70,9 @@ def test_no_gpio_is_used_twice() -> None:
             *(b.power_pin for b in pm.banks if b.power_pin is not None)]
     assert len(pins) == len(set(pins))
     assert not set(pins) & {0, 1, 2, 3}, "HAT EEPROM and I2C stay free"
+    roles = pm.gpio_roles()
+    assert set(roles) == set(pins)
+    assert roles[19] == "mux S3" and roles[8] == "SPI0 CE0 adc0" and roles[27] == "button menu"
 
 
 def test_every_led_feature_once_on_contiguous_indices() -> None:

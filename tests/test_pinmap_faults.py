@@ -153,9 +153,11 @@ def test_spi_led_variant_loads(tmp_path: Path) -> None:
     path = hostile(tmp_path, [("select = [5, 6, 13, 19]", "select = [5, 6, 13, 16]"),
                               ('driver = "auto"', 'driver = "spi"\nspi_port = 1'),
                               ("pin = 18", "pin = 20")])
-    strip = load_pinmap(path).leds
-    assert (strip.driver, strip.pin, strip.spi_port) == ("spi", 20, 1)
-    assert strip.resolve_driver(pi5=True) == "spi"
+    pm = load_pinmap(path)
+    assert (pm.leds.driver, pm.leds.pin, pm.leds.spi_port) == ("spi", 20, 1)
+    assert pm.leds.resolve_driver(pi5=True) == "spi"
+    roles = pm.gpio_roles()
+    assert roles[20] == "SPI1 MOSI LED data" and roles[16] == "mux S3" and 18 in roles
 
 
 def test_power_pins_load(tmp_path: Path) -> None:
