@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import importlib.util
+import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from types import ModuleType
@@ -86,3 +89,79 @@ def test_led_groups_cover_the_chain() -> None:
     assert ("die.white" in [g[2] for g in groups]) and groups[-1] == (64, 65, "turn")
     covered = [i for first, last, _ in groups for i in range(first, last + 1)]
     assert covered == list(range(66))
+
+
+def bom() -> dict[str, dict[str, str]]:
+    with (HARDWARE / "BOM.csv").open(newline="") as handle:
+        return {row["part_number"]: row for row in csv.DictReader(handle)}
+
+
+def specs(row: dict[str, str]) -> dict[str, str]:
+    return dict(pair.split("=", 1) for pair in row["specs"].split(";") if pair)
+
+
+def test_bom_quantities_match_the_pin_map() -> None:
+    pm, parts = load_pinmap(), bom()
+    assert int(parts["DRV5055A2QDBZR"]["qty"]) == len(pm.sensors) == 152
+    assert int(parts["CD74HC4067M96"]["qty"]) == len(pm.banks)
+    assert int(parts["MCP3208-CI/SL"]["qty"]) == len(pm.adcs)
+    assert int(parts["WS2812B"]["qty"]) == pm.leds.count
+    assert specs(parts["WS2812B"])["count"] == str(pm.leds.count)
+    buttons = sum(int(r["qty"]) for r in parts.values() if r["part"].startswith("push button"))
+    assert buttons == len(pm.buttons)
+    magnets = [r for r in parts.values() if r["part"] == "magnet"]
+    assert int(magnets[0]["qty"]) >= 30
+
+
+def test_bom_states_the_tolerances_the_simulator_uses() -> None:
+    parts = bom()
+    sensor = specs(parts["DRV5055A2QDBZR"])
+    assert (sensor["sensitivity_mv_per_mt"], sensor["sensitivity_tol_pct"]) == ("30", "5")
+    assert (sensor["quiescent"], sensor["quiescent_tol_pct_vcc"]) == ("vcc/2", "1")
+    assert (sensor["range_mt"], sensor["noise_counts_rms"]) == ("42", "6")
+    [magnet] = [specs(r) for r in parts.values() if r["part"] == "magnet"]
+    assert (magnet["grade"], magnet["diameter_mm"], magnet["thickness_mm"]) == ("N42", "10", "3")
+    assert (magnet["br_t_min"], magnet["br_t_max"], magnet["br_tol_pct"]) == ("1.29", "1.32", "5")
+
+
+def disc_field_mt(z_mm: float, br_t: float) -> float:
+    """Axial field of the 10 x 3 mm disc at ``z_mm`` below its near face (GEOMETRY.md)."""
+    radius, length = 5.0, 3.0
+    far = (z_mm + length) / math.hypot(radius, z_mm + length)
+    return br_t / 2 * (far - z_mm / math.hypot(radius, z_mm)) * 1000
+
+
+def test_geometry_figures_follow_from_its_formula() -> None:
+    text = (HARDWARE / "GEOMETRY.md").read_text()
+    stack = [sum(disc_field_mt(8.0 - 1.5 + 9.0 * k, 1.305) for k in range(n)) for n in (1, 2, 3)]
+    for field in stack:
+        assert f"{field:.1f} mT" in text
+    a3 = [round(2048 + field * 0.015 / 3.3 * 4096) for field in stack]
+    for counts in a3:
+        assert str(counts) in text
+    assert f"{round(2048 - stack[0] * 0.015 / 3.3 * 4096)}" in text, "Black mirrors White"
+    linear = round(2048 + 42 * 0.030 / 3.3 * 4096)
+    assert f"484 .. {linear}" in text
+    assert stack[0] > 42, "the A2 clipping note must stay true"
+
+
+def test_readme_pin_table_matches_the_pin_map() -> None:
+    pm = load_pinmap()
+    text = (HARDWARE / "README.md").read_text()
+    select = ", ".join(map(str, pm.mux_select))
+    assert f"| multiplexer select S0, S1, S2, S3 | {select} |" in text
+    assert f"| multiplexer enable /E (active low) | {pm.mux_enable} |" in text
+    names = ", ".join(pm.buttons)
+    pins = ", ".join(str(pm.buttons[n]) for n in pm.buttons)
+    assert f"| buttons {names} | {pins} |" in text
+    assert f"| LED data (PWM on Pi 0-4, PIO on Pi 5) | {pm.leds.pin} |" in text
+    free = sorted(set(range(2, 28)) - set(pm.gpio_roles()) - {2, 3, 14, 15})
+    assert f"| free | {', '.join(map(str, free))} (and 2, 3 = I2C; 14, 15 = UART) |" in text
+
+
+def test_readme_names_existing_boot_configs() -> None:
+    text = (HARDWARE / "README.md").read_text()
+    for name in re.findall(r"`(?:firmware/config/)?(pi\d-\w+\.txt)`", text):
+        assert (ROOT / "firmware" / "config" / name).is_file(), name
+    for model in ("Zero 2 W", "3 B", "4 B", "5 / 500"):
+        assert f"| {model}" in text
