@@ -133,16 +133,18 @@ def disc_field_mt(z_mm: float, br_t: float) -> float:
 
 def test_geometry_figures_follow_from_its_formula() -> None:
     text = (HARDWARE / "GEOMETRY.md").read_text()
-    stack = [sum(disc_field_mt(8.0 - 1.5 + 9.0 * k, 1.305) for k in range(n)) for n in (1, 2, 3)]
+    stack = [sum(disc_field_mt(8.0 + 9.0 * k, 1.30) for k in range(n)) for n in (1, 2, 3)]
     for field in stack:
-        assert f"{field:.1f} mT" in text
-    a3 = [round(2048 + field * 0.015 / 3.3 * 4096) for field in stack]
-    for counts in a3:
-        assert str(counts) in text
-    assert f"{round(2048 - stack[0] * 0.015 / 3.3 * 4096)}" in text, "Black mirrors White"
-    linear = round(2048 + 42 * 0.030 / 3.3 * 4096)
-    assert f"484 .. {linear}" in text
-    assert stack[0] > 42, "the A2 clipping note must stay true"
+        assert f"| {field:.1f} mT |" in text
+    counts_per_mt = 0.030 / 3.3 * 4096
+    clip = round(3.1 / 3.3 * 4096)
+    white = [min(clip, round(2048 + field * counts_per_mt)) for field in stack]
+    black = [max(4096 - clip, round(2048 - field * counts_per_mt)) for field in stack]
+    assert white == [3558, 3818, 3848] and black == [538, 278, 248]
+    for w, b in zip(white, black, strict=True):
+        assert f"| {w}" in text and f"| {b}" in text
+    assert f"484 .. {round(2048 + 42 * counts_per_mt)}" in text
+    assert stack[0] < 42 < stack[1], "one checker stays linear, two may clip"
 
 
 def test_readme_pin_table_matches_the_pin_map() -> None:
