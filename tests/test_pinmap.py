@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -119,3 +123,15 @@ def test_any_rewiring_keeps_frame_order(order: list[int]) -> None:
     for sensor in pm.sensors:
         position = pm.bank_of(sensor) * 16 + sensor.mux_channel
         assert shuffled[position] == sensor.site.label
+
+
+def test_installed_package_uses_its_copy(tmp_path: Path) -> None:
+    """Without a checkout around it, the package falls back to the pinout it ships."""
+    shutil.copytree(ROOT / "tavla_pi", tmp_path / "tavla_pi",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    code = ("from tavla_pi.pinmap import default_pinout_path, load_pinmap;"
+            "print(default_pinout_path()); print(len(load_pinmap().sensors))")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=tmp_path, env=env).stdout.split()
+    assert out == [str(tmp_path / "tavla_pi" / "pinout.toml"), "152"]
