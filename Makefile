@@ -24,6 +24,11 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
+## hardware: regenerate hardware/wiring.svg, hardware/WIRING.md and the packaged pinout copy
+hardware: $(STAMP)
+	$(BIN)/python tools/gen_wiring.py
+	cmp -s hardware/pinout.toml tavla_pi/pinout.toml || cp hardware/pinout.toml tavla_pi/pinout.toml
+
 ## bench: run every benchmark and print its figures
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
