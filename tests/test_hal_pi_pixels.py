@@ -122,7 +122,7 @@ def test_workable_led_drivers_pass(pinmap: PinMap, model: PiModel) -> None:
     (with_leds("spi", 10), PI4, PinMapError, "SPI0 also carries the ADCs"),
     (with_leds("spi", 18), PI4, PinMapError, "needs a MOSI pin"),
     (with_leds("spi", 20, spi_port=0), PI4, PinMapError, "GPIO 20 is the MOSI of SPI1"),
-    (with_leds("dma", 18), PI4, PinMapError, "leds.driver: expected 'pwm', 'spi' or 'pio'"),
+    (with_leds("dma", 18), PI4, PinMapError, "leds.driver: expected 'auto', 'pwm', 'spi' or 'pio'"),
 ])
 def test_unworkable_led_drivers_are_refused_before_anything_opens(
         pinmap: PinMap, model: PiModel, error: type[Exception], message: str) -> None:
@@ -140,3 +140,10 @@ def test_without_blinka_the_led_driver_is_a_one_line_hardware_error(
         open_pixel_writer(pinmap, model)
     assert str(err.value) == (f"the board library is not installed, needed for the NeoPixel "
                               f"LEDs (pip install 'tavla-pi[{extra}]')")
+
+
+@pytest.mark.parametrize("model", [PI4, PI5])
+def test_auto_driver_resolves_per_model(model: PiModel) -> None:
+    pinmap = with_leds("auto", 18)
+    check_led_driver(pinmap, model)  # pwm on a Pi 4, pio on a Pi 5: both fine on GPIO 18
+    assert pinmap.leds.resolve_driver(pi5=model.has_rp1) == ("pio" if model.has_rp1 else "pwm")

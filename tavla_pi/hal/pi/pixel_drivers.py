@@ -60,23 +60,25 @@ class Pi5Writer:
 def check_led_driver(pinmap: PinMap, model: PiModel) -> None:
     """Refuse a driver that cannot work on this model or pin, before opening anything."""
     leds = pinmap.leds
-    if leds.driver == "pwm":
+    driver = leds.resolve_driver(pi5=model.has_rp1)
+    if driver == "pwm":
         if model.has_rp1:
             raise HardwareError(f"LED driver 'pwm' (rpi_ws281x) does not run on a {model.name}; "
                                 f"set [leds] driver = \"pio\" or \"spi\"")
         if leds.pin not in PWM_PINS:
             raise PinMapError("leds.pin", f"driver 'pwm' needs GPIO {PWM_PINS}, got {leds.pin}")
-    elif leds.driver == "spi":
+    elif driver == "spi":
         port = _spi_port(pinmap)
         if any(chip.spi_port == port for chip in pinmap.adcs):
             raise PinMapError("leds.pin", f"SPI{port} also carries the ADCs, whose traffic "
                                           f"the LEDs would show; use SPI1 (GPIO 20)")
-    elif leds.driver == "pio":
+    elif driver == "pio":
         if not model.has_rp1:
             raise HardwareError(f"LED driver 'pio' needs a Raspberry Pi 5, not a {model.name}; "
                                 f"set [leds] driver = \"pwm\" or \"spi\"")
     else:
-        raise PinMapError("leds.driver", f"expected 'pwm', 'spi' or 'pio', got {leds.driver!r}")
+        raise PinMapError("leds.driver",
+                          f"expected 'auto', 'pwm', 'spi' or 'pio', got {leds.driver!r}")
 
 
 def _spi_port(pinmap: PinMap) -> int:
@@ -96,13 +98,14 @@ def open_pixel_writer(pinmap: PinMap, model: PiModel) -> PixelWriter:
     """The writer for ``pinmap.leds`` on this model, with its libraries loaded now."""
     check_led_driver(pinmap, model)
     leds = pinmap.leds
+    driver = leds.resolve_driver(pi5=model.has_rp1)
     extra = "pi5" if model.has_rp1 else "pi"
     board = load_library("board", "the NeoPixel LEDs", extra)
-    if leds.driver == "pio":
+    if driver == "pio":
         lib = load_library("adafruit_raspberry_pi5_neopixel_write", "Pi 5 NeoPixels", "pi5")
         return Pi5Writer(lib.neopixel_write, _board_pin(board, f"D{leds.pin}"))
     options = {"bpp": 3, "brightness": 1.0, "auto_write": False, "pixel_order": "RGB"}
-    if leds.driver == "pwm":
+    if driver == "pwm":
         neopixel = load_library("neopixel", "NeoPixels over PWM", extra)
         pin = _board_pin(board, f"D{leds.pin}")
         return PixelbufWriter(_open(lambda: neopixel.NeoPixel(pin, leds.count, **options)))
