@@ -241,7 +241,15 @@ def test_the_opening_roll_starts_the_game_with_the_higher_die_on_roll() -> None:
 
 @pytest.mark.parametrize(
     ("length", "ties", "limit", "cube"),
-    [(0, 0, 3, 1), (0, 1, 3, 2), (0, 2, 3, 4), (0, 5, 3, 8), (0, 7, 6, 64), (0, 2, 0, 1), (7, 2, 3, 1)],
+    [
+        (0, 0, 3, 1),
+        (0, 1, 3, 2),
+        (0, 2, 3, 4),
+        (0, 5, 3, 8),
+        (0, 7, 6, 64),
+        (0, 2, 0, 1),
+        (7, 2, 3, 1),
+    ],
 )
 def test_automatic_doubles_double_the_money_cube_per_opening_tie(
     length: int, ties: int, limit: int, cube: int
@@ -254,7 +262,7 @@ def test_automatic_doubles_double_the_money_cube_per_opening_tie(
 
 
 def test_automatic_doubles_stop_at_64() -> None:
-    with pytest.raises(InvalidMatchStateError, match="automatic doubles 7 is not 0..6"):
+    with pytest.raises(InvalidMatchStateError, match=r"automatic doubles 7 is not 0\.\.6"):
         MatchRules(automatic_doubles=7)
     assert MAX_CUBE == 64
 

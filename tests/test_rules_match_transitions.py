@@ -9,6 +9,7 @@ each action, or null after when it refused the action.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,32 +46,24 @@ def opening_that_gave(after: MatchState) -> OpeningRoll:
     return OpeningRoll(((1, 1),) * ties + ((white, black),))
 
 
-def apply(line: dict[str, Any], before: MatchState, after: MatchState | None) -> MatchState:
+def apply(line: dict[str, Any], before: MatchState, after: MatchState) -> MatchState:
+    """Our rules applied to ``before`` for the action gnubg took."""
     rules = MatchRules(beavers=bool(line["beavers"]), automatic_doubles=line["automatic_doubles"])
     player = PLAYERS[line["player"]]
-    action = line["action"]
-    if action == "double":
-        return offer_double(before, player, rules)
-    if action == "take":
-        return take(before, player)
-    if action == "drop":
-        return drop(before, player, rules)[0]
-    if action == "beaver":
-        return beaver(before, player, rules)
-    if action == "accept":
-        return accept_resignation(before, rules)[0]
-    assert after is not None
-    if action == "roll":
-        assert after.dice is not None
-        return rolled(before, after.dice)
-    if action == "move":
-        return turn_done(before)
-    if action == "roll without play":  # gnubg passes the turn at once; the dice are gone
-        return turn_done(rolled(before, (1, 1)))
-    if action == "win":
-        return win_by_play(before, player, line["loser_checkers"], rules)[0]
-    assert action == "new game"
-    return start_game(before, opening_that_gave(after), rules)
+    actions: dict[str, Callable[[], MatchState]] = {
+        "double": lambda: offer_double(before, player, rules),
+        "take": lambda: take(before, player),
+        "drop": lambda: drop(before, player, rules)[0],
+        "beaver": lambda: beaver(before, player, rules),
+        "accept": lambda: accept_resignation(before, rules)[0],
+        "roll": lambda: rolled(before, after.dice or (0, 0)),
+        "move": lambda: turn_done(before),
+        # no legal play: gnubg passes the turn at once, so the dice are not in the ID
+        "roll without play": lambda: turn_done(rolled(before, (1, 1))),
+        "win": lambda: win_by_play(before, player, line["loser_checkers"], rules)[0],
+        "new game": lambda: start_game(before, opening_that_gave(after), rules),
+    }
+    return actions[line["action"]]()
 
 
 def allowed(line: dict[str, Any], before: MatchState) -> bool:

@@ -266,7 +266,8 @@ class Recorder:
             self.cmd(f"new match {length}")
             self.play(f"{length}-point match without doubles", games=40, cube_rate=0.0)
         for jacoby, beavers in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            self.setup(7 + jacoby + beavers, f"set jacoby {'on' if jacoby else 'off'}", beavers=beavers)
+            jacoby_on = f"set jacoby {'on' if jacoby else 'off'}"
+            self.setup(7 + jacoby + beavers, jacoby_on, beavers=beavers)
             self.cmd("new session")
             label = f"money (jacoby {jacoby}, beavers {beavers})"
             self.record(f"{label}: start")
@@ -353,7 +354,7 @@ def record_inside_gnubg(gnubg: Any, out: Path) -> None:
 
 def main() -> int:
     try:
-        import gnubg  # type: ignore[import-not-found]  # noqa: PLC0415
+        import gnubg  # type: ignore[import-not-found]
     except ImportError:
         root = Path(__file__).resolve().parent.parent
         out = Path(sys.argv[1]) if len(sys.argv) > 1 else root / DEFAULT_OUT
