@@ -68,9 +68,7 @@ def test_the_player_on_roll_may_double_a_centred_cube_before_rolling() -> None:
         ),
     ],
 )
-def test_a_double_is_refused_with_the_reason(
-    state: MatchState, player: Color, reason: str
-) -> None:
+def test_a_double_is_refused_with_the_reason(state: MatchState, player: Color, reason: str) -> None:
     verdict = may_double(state, player, RULES)
     assert not verdict
     assert verdict.reason == reason
