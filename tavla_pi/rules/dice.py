@@ -168,7 +168,11 @@ class OpeningRoll:
 
 
 def opening_roll(dice: DiceSource) -> OpeningRoll:
-    """Throw one die for White, then one for Black, again while they tie."""
+    """Throw one die for White, then one for Black, again while they tie.
+
+    (A game that shows each tie and waits for a press before throwing again
+    collects the throws itself and builds the :class:`OpeningRoll` from them.)
+    """
     throws: list[tuple[int, int]] = []
     while True:
         white = dice.roll_one()

@@ -120,6 +120,11 @@ class MatchState:
     ``match_length`` 0 is money play.  ``score`` is (White, Black).
     ``crawford`` marks the Crawford game; ``jacoby`` that the Jacoby rule is in
     use (money play).  ``game_state`` tells whether a game is under way.
+
+    Build one by keywords, e.g. ``MatchState(match_length=7, score=(2, 1))``;
+    unnamed fields keep their defaults (money play, cube centred at 1, White
+    on roll and to act, a game in progress, nothing offered).  Invalid
+    combinations raise InvalidMatchStateError.
     """
 
     cube: int = 1
@@ -322,7 +327,6 @@ def start_game(state: MatchState, opening: OpeningRoll, rules: MatchRules) -> Ma
         jacoby=state.jacoby,
         game_state=GameState.PLAYING,
     )
-
 
 
 def rolled(state: MatchState, dice: tuple[int, int]) -> MatchState:
