@@ -110,8 +110,8 @@ def calibrate(frames: Sequence[RawFrame], pinmap: PinMap,
     if len(frames) < 2:
         raise ValueError("a calibration needs at least 2 frames")
     columns = list(zip(*frames, strict=True))
-    offsets = tuple(statistics.fmean(col) for col in columns)
-    noise = tuple(statistics.pstdev(col) for col in columns)
+    offsets = tuple(round(statistics.fmean(col), 3) for col in columns)
+    noise = tuple(round(statistics.pstdev(col), 3) for col in columns)
     faults = tuple(
         (i, kind) for i in range(len(columns))
         if (kind := _fault(offsets[i], noise[i], design)) is not None
@@ -152,22 +152,23 @@ def default_state_dir() -> Path:
 
 
 def save_calibration(calibration: Calibration, path: Path) -> None:
-    """Write ``calibration`` as JSON, atomically (a crash leaves the old file)."""
-    doc = {
+    """Write ``calibration`` as JSON (one line per sensor), atomically."""
+    head = {
         "format": FORMAT,
         "version": VERSION,
         "frames": calibration.frames,
-        "sensors": [
-            {"site": site, "offset": round(offset, 3), "noise": round(noise, 3)}
-            for site, offset, noise in zip(
-                calibration.sites, calibration.offsets, calibration.noise, strict=True
-            )
-        ],
         "faults": {str(i): kind for i, kind in calibration.faults},
     }
+    rows = ",\n  ".join(
+        json.dumps({"site": site, "offset": round(offset, 3), "noise": round(noise, 3)})
+        for site, offset, noise in zip(
+            calibration.sites, calibration.offsets, calibration.noise, strict=True
+        )
+    )
+    text = json.dumps(head, indent=1)[:-2] + f',\n "sensors": [\n  {rows}\n ]\n}}\n'
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
 
 

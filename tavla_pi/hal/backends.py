@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import importlib
 import random
+from pathlib import Path
 from typing import cast
 
 from tavla_pi.clock import Clock
-from tavla_pi.errors import ConfigError
+from tavla_pi.errors import ConfigError, HardwareError
 from tavla_pi.hal.base import Backend
 from tavla_pi.pinmap import PinMap
 
@@ -30,6 +31,24 @@ def open_backend(name: str, pinmap: PinMap, clock: Clock,
 
         return open_sim_backend(pinmap, clock, rng)
     if name == "pi":
-        module = importlib.import_module("tavla_pi.hal.pi")
+        try:
+            module = importlib.import_module("tavla_pi.hal.pi")
+        except ModuleNotFoundError as exc:
+            if exc.name != "tavla_pi.hal.pi":
+                raise
+            raise HardwareError("this build has no Raspberry Pi backend") from None
         return cast(Backend, module.open_pi_backend(pinmap))
     raise ConfigError("backend", f"unknown backend {name!r} (one of {', '.join(BACKENDS)})")
+
+
+def board_pinmap(path: Path | None = None) -> PinMap:
+    """The board's pin map: ``path``, or the packaged ``hardware/pinout.toml``.
+
+    Goes through ``tavla_pi.pinmap.load_pinmap``, which raises
+    :class:`~tavla_pi.errors.PinMapError` naming the file and key at fault.
+    """
+    module = importlib.import_module("tavla_pi.pinmap")
+    loader = getattr(module, "load_pinmap", None)
+    if loader is None:
+        raise ConfigError("pin map", "this build has no pinout loader (pinmap.load_pinmap)")
+    return cast(PinMap, loader(path))
