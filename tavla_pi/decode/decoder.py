@@ -70,8 +70,8 @@ class Decoder:
         self._offset = list(calibration.offsets)
         self._offset_unc = [calibration.offset_uncertainty(i, design) for i in range(n)]
         low, high = design.swing_counts
-        self._clip = [min(high - off, off - low) for off in self._offset]
         self._rails = (low / 2.0, (high + design.adc_max) / 2.0)
+        self._swing = (low, high)
         self._adc_max = design.adc_max
         self._dead = dict(calibration.faults)
         self._watch = StuckWatch([x >= 0.5 for x in calibration.noise], stuck_frames)
@@ -79,8 +79,7 @@ class Decoder:
         self._samples = [0.0] * n
         self._levels, self._signs = [EMPTY] * n, [0] * n
         self._basis: tuple[list[int], list[int]] | None = None
-        self._comp, self._unc = [0.0] * n, [0.0] * n
-        self._thresholds: list[tuple[float, float, float, float]] = []
+        self._comp, self._fixed = [0.0] * n, list(self._offset_unc)
         self._compensate([EMPTY] * n, [0] * n)
 
     def decode(self, frame: Sequence[int]) -> Observation:
@@ -99,36 +98,48 @@ class Decoder:
 
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
         levels, signs = [EMPTY] * self._n, [0] * self._n
-        prev, comp, hyst = self._levels, self._comp, self._noise
+        prev, comp, mean, fixed = self._levels, self._comp, self._quiet.mean, self._fixed
         rail_low, rail_high = self._rails
         for i, raw in enumerate(frame):
             if raw < rail_low or raw > rail_high or i in self._dead:
                 levels[i] = UNKNOWN
                 continue
-            v = self._samples[i] - comp[i]
+            spread = self._quiet.spread(i)
+            v = mean[i] - comp[i]
             a = v if v >= 0.0 else -v
-            p = prev[i]
+            bounds = self._bounds(fixed[i] + NOISE_SIGMAS * spread)
+            p, hyst = prev[i], HYSTERESIS_SIGMAS * spread
             level = EMPTY
-            for k, bound in enumerate(self._thresholds[i]):
-                if a < (bound if p <= k else bound - HYSTERESIS_SIGMAS * hyst[i]):
+            for k, bound in enumerate(bounds):
+                if a < (bound if p <= k else bound - hyst):
                     break
                 level = k + 1
-            if level <= WEAK:
-                level = self._weak_or_empty(i, p)
-            levels[i] = level
             if level >= ONE:
+                if self._saturated(i, raw):
+                    level = TWO_PLUS if a > bounds[3] else ONE_PLUS
                 signs[i] = 1 if v > 0.0 else -1
+            levels[i] = level
         for i in stuck:
             levels[i] = UNKNOWN
+        for i, level in enumerate(levels):
+            if level == UNKNOWN:
+                self._quiet.restart(i, self._samples[i])
         return levels, signs
 
-    def _weak_or_empty(self, i: int, previous: int) -> int:
-        """Below a checker's field: is the running mean clear of the noise?"""
-        spread = self._quiet.spread(i)
-        dead = NOISE_SIGMAS * spread + self._offset_unc[i] + self._unc[i]
-        if previous >= WEAK:
-            dead -= HYSTERESIS_SIGMAS * spread
-        return WEAK if abs(self._quiet.mean[i] - self._comp[i]) >= dead else EMPTY
+    def _bounds(self, margin: float) -> tuple[float, float, float, float]:
+        """Level boundaries for a reading known to +-``margin``: weak, one, one+, two+."""
+        t = self.tables
+        one_lo = max(margin, t.one_min - margin)
+        two_lo = max(one_lo, t.two_min - margin)
+        one_hi = t.one_max + margin
+        if two_lo > one_hi:
+            two_lo = one_hi = (two_lo + one_hi) / 2.0
+        return margin, one_lo, two_lo, one_hi
+
+    def _saturated(self, i: int, raw: int) -> bool:
+        """True when the reading is at the sensor's output swing: the field is at least this."""
+        margin = NOISE_SIGMAS * self._noise[i]
+        return raw >= self._swing[1] - margin or raw <= self._swing[0] + margin
 
     def _sensor_faults(self, frame: Sequence[int], levels: list[int],
                        stuck: list[int]) -> list[SensorFault]:
@@ -150,7 +161,7 @@ class Decoder:
         return faults
 
     def _compensate(self, levels: list[int], signs: list[int]) -> None:
-        """Crosstalk estimate and per-sensor thresholds for these levels."""
+        """Crosstalk estimate, and its uncertainty in each sensor's margin, for these levels."""
         n, spread = self._n, self.tables.gain_spread
         comp, unc = [0.0] * n, [0.0] * n
         for j, level in enumerate(levels):
@@ -171,21 +182,9 @@ class Decoder:
         for i in range(n):
             if abs(comp[i] - self._comp[i]) > self._noise[i] / 2.0:
                 self._quiet.restart(i, self._samples[i])
-        self._comp, self._unc = comp, unc
-        self._thresholds = [self._bounds(i) for i in range(n)]
+        self._comp = comp
+        self._fixed = [off + u for off, u in zip(self._offset_unc, unc, strict=True)]
         self._basis = (levels, signs)
-
-    def _bounds(self, i: int) -> tuple[float, float, float, float]:
-        """Level boundaries of sensor ``i``: weak, one, one-plus, two-plus."""
-        t, clip = self.tables, self._clip[i]
-        m = NOISE_SIGMAS * self._noise[i] + self._offset_unc[i] + self._unc[i]
-        dead = m
-        one_lo = max(dead, min(t.one_min, clip) - m)
-        two_lo = max(one_lo, min(t.two_min, clip) - m)
-        one_hi = min(t.one_max, clip) + m
-        if two_lo > one_hi:
-            two_lo = one_hi = (two_lo + one_hi) / 2.0
-        return dead, one_lo, two_lo, one_hi
 
 
 def _site(location: str, slot: int, color: object) -> str:
