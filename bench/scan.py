@@ -68,7 +68,22 @@ def main() -> None:
     print(f"  still board       {steady:6.3f} ms   (Decoder.decode, {FRAMES} frames)")
     print(f"  a checker moved   {changing:6.3f} ms   (every frame a change: crosstalk updated)")
     print(f"  one-shot decode() {one_shot:6.3f} ms   (fresh per-sensor state each call)")
+    print_sim_cost(board)
     print_margins()
+
+
+def print_sim_cost(board: SimBoard) -> None:
+    """What the modelled board costs per scan (scenarios scan every 20 virtual ms)."""
+    still = cpu_ms(board.scan, 500)
+
+    def move() -> None:
+        board.lift("9", Color.WHITE)
+        board.place("9", Color.WHITE)
+        board.scan()
+
+    print("modelled board (SimBoard.scan, CPU time per scan):")
+    print(f"  still board       {still:6.3f} ms")
+    print(f"  after a move      {cpu_ms(move, 50):6.3f} ms   (every magnet's field recomputed)")
 
 
 def print_margins() -> None:

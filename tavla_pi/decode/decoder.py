@@ -35,11 +35,13 @@ from tavla_pi.decode.tables import (
     tables_for,
 )
 from tavla_pi.errors import BadInputError
-from tavla_pi.pinmap import PinMap
+from tavla_pi.pinmap import PinMap, SensorSite
 
 NOISE_SIGMAS = 4.5
 HYSTERESIS_SIGMAS = 2.0
 STUCK_FRAMES = 50
+
+
 class SensorFrameError(BadInputError):
     """A raw frame of the wrong length or with impossible values."""
 
@@ -71,7 +73,7 @@ class Decoder:
         self._watch = StuckWatch([x >= 0.5 for x in calibration.noise], stuck_frames)
         self._quiet = QuietMean(self._noise)
         self._samples = [0.0] * n
-        self._levels, self._signs = [EMPTY] * n, [0] * n
+        self._levels = [EMPTY] * n
         self._basis: tuple[list[int], list[int]] | None = None
         self._crosstalk = Crosstalk(self.tables)
         self._fixed = list(self._offset_unc)
@@ -87,7 +89,7 @@ class Decoder:
             if self._basis == (levels, signs):
                 break
             self._compensate(levels, signs)
-        self._levels, self._signs = levels, signs
+        self._levels = levels
         return assemble(self.tables, levels, signs, self._sensor_faults(frame, levels, stuck))
 
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
@@ -151,8 +153,7 @@ class Decoder:
                 kind, detail = "stuck", f"the same reading for {self._watch.frames} scans"
             else:
                 kind, detail = self._dead[i], "found dead by the calibration"
-            faults.append(SensorFault(i, site.location, kind,
-                                      f"{_site(site.location, site.slot, site.color)}: {detail}"))
+            faults.append(SensorFault(i, site.location, kind, f"{site_text(site)}: {detail}"))
         return faults
 
     def _compensate(self, levels: list[int], signs: list[int]) -> None:
@@ -167,10 +168,11 @@ class Decoder:
         self._basis = (levels, signs)
 
 
-def _site(location: str, slot: int, color: object) -> str:
-    if location == "bar" and color is not None:
-        return f"bar ({getattr(color, 'value', color)} half) slot {slot}"
-    return f"point {location} slot {slot}"
+def site_text(site: SensorSite) -> str:
+    """``"point 6 slot 2"`` or ``"bar (white half) slot 0"``: a sensor for people."""
+    if site.color is not None:
+        return f"{site.location} ({site.color.value} half) slot {site.slot}"
+    return f"point {site.location} slot {site.slot}"
 
 
 def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
@@ -185,7 +187,7 @@ def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
         if type(value) is not int or not 0 <= value <= adc_max:
             site = tables.sites[i]
             raise SensorFrameError(
-                f"sensor frame: sensor {i} ({_site(site.location, site.slot, site.color)})",
+                f"sensor frame: sensor {i} ({site_text(site)})",
                 f"reading {value!r} is not an integer 0..{adc_max}",
             )
 
