@@ -27,6 +27,7 @@ from tavla_pi.reconcile.layout import (
     Cells,
     bar_index,
     cell_of,
+    cells_of,
     location_name,
 )
 from tavla_pi.reconcile.tracker import TurnTracker
@@ -67,7 +68,7 @@ class Table:
     @classmethod
     def of(cls, position: Position, mover: Color) -> Table:
         """The board of ``position`` with ``mover`` on roll."""
-        return cls(TurnTree(position, mover, (1, 2)).root.cells)
+        return cls(cells_of(position.mine, position.theirs, mover))
 
     def _side(self, color: Color) -> list[int]:
         return self.white if color is W else self.black
@@ -224,3 +225,11 @@ class Player:
                 self.lift(loc(tree, h), opponent)
                 verdict = self.place("bar", opponent)
         return verdict
+
+
+def own(**points: int) -> tuple[int, ...]:
+    """A side as a 25-tuple from own point numbers: own(p24=1, bar=2)."""
+    out = [0] * 25
+    for key, n in points.items():
+        out[24 if key == "bar" else int(key[1:]) - 1] = n
+    return tuple(out)

@@ -51,6 +51,14 @@ class HitState:
         return all(sensed.fits_content(i, c) for i, c in self.content)
 
     @property
+    def board(self) -> tuple[Content, ...]:
+        """The whole board of this state, location by location."""
+        board = [_content_of(v) for v in self.chain.after.cells]
+        for i, content in self.content:
+            board[i] = content
+        return tuple(board)
+
+    @property
     def to_bar(self) -> tuple[int, ...]:
         """Cells of hit checkers not yet on the bar."""
         return tuple(p for p, b in zip(self.chain.hits, self.blots, strict=True) if b != "bar")

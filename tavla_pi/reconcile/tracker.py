@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tavla_pi.decode.observation import Observation
+from tavla_pi.reconcile.belief import Belief
 from tavla_pi.reconcile.fixes import cells_fixes, fix_cost
 from tavla_pi.reconcile.hits import HitState, hit_states
-from tavla_pi.reconcile.layout import location_name, moved_between, sign
+from tavla_pi.reconcile.layout import location_name, sign
 from tavla_pi.reconcile.matching import Sensed
 from tavla_pi.reconcile.tree import Node, TurnTree
 from tavla_pi.reconcile.verdicts import (
@@ -50,9 +51,20 @@ class TurnTracker:
     """
 
     def __init__(self, start: Position, mover: Color, dice: tuple[int, int]) -> None:
-        self.tree = TurnTree(start, mover, dice)
-        self.mover = mover
-        self._belief: tuple[Node, ...] = (self.tree.root,)
+        self._follow(TurnTree(start, mover, dice))
+
+    @classmethod
+    def from_tree(cls, tree: TurnTree) -> TurnTracker:
+        """A fresh tracker over a tree already built (the same turn followed again)."""
+        tracker = cls.__new__(cls)
+        tracker._follow(tree)
+        return tracker
+
+    def _follow(self, tree: TurnTree) -> None:
+        """Start following the turn of ``tree`` from its start."""
+        self.tree = tree
+        self.mover = tree.mover
+        self._belief = Belief((self.tree.root,))
         self._verdict: Verdict = Unchanged(self.tree.root)
         self._hits: dict[int, tuple[HitState, ...]] = {}
 
@@ -64,8 +76,8 @@ class TurnTracker:
         return self._verdict
 
     @property
-    def belief(self) -> tuple[Node, ...]:
-        """The node(s) the board was last seen at (several while ambiguous)."""
+    def belief(self) -> Belief:
+        """Where the board was last seen (several nodes while ambiguous)."""
         return self._belief
 
     # -- the player's answer to Ambiguous ---------------------------------------------
@@ -81,7 +93,9 @@ class TurnTracker:
         """Take the first candidate (DONE while ambiguous); else no change."""
         if isinstance(self._verdict, Ambiguous):
             node = self._verdict.candidates[0]
-            self._belief = (node,)
+            group = tuple(n for n in self._belief.seen if _same_board(n, node))
+            declined = frozenset(n for n in self._belief.seen if not _same_board(n, node))
+            self._belief = Belief(group or (node,), declined=declined | self._belief.declined)
             self._verdict = self._node_verdict(node, None)
         return self._verdict
 
@@ -113,15 +127,40 @@ class TurnTracker:
     # -- nodes ------------------------------------------------------------------------
 
     def _settle(self, nodes: list[Node], sensed: Sensed, diff: frozenset[int]) -> Verdict:
-        """The nearest matching node(s): a node verdict, or Ambiguous."""
-        ranked = sorted((self._distance(n), n.index, n) for n in nodes)
-        best = [n for d, _, n in ranked if d == ranked[0][0]]
-        boards = _by_board(best)
-        if len(boards) > 1:
-            return self._ambiguous([group[0] for group in boards])
+        """The nearest matching node(s): a node verdict, or Ambiguous.
+
+        Nearest: fewest checkers moved since last seen.  Boards reached from
+        those by moves the sensors cannot see are also possible; if one is a
+        different complete play, the player is asked.
+        """
+        belief = self._belief
+        ranks = [belief.rank(n, self.mover) for n in nodes]
+        top = min(ranks)
+        best = [n for n, r in zip(nodes, ranks, strict=True) if r == top]
+        unseen = self._unseen_from(best, set(nodes)) - belief.declined
+        groups = _by_board(best)
+        shown = {(g[0].mine, g[0].theirs) for g in groups}
+        hidden = [g for g in _by_board(sorted(unseen, key=_index))
+                  if g[0].complete and (g[0].mine, g[0].theirs) not in shown]
+        if len(groups) + len(hidden) > 1:
+            seen = tuple(n for g in (*groups, *hidden) for n in g)
+            return self._ambiguous([g[0] for g in (*groups, *hidden)], seen, unseen)
         lifted = self._bear_off_lift(sensed, diff)
-        self._belief = tuple(best)
-        return self._node_verdict(best[0], lifted)
+        keep = belief.declined if _same_board(best[0], belief.seen[0]) else frozenset()
+        self._belief = Belief(tuple(best), frozenset(unseen) - set(best), keep)
+        return self._node_verdict(groups[0][0], lifted)
+
+    def _unseen_from(self, best: list[Node], matching: set[Node]) -> set[Node]:
+        """Nodes reached from ``best`` by hand movements that read the same."""
+        found = set(best)
+        frontier = list(best)
+        while frontier:
+            node = frontier.pop()
+            for chain in self.tree.chains_from(node):
+                if chain.after in matching and chain.after not in found:
+                    found.add(chain.after)
+                    frontier.append(chain.after)
+        return found
 
     def _node_verdict(self, node: Node, lifted: InHand | None) -> Verdict:
         """Unchanged, Partial or Complete for ``node``."""
@@ -131,18 +170,20 @@ class TurnTracker:
             return Complete(node, lifted)
         return Partial(node, lifted)
 
-    def _ambiguous(self, candidates: list[Node]) -> Ambiguous:
+    def _ambiguous(
+        self, candidates: list[Node], seen: tuple[Node, ...], unseen: set[Node]
+    ) -> Ambiguous:
         """Ambiguous between boards; keeps the order the player has cycled to."""
         previous = self._verdict
         if isinstance(previous, Ambiguous) and set(previous.candidates) == set(candidates):
             candidates = list(previous.candidates)
-        self._belief = tuple(candidates)
+        self._belief = Belief(seen, frozenset(unseen) - set(seen), self._belief.declined)
         return Ambiguous(tuple(candidates), _differ(candidates))
 
     def _bear_off_lift(self, sensed: Sensed, diff: frozenset[int]) -> InHand | None:
         """A checker in the hand from the belief that the board also reads as (the
         trays are not sensed: borne off and held look alike)."""
-        lifts = self._lifts(sensed, diff, self._belief)
+        lifts = self._lifts(sensed, diff, self._belief.seen)
         return self._in_hand(lifts) if lifts else None
 
     # -- checkers in the hand ---------------------------------------------------------
@@ -163,15 +204,18 @@ class TurnTracker:
                 if held <= 0 or sensed.fits_cell(i, cells[i]):
                     continue
                 if sensed.fits_cell(i, cells[i] - s) and sensed.fits(cells, node.changed - {i}):
-                    found.append((self._distance(node), node.index * 32 + i, (node, i)))
+                    distance = self._belief.distance(node, self.mover)
+                    found.append((distance, node.index * 32 + i, (node, i)))
         found.sort(key=lambda f: f[:2])
         return found
 
     def _lift_verdict(self, lifts: list[tuple[int, int, Lift]]) -> InHand:
         """InHand for the nearest lift(s); the belief moves to where it was lifted."""
         in_hand = self._in_hand(lifts)
-        self._belief = tuple(n for d, _, (n, i) in lifts if _same_lift((n, i), lifts[0][2])
-                             and d == lifts[0][0])
+        anchors = tuple(n for d, _, (n, i) in lifts
+                        if d == lifts[0][0] and _same_lift((n, i), lifts[0][2]))
+        if set(anchors) != set(self._belief.seen):
+            self._belief = Belief(anchors, declined=self._belief.declined)
         return in_hand
 
     def _in_hand(self, lifts: Sequence[tuple[int, int, Lift]]) -> InHand:
@@ -189,7 +233,7 @@ class TurnTracker:
     def _hits_around_belief(self) -> list[HitState]:
         """The in-between boards of every hitting hand movement to or from the belief."""
         states: list[HitState] = []
-        for node in self._belief:
+        for node in self._belief.seen:
             cached = self._hits.get(node.index)
             if cached is None:
                 chains = (*self.tree.chains_from(node), *self.tree.chains_into(node))
@@ -201,7 +245,7 @@ class TurnTracker:
     def _hit_verdict(self, states: list[HitState]) -> Verdict:
         """HitPending (or InHand, once the blot is on the bar) for the matching states."""
         first = states[0]
-        same = [s for s in states if _same_hit_board(s, first)]
+        same = [s for s in states if s.board == first.board]
         chain = first.chain
         hand = None
         if first.hitter == "hand":
@@ -240,17 +284,9 @@ class TurnTracker:
             total += sum(cost(i, node.cells[i]) for i in node.changed)
             best.append((total, node))
         least = min(t for t, _ in best)
-        target = min((n for t, n in best if t == least), key=lambda n: (self._distance(n), n.index))
+        target = min((n for t, n in best if t == least),
+                     key=lambda n: (self._belief.distance(n, self.mover), n.index))
         return OutOfSync(cells_fixes(target.cells, sensed, diff | target.changed), target)
-
-    # -- history ----------------------------------------------------------------------
-
-    def _distance(self, node: Node) -> int:
-        """How many of the mover's checkers moved between the belief and ``node``."""
-        return min(
-            moved_between(b.cells, node.cells, self.mover, b.changed | node.changed)
-            for b in self._belief
-        )
 
 
 def _fits_node(node: Node, sensed: Sensed, diff: frozenset[int]) -> bool:
@@ -259,11 +295,16 @@ def _fits_node(node: Node, sensed: Sensed, diff: frozenset[int]) -> bool:
 
 
 def _by_board(nodes: list[Node]) -> list[list[Node]]:
-    """Nodes grouped by board (same board, different dice left: bearing off)."""
+    """Nodes grouped by board, a complete node first in its group.
+
+    One board can be several nodes when bearing off wastes pips: 2/off with
+    the 6 (the 1 still to play) is the same board as the complete 2/1/off.
+    The board is then a complete legal play, and play may also go on.
+    """
     groups: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Node]] = {}
     for node in nodes:
         groups.setdefault((node.mine, node.theirs), []).append(node)
-    return list(groups.values())
+    return [sorted(g, key=lambda n: (not n.complete, n.index)) for g in groups.values()]
 
 
 def _differ(nodes: Sequence[Node]) -> tuple[str, ...]:
@@ -273,14 +314,19 @@ def _differ(nodes: Sequence[Node]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(location_name(i) for i in where))
 
 
+def _index(node: Node) -> int:
+    """A node's place in the tree (for a deterministic order)."""
+    return node.index
+
+
+def _same_board(a: Node, b: Node) -> bool:
+    """True when two nodes are the same board (they may differ in dice left)."""
+    return a.mine == b.mine and a.theirs == b.theirs
+
+
 def _same_lift(a: Lift, b: Lift) -> bool:
     """True when two lifts leave the same board (same node board, same cell)."""
     return a[1] == b[1] and a[0].mine == b[0].mine and a[0].theirs == b[0].theirs
-
-
-def _same_hit_board(a: HitState, b: HitState) -> bool:
-    """True when two hit states are the same board."""
-    return a.content == b.content and a.chain.after.cells == b.chain.after.cells
 
 
 def _stands_on_mixed(state: HitState, sensed: Sensed) -> bool:
