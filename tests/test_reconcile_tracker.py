@@ -328,3 +328,27 @@ def test_a_checker_borne_off_a_tall_stack_unseen_is_asked_about() -> None:
         done = p.tracker.confirm()
         assert notation(done) == "3/off 1/off"
         assert p.show() == done                      # confirmed: not asked again
+
+
+def test_frames_missed_between_moves_still_find_the_play() -> None:
+    p = player(INITIAL, (3, 1))
+    p.table.lift("8", W)
+    p.table.place("5", W)
+    p.table.lift("6", W)
+    lifted = p.show()                                # 8/5 done and 6 already in the hand
+    assert isinstance(lifted, InHand)
+    assert lifted.from_ == "6" and lifted.destinations == ("5",)
+    assert lifted.node.path == ((8, 5, False),)
+    done = p.place("5")
+    assert notation(done) == "8/5 6/5"
+    assert done.node.board == Position.from_position_id(
+        done.play.result.position_id()).swap().to_board(W)
+
+
+def test_partial_board_and_dice_used_for_the_game() -> None:
+    p = player(INITIAL, (6, 6))
+    partial = p.move("24", "18")
+    assert isinstance(partial, Partial)
+    assert partial.dice_used == (6,)
+    assert partial.node.board.count("18", W) == 1 and partial.node.board.count("24", W) == 1
+    assert partial.node.remaining == (6, 6, 6)

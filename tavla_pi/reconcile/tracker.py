@@ -66,7 +66,7 @@ class TurnTracker:
         self.mover = tree.mover
         self._belief = Belief((self.tree.root,))
         self._verdict: Verdict = Unchanged(self.tree.root)
-        self._hits: dict[int, tuple[HitState, ...]] = {}
+        self._hit_states: dict[int, tuple[HitState, ...]] = {}
 
     # -- state ------------------------------------------------------------------------
 
@@ -110,18 +110,21 @@ class TurnTracker:
 
     def _explain(self, sensed: Sensed, diff: frozenset[int]) -> Verdict:
         """The verdict for one observation, updating the belief (see the module doc)."""
-        hits = [h for h in self._hits_around_belief() if h.fits(sensed, diff)]
-        on_mixed = [h for h in hits if _stands_on_mixed(h, sensed)]
-        if on_mixed:
-            return self._hit_verdict(on_mixed)
+        if sensed.mixed:
+            on_mixed = [h for h in self._hits(sensed, diff) if _stands_on_mixed(h, sensed)]
+            if on_mixed:
+                return self._hit_verdict(on_mixed)
         nodes = [n for n in self.tree.nodes if _fits_node(n, sensed, diff)]
         if nodes:
             return self._settle(nodes, sensed, diff)
         lifts = self._lifts(sensed, diff, self.tree.nodes)
-        if lifts and (lifts[0][0] == 0 or not hits):
+        if lifts and lifts[0][0] == 0:
             return self._lift_verdict(lifts)
+        hits = self._hits(sensed, diff)
         if hits:
             return self._hit_verdict(hits)
+        if lifts:
+            return self._lift_verdict(lifts)
         return self._out_of_sync(sensed, diff)
 
     # -- nodes ------------------------------------------------------------------------
@@ -230,16 +233,17 @@ class TurnTracker:
 
     # -- hits -------------------------------------------------------------------------
 
-    def _hits_around_belief(self) -> list[HitState]:
-        """The in-between boards of every hitting hand movement to or from the belief."""
+    def _hits(self, sensed: Sensed, diff: frozenset[int]) -> list[HitState]:
+        """The in-between boards of hitting hand movements to or from the belief that
+        read as observed."""
         states: list[HitState] = []
         for node in self._belief.seen:
-            cached = self._hits.get(node.index)
+            cached = self._hit_states.get(node.index)
             if cached is None:
                 chains = (*self.tree.chains_from(node), *self.tree.chains_into(node))
                 cached = tuple(s for c in chains for s in hit_states(c, self.mover))
-                self._hits[node.index] = cached
-            states.extend(cached)
+                self._hit_states[node.index] = cached
+            states.extend(s for s in cached if s.fits(sensed, diff))
         return states
 
     def _hit_verdict(self, states: list[HitState]) -> Verdict:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from tavla_pi.errors import TavlaError
 from tavla_pi.reconcile import moves as mv
 from tavla_pi.reconcile.layout import OFF, Cells, Side, cell_of, cells_of, location_name
+from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -48,6 +49,7 @@ class Node:
     """
 
     index: int
+    mover: Color
     mine: Side
     theirs: Side
     remaining: tuple[int, ...]
@@ -73,6 +75,11 @@ class Node:
     def position(self) -> Position:
         """The board as a position, the mover still on roll."""
         return Position(self.mine, self.theirs)
+
+    @property
+    def board(self) -> Board:
+        """The board in absolute numbering (CONTRACTS.md §1)."""
+        return Board.from_sides(self.mover, self.mine, self.theirs)
 
     def __repr__(self) -> str:
         steps = " ".join(f"{f}/{t}{'*' if h else ''}" for f, t, h in self.path) or "start"
@@ -133,8 +140,8 @@ class TurnTree:
             start = self._start_cells
             changed = frozenset(i for i in range(len(cells)) if cells[i] != start[i])
             play = self._results.get((mine, theirs)) if complete else None
-            node = Node(len(self._nodes), mine, theirs, () if complete else left, used, cells,
-                        changed, path, play)
+            node = Node(len(self._nodes), self.mover, mine, theirs, () if complete else left,
+                        used, cells, changed, path, play)
             self._nodes[key] = node
         return node
 
