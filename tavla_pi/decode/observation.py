@@ -35,10 +35,18 @@ EMPTY = CountRange(0, 0)
 
 @dataclass(frozen=True, slots=True)
 class Reading:
-    """One sensed location: the colour seen (``None`` when empty) and the count."""
+    """One sensed location: the colour seen (``None`` when empty) and the count.
+
+    ``other`` is the count of the opposite colour at the same location: empty
+    unless both colours are sensed there (a hit in progress, with a
+    ``mixed_colors`` fault; ``color`` is then the one nearer the point's base)
+    or a sensor there is in doubt.  ``color`` is ``None`` with a non-empty
+    ``count`` when only doubtful sensors see something (colour unknown).
+    """
 
     color: Color | None
     count: CountRange
+    other: CountRange = EMPTY
 
 
 NOTHING = Reading(None, EMPTY)

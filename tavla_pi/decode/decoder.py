@@ -1,0 +1,220 @@
+"""Raw frames to observations: per-sensor levels, crosstalk, faults.
+
+Each sensor's reading, less its calibrated offset and the crosstalk of the
+checkers found around it, is compared with thresholds derived from the
+board design at worst-case tolerances (see :mod:`tavla_pi.decode.physics`),
+widened by the sensor's noise (4.5 sigma), its offset uncertainty and the
+uncertainty of the crosstalk estimate.  What the thresholds cannot tell
+apart is reported as an interval or a fault, never guessed.
+
+Checkable per frame: the frame's length and values (bad input), a reading
+beyond the sensor's output swing (``out_of_range``: open or shorted wire),
+a weak field (``between_slots``), both colours at one place
+(``mixed_colors``).  Checkable only over time: a reading identical for
+``stuck_frames`` scans (``stuck``: a live sensor always shows noise), which
+:class:`Decoder` tracks and the stateless :func:`decode` cannot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tavla_pi.decode.assemble import assemble
+from tavla_pi.decode.calibration import Calibration
+from tavla_pi.decode.history import QuietMean, StuckWatch
+from tavla_pi.decode.observation import Observation, SensorFault
+from tavla_pi.decode.physics import REFERENCE, BoardDesign
+from tavla_pi.decode.tables import (
+    EMPTY,
+    ONE,
+    ONE_PLUS,
+    TWO_PLUS,
+    UNKNOWN,
+    WEAK,
+    Tables,
+    tables_for,
+)
+from tavla_pi.errors import BadInputError
+from tavla_pi.pinmap import PinMap
+
+NOISE_SIGMAS = 4.5
+HYSTERESIS_SIGMAS = 2.0
+STUCK_FRAMES = 50
+_STACKS = {ONE: (0.0, 0.0, 0.0), ONE_PLUS: (0.5, 0.5, 3.0), TWO_PLUS: (1.0, 0.0, 3.0)}
+"""Per level, the crosstalk a slot's stack makes: the weight of its second
+layer in the estimate, that layer's share of the uncertainty, and how many
+third-layer fields the uncertainty allows for taller stacks."""
+
+
+class SensorFrameError(BadInputError):
+    """A raw frame of the wrong length or with impossible values."""
+
+
+class Decoder:
+    """Decodes frames of one board; keeps per-sensor state between frames.
+
+    The state gives hysteresis (a level is left only when the reading is
+    ``HYSTERESIS_SIGMAS`` noise past its threshold, so a reading near a
+    threshold does not flicker), a running mean that lets a steady weak
+    field stand out of the noise, the crosstalk estimate, and the watch for
+    stuck sensors.
+    """
+
+    def __init__(self, calibration: Calibration, pinmap: PinMap,
+                 design: BoardDesign = REFERENCE, stuck_frames: int = STUCK_FRAMES) -> None:
+        calibration.check(pinmap)
+        self.tables: Tables = tables_for(design, tuple(c.site for c in pinmap.sensors))
+        self.calibration = calibration
+        n = self._n = len(pinmap.sensors)
+        self._noise = [max(x, 0.5) for x in calibration.noise]
+        self._offset = list(calibration.offsets)
+        self._offset_unc = [calibration.offset_uncertainty(i, design) for i in range(n)]
+        low, high = design.swing_counts
+        self._rails = (low / 2.0, (high + design.adc_max) / 2.0)
+        self._swing = (low, high)
+        self._adc_max = design.adc_max
+        self._dead = dict(calibration.faults)
+        self._watch = StuckWatch([x >= 0.5 for x in calibration.noise], stuck_frames)
+        self._quiet = QuietMean(self._noise)
+        self._samples = [0.0] * n
+        self._levels, self._signs = [EMPTY] * n, [0] * n
+        self._basis: tuple[list[int], list[int]] | None = None
+        self._comp, self._fixed = [0.0] * n, list(self._offset_unc)
+        self._compensate([EMPTY] * n, [0] * n)
+
+    def decode(self, frame: Sequence[int]) -> Observation:
+        """The observation of one raw frame (``SensorFrameError`` if malformed)."""
+        check_frame(frame, self.tables, self._adc_max)
+        stuck = self._watch.update(frame)
+        self._samples = [raw - off for raw, off in zip(frame, self._offset, strict=True)]
+        self._quiet.update(self._samples)
+        for _ in range(3):
+            levels, signs = self._classify(frame, stuck)
+            if self._basis == (levels, signs):
+                break
+            self._compensate(levels, signs)
+        self._levels, self._signs = levels, signs
+        return assemble(self.tables, levels, signs, self._sensor_faults(frame, levels, stuck))
+
+    def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
+        levels, signs = [EMPTY] * self._n, [0] * self._n
+        prev, comp, mean, fixed = self._levels, self._comp, self._quiet.mean, self._fixed
+        rail_low, rail_high = self._rails
+        for i, raw in enumerate(frame):
+            if raw < rail_low or raw > rail_high or i in self._dead:
+                levels[i] = UNKNOWN
+                continue
+            spread = self._quiet.spread(i)
+            v = mean[i] - comp[i]
+            a = v if v >= 0.0 else -v
+            bounds = self._bounds(fixed[i] + NOISE_SIGMAS * spread)
+            p, hyst = prev[i], HYSTERESIS_SIGMAS * spread
+            level = EMPTY
+            for k, bound in enumerate(bounds):
+                if a < (bound if p <= k else bound - hyst):
+                    break
+                level = k + 1
+            if level >= ONE:
+                if self._saturated(i, raw):
+                    level = TWO_PLUS if a > bounds[3] else ONE_PLUS
+                signs[i] = 1 if v > 0.0 else -1
+            levels[i] = level
+        for i in stuck:
+            levels[i] = UNKNOWN
+        for i, level in enumerate(levels):
+            if level == UNKNOWN:
+                self._quiet.restart(i, self._samples[i])
+        return levels, signs
+
+    def _bounds(self, margin: float) -> tuple[float, float, float, float]:
+        """Level boundaries for a reading known to +-``margin``: weak, one, one+, two+."""
+        t = self.tables
+        one_lo = max(margin, t.one_min - margin)
+        two_lo = max(one_lo, t.two_min - margin)
+        one_hi = t.one_max + margin
+        if two_lo > one_hi:
+            two_lo = one_hi = (two_lo + one_hi) / 2.0
+        return margin, one_lo, two_lo, one_hi
+
+    def _saturated(self, i: int, raw: int) -> bool:
+        """True when the reading is at the sensor's output swing: the field is at least this."""
+        margin = NOISE_SIGMAS * self._noise[i]
+        return raw >= self._swing[1] - margin or raw <= self._swing[0] + margin
+
+    def _sensor_faults(self, frame: Sequence[int], levels: list[int],
+                       stuck: list[int]) -> list[SensorFault]:
+        faults = []
+        rail_low, rail_high = self._rails
+        for i, level in enumerate(levels):
+            if level != UNKNOWN:
+                continue
+            site = self.tables.sites[i]
+            raw = frame[i]
+            if raw < rail_low or raw > rail_high:
+                kind, detail = "out_of_range", "reads beyond the sensor's output swing"
+            elif i in stuck:
+                kind, detail = "stuck", f"the same reading for {self._watch.frames} scans"
+            else:
+                kind, detail = self._dead[i], "found dead by the calibration"
+            faults.append(SensorFault(i, site.location, kind,
+                                      f"{_site(site.location, site.slot, site.color)}: {detail}"))
+        return faults
+
+    def _compensate(self, levels: list[int], signs: list[int]) -> None:
+        """Crosstalk estimate, and its uncertainty in each sensor's margin, for these levels."""
+        n, spread = self._n, self.tables.gain_spread
+        comp, unc = [0.0] * n, [0.0] * n
+        for j, level in enumerate(levels):
+            if level == EMPTY:
+                continue
+            coupling = self.tables.couplings[j]
+            l0, l1, l2 = coupling.layers
+            if level in (WEAK, UNKNOWN):
+                for k, i in enumerate(coupling.targets):
+                    unc[i] += abs(l0[k]) + abs(l1[k]) + 3.0 * abs(l2[k])
+                continue
+            w1, u1, u2 = _STACKS[level]
+            sign = signs[j]
+            for k, i in enumerate(coupling.targets):
+                f = l0[k] + w1 * l1[k]
+                comp[i] += sign * f
+                unc[i] += spread * abs(f) + u1 * abs(l1[k]) + u2 * abs(l2[k])
+        for i in range(n):
+            if abs(comp[i] - self._comp[i]) > self._noise[i] / 2.0:
+                self._quiet.restart(i, self._samples[i])
+        self._comp = comp
+        self._fixed = [off + u for off, u in zip(self._offset_unc, unc, strict=True)]
+        self._basis = (levels, signs)
+
+
+def _site(location: str, slot: int, color: object) -> str:
+    if location == "bar" and color is not None:
+        return f"bar ({getattr(color, 'value', color)} half) slot {slot}"
+    return f"point {location} slot {slot}"
+
+
+def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
+    """Raise :class:`SensorFrameError` unless ``frame`` has one 0..adc_max int per sensor."""
+    if len(frame) != len(tables.sites):
+        raise SensorFrameError(
+            "sensor frame", f"{len(frame)} readings for {len(tables.sites)} sensors"
+        )
+    if {type(v) for v in frame} == {int} and min(frame) >= 0 and max(frame) <= adc_max:
+        return
+    for i, value in enumerate(frame):
+        if type(value) is not int or not 0 <= value <= adc_max:
+            site = tables.sites[i]
+            raise SensorFrameError(
+                f"sensor frame: sensor {i} ({_site(site.location, site.slot, site.color)})",
+                f"reading {value!r} is not an integer 0..{adc_max}",
+            )
+
+
+def decode(frame: Sequence[int], calibration: Calibration, pinmap: PinMap,
+           design: BoardDesign = REFERENCE) -> Observation:
+    """The observation of one frame on its own (no history: no stuck check, no hysteresis).
+
+    For a stream of frames use one :class:`Decoder`, which is faster and
+    steadier.
+    """
+    return Decoder(calibration, pinmap, design).decode(frame)

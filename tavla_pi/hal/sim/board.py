@@ -1,0 +1,262 @@
+"""The modelled physical board: checkers in pockets over Hall sensors.
+
+A person's actions (lift a checker into the hand, place it, leave one
+between two pockets) change where the magnets are; ``scan()`` computes what
+every sensor reads from all the magnets near it, with the parts' tolerances
+and noise.  It is the ``sim`` backend's :class:`~tavla_pi.hal.base.SensorGrid`
+and the ground truth tests and the simulator page compare against.
+
+Locations and colours follow CONTRACTS.md section 1: ``"1"``..``"24"``,
+``"bar"`` (each colour has its own half) and ``"off"`` (the colour's tray,
+not sensed).  An empty board has all 30 checkers in the trays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from tavla_pi.clock import Clock
+from tavla_pi.decode.geometry import slot_xy
+from tavla_pi.decode.physics import REFERENCE, BoardDesign
+from tavla_pi.errors import HardwareError
+from tavla_pi.hal.base import RawFrame
+from tavla_pi.hal.sim.places import BoardActionError, Checker, Place
+from tavla_pi.hal.sim.sensors import Magnet, SensorModel, truncated_normal
+from tavla_pi.pinmap import BAR_SLOTS_PER_COLOR, POINT_SLOTS, PinMap
+from tavla_pi.rules.color import Color
+
+CHECKERS_PER_SIDE = 15
+POINTS = tuple(str(n) for n in range(1, 25))
+LOCATIONS = (*POINTS, "bar", "off")
+
+Counts = Mapping[tuple[str, Color], int]
+
+START: dict[tuple[str, Color], int] = {
+    ("24", Color.WHITE): 2, ("13", Color.WHITE): 5, ("8", Color.WHITE): 3,
+    ("6", Color.WHITE): 5, ("1", Color.BLACK): 2, ("12", Color.BLACK): 5,
+    ("17", Color.BLACK): 3, ("19", Color.BLACK): 5,
+}
+"""The starting position as checkers per (location, colour)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Glitch:
+    start_ms: int
+    end_ms: int
+    magnet: Magnet
+
+
+class SimBoard:
+    """A modelled board: actions in, raw sensor frames out, truth on request.
+
+    ``rng`` draws the parts' tolerances once (sensors, then magnets) and the
+    noise of every scan; ``clock`` times glitches.  ``design`` sets the
+    physics (``IDEAL`` for a board of perfect parts).
+    """
+
+    def __init__(self, pinmap: PinMap, clock: Clock, rng: random.Random | None = None,
+                 design: BoardDesign = REFERENCE) -> None:
+        self.design = design
+        self._clock = clock
+        self._rng = rng if rng is not None else random.Random(0)
+        self.sensors = SensorModel(design, [c.site for c in pinmap.sensors], self._rng)
+        self._places: dict[tuple[str, Color | None], Place] = {
+            (p, None): Place(p, None, POINT_SLOTS) for p in POINTS
+        }
+        for color in Color:
+            self._places[("bar", color)] = Place("bar", color, BAR_SLOTS_PER_COLOR)
+        self._trays = {c: [self._new_checker(c) for _ in range(CHECKERS_PER_SIDE)] for c in Color}
+        self._hands: dict[Color, list[Checker]] = {c: [] for c in Color}
+        self._glitches: list[_Glitch] = []
+        self._stuck: dict[int, int] = {}
+        self._field: list[float] | None = None
+        self._closed = False
+
+    def _new_checker(self, color: Color) -> Checker:
+        return Checker(color, 1.0 + truncated_normal(self._rng, self.design.br_tol))
+
+    # -- a person's actions ---------------------------------------------------
+
+    def lift(self, location: str, color: Color) -> None:
+        """One checker of ``color`` leaves ``location`` into that colour's hand."""
+        if location == "off":
+            if not self._trays[color]:
+                raise BoardActionError(f"no {color.value} checker in the tray")
+            checker = self._trays[color].pop()
+        else:
+            checker = self._place(location, color).take(color)
+        self._hands[color].append(checker)
+        self._field = None
+
+    def place(self, location: str, color: Color) -> None:
+        """Put one checker from ``color``'s hand on ``location`` (next free pocket)."""
+        checker = self._from_hand(color)
+        if location == "off":
+            self._trays[color].append(checker)
+        else:
+            self._place(location, color).add(checker)
+        self._field = None
+
+    def place_between(self, location: str, color: Color, slot_a: int,
+                      fraction: float = 0.5) -> None:
+        """Leave a checker from the hand between pockets ``slot_a`` and ``slot_a + 1``.
+
+        ``fraction`` is how far towards the second pocket it lies; a checker
+        resting on the ridge between two pockets lies near 0.5.
+        """
+        place = self._place(location, color)
+        checker = self._from_hand(color)
+        try:
+            place.add_between(checker, slot_a, fraction)
+        except BoardActionError:
+            self._hands[color].append(checker)
+            raise
+        self._field = None
+
+    def clear(self) -> None:
+        """Every checker back into its tray (hands emptied too)."""
+        for place in self._places.values():
+            for checker in place.take_all():
+                self._trays[checker.color].append(checker)
+        for color, hand in self._hands.items():
+            self._trays[color].extend(hand)
+            hand.clear()
+        self._field = None
+
+    def setup_start(self) -> None:
+        """Lay out the starting position (CONTRACTS.md section 1)."""
+        self.lay_out(START)
+
+    def lay_out(self, counts: Counts) -> None:
+        """Empty the board, then put ``counts`` checkers per (location, colour).
+
+        Checkers not given stay in their tray; an explicit ``"off"`` count
+        must equal what is left over.
+        """
+        _check_counts(counts)
+        self.clear()
+        for (location, color), n in sorted(counts.items(), key=_layout_order):
+            if location == "off":
+                continue
+            place = self._place(location, color)
+            for _ in range(n):
+                place.add(self._trays[color].pop())
+        self._field = None
+
+    def _from_hand(self, color: Color) -> Checker:
+        if not self._hands[color]:
+            raise BoardActionError(f"no {color.value} checker in the hand")
+        return self._hands[color].pop()
+
+    def _place(self, location: str, color: Color) -> Place:
+        half = color if location == "bar" else None
+        place = self._places.get((location, half))
+        if place is None:
+            raise BoardActionError(f"unknown location {location!r} (1..24, bar, off)")
+        return place
+
+    # -- faults, for tests ------------------------------------------------------
+
+    def glitch(self, location: str, color: Color, ms: int) -> None:
+        """A phantom checker reading at ``location`` for the next ``ms`` milliseconds."""
+        if location == "off":
+            raise BoardActionError("the trays are not sensed: no glitch at 'off'")
+        place = self._place(location, color)
+        slot, layer = place.next_free()
+        x, y = slot_xy(self.design, place.location, slot, place.half)
+        sign = 1.0 if color is Color.WHITE else -1.0
+        now = self._clock.now_ms()
+        magnet = Magnet(x, y, self.design.layer_height_mm(layer), sign)
+        self._glitches.append(_Glitch(now, now + ms, magnet))
+
+    def stick_sensor(self, index: int, value: int) -> None:
+        """Make sensor ``index`` read ``value`` from now on (a dead or stuck sensor)."""
+        if not 0 <= index < len(self.sensors.positions):
+            raise BoardActionError(f"no sensor {index}")
+        if not 0 <= value <= self.design.adc_max:
+            raise BoardActionError(f"sensor value {value} outside 0..{self.design.adc_max}")
+        self._stuck[index] = value
+
+    def unstick_sensor(self, index: int) -> None:
+        """Let sensor ``index`` read the field again."""
+        self._stuck.pop(index, None)
+
+    # -- the sensor grid -------------------------------------------------------
+
+    def scan(self) -> RawFrame:
+        """Read every sensor once (one value per ``PinMap.sensors`` entry)."""
+        if self._closed:
+            raise HardwareError("the simulated sensor grid is closed")
+        if self._field is None:
+            self._field = self.sensors.field_counts(self._magnets())
+        field = self._field
+        now = self._clock.now_ms()
+        self._glitches = [g for g in self._glitches if g.end_ms > now]
+        active = [g.magnet for g in self._glitches if g.start_ms <= now]
+        if active:
+            extra = self.sensors.field_counts(active)
+            field = [a + b for a, b in zip(field, extra, strict=True)]
+        return self.sensors.read(field, self._rng, self._stuck)
+
+    def close(self) -> None:
+        """Stop scanning; safe to call twice."""
+        self._closed = True
+
+    def _magnets(self) -> Iterator[Magnet]:
+        for place in self._places.values():
+            yield from place.magnets(self.design)
+
+    # -- ground truth ----------------------------------------------------------
+
+    def count(self, location: str, color: Color) -> int:
+        """Checkers of ``color`` at ``location`` (the bar: both halves; off: the tray)."""
+        if location == "off":
+            return len(self._trays[color])
+        if location == "bar":
+            return sum(self._places[("bar", h)].count(color) for h in Color)
+        return self._place(location, color).count(color)
+
+    def counts(self) -> dict[tuple[str, Color], int]:
+        """Every non-zero count per (location, colour), trays included."""
+        found = {(loc, c): self.count(loc, c) for loc in LOCATIONS for c in Color}
+        return {key: n for key, n in found.items() if n}
+
+    def in_hand(self, color: Color) -> int:
+        """Checkers of ``color`` currently held (lifted, not yet placed)."""
+        return len(self._hands[color])
+
+    def pockets(self, location: str, half: Color | None = None) -> tuple[tuple[Color, ...], ...]:
+        """Colours stacked in each pocket of a point or bar half, bottom first."""
+        place = self._place(location, half or Color.WHITE)
+        return tuple(tuple(c.color for c in stack) for stack in place.stacks)
+
+    def strays(self, location: str, half: Color | None = None) -> tuple[tuple[float, Color], ...]:
+        """Checkers lying between pockets: (fractional slot, colour)."""
+        place = self._place(location, half or Color.WHITE)
+        return tuple((s.slot, s.checker.color) for s in place.strays)
+
+
+def _layout_order(item: tuple[tuple[str, Color], int]) -> tuple[int, str]:
+    (location, color), _ = item
+    return LOCATIONS.index(location), color.value
+
+
+def _check_counts(counts: Counts) -> None:
+    totals = dict.fromkeys(Color, 0)
+    for (location, color), n in counts.items():
+        if location not in LOCATIONS:
+            raise BoardActionError(f"unknown location {location!r} (1..24, bar, off)")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise BoardActionError(f"{location}/{color.value}: count {n!r} is not a count")
+        if location != "off":
+            totals[color] += n
+    for color, total in totals.items():
+        if total > CHECKERS_PER_SIDE:
+            raise BoardActionError(f"{total} {color.value} checkers on the board (at most 15)")
+        off = counts.get(("off", color))
+        if off is not None and off != CHECKERS_PER_SIDE - total:
+            raise BoardActionError(
+                f"off/{color.value}: {off} given, but {CHECKERS_PER_SIDE - total} are left over"
+            )
