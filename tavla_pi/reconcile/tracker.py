@@ -1,0 +1,344 @@
+"""Following one turn on the board: which legal (partial) play the sensors show.
+
+A :class:`TurnTracker` holds the turn's tree and a *belief*: the node (or the
+nodes, while ambiguous) the board was last seen at.  Each stable observation
+is explained, in this order of preference:
+
+1. a hit under way whose hitter stands on a blot the decoder saw as two colours;
+2. a node of the tree (any node: takebacks are always accepted) -- of those,
+   the ones the fewest checker movements away from the belief; if those read
+   the same but are different boards, :class:`Ambiguous` (never a guess);
+3. a checker in the hand, lifted from the belief, or the other in-between
+   boards of a hit, or a checker lifted from a farther node (frames missed);
+4. otherwise :class:`OutOfSync`, with the fewest fixes to the nearest node.
+
+Pure: no I/O, no clock.  The tree is built once per turn; each observation
+compares only the cells a node changed from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from tavla_pi.decode.observation import Observation
+from tavla_pi.reconcile.belief import Belief
+from tavla_pi.reconcile.fixes import cells_fixes, fix_cost
+from tavla_pi.reconcile.hits import HitState, hit_states
+from tavla_pi.reconcile.layout import location_name, sign
+from tavla_pi.reconcile.matching import Sensed
+from tavla_pi.reconcile.tree import Node, TurnTree
+from tavla_pi.reconcile.verdicts import (
+    Ambiguous,
+    Complete,
+    HitPending,
+    InHand,
+    OutOfSync,
+    Partial,
+    Unchanged,
+    Verdict,
+)
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.position import Position
+
+Lift = tuple[Node, int]
+"""A node with one of the mover's checkers lifted from a cell."""
+
+
+class TurnTracker:
+    """Reconciles the stable observations of one turn with the rules.
+
+    ``start`` is the committed position with ``mover`` on roll; ``dice`` the roll.
+    """
+
+    def __init__(self, start: Position, mover: Color, dice: tuple[int, int]) -> None:
+        self._follow(TurnTree(start, mover, dice))
+
+    @classmethod
+    def from_tree(cls, tree: TurnTree) -> TurnTracker:
+        """A fresh tracker over a tree already built (the same turn followed again)."""
+        tracker = cls.__new__(cls)
+        tracker._follow(tree)
+        return tracker
+
+    def _follow(self, tree: TurnTree) -> None:
+        """Start following the turn of ``tree`` from its start."""
+        self.tree = tree
+        self.mover = tree.mover
+        self._belief = Belief((self.tree.root,))
+        self._verdict: Verdict = Unchanged(self.tree.root)
+        self._hit_states: dict[int, tuple[HitState, ...]] = {}
+
+    # -- state ------------------------------------------------------------------------
+
+    @property
+    def verdict(self) -> Verdict:
+        """The last verdict (Unchanged before the first observation)."""
+        return self._verdict
+
+    @property
+    def belief(self) -> Belief:
+        """Where the board was last seen (several nodes while ambiguous)."""
+        return self._belief
+
+    # -- the player's answer to Ambiguous ---------------------------------------------
+
+    def cycle(self) -> Verdict:
+        """Offer the next candidate first (CUBE while ambiguous); else no change."""
+        if isinstance(self._verdict, Ambiguous):
+            first, *rest = self._verdict.candidates
+            self._verdict = Ambiguous((*rest, first), self._verdict.differ)
+        return self._verdict
+
+    def confirm(self) -> Verdict:
+        """Take the first candidate (DONE while ambiguous); else no change."""
+        if isinstance(self._verdict, Ambiguous):
+            node = self._verdict.candidates[0]
+            group = tuple(n for n in self._belief.seen if _same_board(n, node))
+            declined = frozenset(n for n in self._belief.seen if not _same_board(n, node))
+            self._belief = Belief(group or (node,), declined=declined | self._belief.declined)
+            self._verdict = self._node_verdict(node, None)
+        return self._verdict
+
+    # -- observing --------------------------------------------------------------------
+
+    def observe(self, obs: Observation) -> Verdict:
+        """Explain one stable observation; remember it for the next."""
+        sensed = Sensed(obs)
+        diff = sensed.mismatches(self.tree.root.cells)
+        self._verdict = self._explain(sensed, diff)
+        return self._verdict
+
+    def _explain(self, sensed: Sensed, diff: frozenset[int]) -> Verdict:
+        """The verdict for one observation, updating the belief (see the module doc)."""
+        if sensed.mixed:
+            on_mixed = [h for h in self._hits(sensed, diff) if _stands_on_mixed(h, sensed)]
+            if on_mixed:
+                return self._hit_verdict(on_mixed)
+        nodes = [n for n in self.tree.nodes if _fits_node(n, sensed, diff)]
+        if nodes:
+            return self._settle(nodes, sensed, diff)
+        lifts = self._lifts(sensed, diff, self.tree.nodes)
+        if lifts and lifts[0][0] == 0:
+            return self._lift_verdict(lifts)
+        hits = self._hits(sensed, diff)
+        if hits:
+            return self._hit_verdict(hits)
+        if lifts:
+            return self._lift_verdict(lifts)
+        return self._out_of_sync(sensed, diff)
+
+    # -- nodes ------------------------------------------------------------------------
+
+    def _settle(self, nodes: list[Node], sensed: Sensed, diff: frozenset[int]) -> Verdict:
+        """The nearest matching node(s): a node verdict, or Ambiguous.
+
+        Nearest: fewest checkers moved since last seen.  Boards reached from
+        those by moves the sensors cannot see are also possible; if one is a
+        different complete play, the player is asked.
+        """
+        belief = self._belief
+        ranks = [belief.rank(n, self.mover) for n in nodes]
+        top = min(ranks)
+        best = [n for n, r in zip(nodes, ranks, strict=True) if r == top]
+        unseen = self._unseen_from(best, set(nodes)) - belief.declined
+        groups = _by_board(best)
+        shown = {(g[0].mine, g[0].theirs) for g in groups}
+        hidden = [g for g in _by_board(sorted(unseen, key=_index))
+                  if g[0].complete and (g[0].mine, g[0].theirs) not in shown]
+        if len(groups) + len(hidden) > 1:
+            seen = tuple(n for g in (*groups, *hidden) for n in g)
+            return self._ambiguous([g[0] for g in (*groups, *hidden)], seen, unseen)
+        lifted = self._bear_off_lift(sensed, diff)
+        keep = belief.declined if _same_board(best[0], belief.seen[0]) else frozenset()
+        self._belief = Belief(tuple(best), frozenset(unseen) - set(best), keep)
+        return self._node_verdict(groups[0][0], lifted)
+
+    def _unseen_from(self, best: list[Node], matching: set[Node]) -> set[Node]:
+        """Nodes reached from ``best`` by hand movements that read the same."""
+        found = set(best)
+        frontier = list(best)
+        while frontier:
+            node = frontier.pop()
+            for chain in self.tree.chains_from(node):
+                if chain.after in matching and chain.after not in found:
+                    found.add(chain.after)
+                    frontier.append(chain.after)
+        return found
+
+    def _node_verdict(self, node: Node, lifted: InHand | None) -> Verdict:
+        """Unchanged, Partial or Complete for ``node``."""
+        if node is self.tree.root:
+            return Unchanged(node)
+        if node.complete:
+            return Complete(node, lifted)
+        return Partial(node, lifted)
+
+    def _ambiguous(
+        self, candidates: list[Node], seen: tuple[Node, ...], unseen: set[Node]
+    ) -> Ambiguous:
+        """Ambiguous between boards; keeps the order the player has cycled to."""
+        previous = self._verdict
+        if isinstance(previous, Ambiguous) and set(previous.candidates) == set(candidates):
+            candidates = list(previous.candidates)
+        self._belief = Belief(seen, frozenset(unseen) - set(seen), self._belief.declined)
+        return Ambiguous(tuple(candidates), _differ(candidates))
+
+    def _bear_off_lift(self, sensed: Sensed, diff: frozenset[int]) -> InHand | None:
+        """A checker in the hand from the belief that the board also reads as (the
+        trays are not sensed: borne off and held look alike)."""
+        lifts = self._lifts(sensed, diff, self._belief.seen)
+        return self._in_hand(lifts) if lifts else None
+
+    # -- checkers in the hand ---------------------------------------------------------
+
+    def _lifts(
+        self, sensed: Sensed, diff: frozenset[int], nodes: Iterable[Node]
+    ) -> list[tuple[int, int, Lift]]:
+        """(distance, order, lift) of every visible lift that reads as observed, nearest first."""
+        found = []
+        s = sign(self.mover)
+        for node in nodes:
+            extra = diff - node.changed
+            if len(extra) > 1:
+                continue
+            cells = node.cells
+            for i in extra or node.changed:
+                held = s * cells[i]
+                if held <= 0 or sensed.fits_cell(i, cells[i]):
+                    continue
+                if sensed.fits_cell(i, cells[i] - s) and sensed.fits(cells, node.changed - {i}):
+                    distance = self._belief.distance(node, self.mover)
+                    found.append((distance, node.index * 32 + i, (node, i)))
+        found.sort(key=lambda f: f[:2])
+        return found
+
+    def _lift_verdict(self, lifts: list[tuple[int, int, Lift]]) -> InHand:
+        """InHand for the nearest lift(s); the belief moves to where it was lifted."""
+        in_hand = self._in_hand(lifts)
+        anchors = tuple(n for d, _, (n, i) in lifts
+                        if d == lifts[0][0] and _same_lift((n, i), lifts[0][2]))
+        if set(anchors) != set(self._belief.seen):
+            self._belief = Belief(anchors, declined=self._belief.declined)
+        return in_hand
+
+    def _in_hand(self, lifts: Sequence[tuple[int, int, Lift]]) -> InHand:
+        """The InHand of the nearest lift, destinations merged over equal boards."""
+        first = lifts[0][2]
+        dests: set[str] = set()
+        for d, _, lift in lifts:
+            if d == lifts[0][0] and _same_lift(lift, first):
+                dests.update(self.tree.destinations(*lift))
+        node, origin = first
+        return InHand(location_name(origin), _board_order(dests), node)
+
+    # -- hits -------------------------------------------------------------------------
+
+    def _hits(self, sensed: Sensed, diff: frozenset[int]) -> list[HitState]:
+        """The in-between boards of hitting hand movements to or from the belief that
+        read as observed."""
+        states: list[HitState] = []
+        for node in self._belief.seen:
+            cached = self._hit_states.get(node.index)
+            if cached is None:
+                chains = (*self.tree.chains_from(node), *self.tree.chains_into(node))
+                cached = tuple(s for c in chains for s in hit_states(c, self.mover))
+                self._hit_states[node.index] = cached
+            states.extend(s for s in cached if s.fits(sensed, diff))
+        return states
+
+    def _hit_verdict(self, states: list[HitState]) -> Verdict:
+        """HitPending (or InHand, once the blot is on the bar) for the matching states."""
+        first = states[0]
+        same = [s for s in states if s.board == first.board]
+        chain = first.chain
+        hand = None
+        if first.hitter == "hand":
+            hand = InHand(location_name(chain.origin),
+                          self.tree.destinations(chain.before, chain.origin), chain.before)
+            if not first.to_bar:
+                return hand
+        to_bar = sorted({p for s in same for p in s.to_bar})
+        leads_to = sorted({s.chain.after for s in same}, key=lambda n: n.index)
+        hitters = sorted({s.chain.origin for s in same if s.hitter == "origin"})
+        return HitPending(
+            self.mover.opponent,
+            tuple(location_name(p) for p in to_bar),
+            tuple(leads_to),
+            tuple(location_name(p) for p in hitters),
+            hand,
+        )
+
+    # -- out of sync ------------------------------------------------------------------
+
+    def _out_of_sync(self, sensed: Sensed, diff: frozenset[int]) -> OutOfSync:
+        """The fewest fixes to the nearest node (ties: nearest in history, then order)."""
+        memo: dict[tuple[int, int], int] = {}
+
+        def cost(i: int, v: int) -> int:
+            key = (i, v)
+            if key not in memo:
+                memo[key] = fix_cost(i, v, sensed)
+            return memo[key]
+
+        root = self.tree.root.cells
+        base = {i: cost(i, root[i]) for i in diff}
+        best: list[tuple[int, Node]] = []
+        for node in self.tree.nodes:
+            total = sum(c for i, c in base.items() if i not in node.changed)
+            total += sum(cost(i, node.cells[i]) for i in node.changed)
+            best.append((total, node))
+        least = min(t for t, _ in best)
+        target = min((n for t, n in best if t == least),
+                     key=lambda n: (self._belief.distance(n, self.mover), n.index))
+        return OutOfSync(cells_fixes(target.cells, sensed, diff | target.changed), target)
+
+
+def _fits_node(node: Node, sensed: Sensed, diff: frozenset[int]) -> bool:
+    """True if the observation reads as ``node`` (``diff``: where the start does not)."""
+    return diff <= node.changed and sensed.fits(node.cells, node.changed)
+
+
+def _by_board(nodes: list[Node]) -> list[list[Node]]:
+    """Nodes grouped by board, a complete node first in its group.
+
+    One board can be several nodes when bearing off wastes pips: 2/off with
+    the 6 (the 1 still to play) is the same board as the complete 2/1/off.
+    The board is then a complete legal play, and play may also go on.
+    """
+    groups: dict[tuple[tuple[int, ...], tuple[int, ...]], list[Node]] = {}
+    for node in nodes:
+        groups.setdefault((node.mine, node.theirs), []).append(node)
+    return [sorted(g, key=lambda n: (not n.complete, n.index)) for g in groups.values()]
+
+
+def _differ(nodes: Sequence[Node]) -> tuple[str, ...]:
+    """The locations where the candidates' boards differ, in board order."""
+    cells = [n.cells for n in nodes]
+    where = [i for i in range(len(cells[0])) if len({c[i] for c in cells}) > 1]
+    return tuple(dict.fromkeys(location_name(i) for i in where))
+
+
+def _index(node: Node) -> int:
+    """A node's place in the tree (for a deterministic order)."""
+    return node.index
+
+
+def _same_board(a: Node, b: Node) -> bool:
+    """True when two nodes are the same board (they may differ in dice left)."""
+    return a.mine == b.mine and a.theirs == b.theirs
+
+
+def _same_lift(a: Lift, b: Lift) -> bool:
+    """True when two lifts leave the same board (same node board, same cell)."""
+    return a[1] == b[1] and a[0].mine == b[0].mine and a[0].theirs == b[0].theirs
+
+
+def _stands_on_mixed(state: HitState, sensed: Sensed) -> bool:
+    """True if the state puts both colours on a location the decoder saw as mixed."""
+    return any(w and b and i in sensed.mixed for i, (w, b) in state.content)
+
+
+def _board_order(locations: set[str]) -> tuple[str, ...]:
+    """Locations sorted as on the board: points 1..24, then bar, then off."""
+    order = {"bar": 25, "off": 26}
+    return tuple(sorted(locations, key=lambda loc: order.get(loc, 0) or int(loc)))
