@@ -273,8 +273,8 @@ class Referee:
     def _moving(self, turn: Turn, color: Color, role: str) -> None:
         if color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
-        elif role == "cube":
-            turn.cycle_candidate()
+        elif role == "cube" and not turn.cycle_candidate():
+            self._reject(color, "the cube is offered before rolling")
         elif turn.done_pending_since is None:
             turn.done_pending_since = self._now
 

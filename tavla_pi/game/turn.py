@@ -83,10 +83,12 @@ class Turn:
             return "two plays read the same: confirm one"
         return "not all dice are used"
 
-    def cycle_candidate(self) -> None:
-        """Light the next candidate when two plays read the same."""
-        if isinstance(self.verdict, Ambiguous):
-            self.verdict = self.tracker.cycle()
+    def cycle_candidate(self) -> bool:
+        """Light the next candidate when two plays read the same; False if none."""
+        if not isinstance(self.verdict, Ambiguous):
+            return False
+        self.verdict = self.tracker.cycle()
+        return True
 
     def fixes(self) -> tuple[Fix, ...]:
         """What to fix on the board now; empty when the board is acceptable."""

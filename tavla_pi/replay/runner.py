@@ -139,6 +139,7 @@ class ScenarioRunner:
         yield from self.referee.load(position, match, self.clock.now_ms())
 
     def _press(self, press: Press) -> Iterator[Event]:
+        yield from self.advance(SCAN_MS)  # see the board as it is now, then let it settle
         yield from self._until(lambda: self.pipeline.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons
         buttons.press(press.button)
