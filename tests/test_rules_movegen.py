@@ -207,3 +207,18 @@ def test_mirrored_situations_have_mirrored_plays(
     for a, b in zip(p.legal_plays(roll), q.legal_plays(roll), strict=True):
         assert a.notation == b.notation
         assert a.result.to_board(color.opponent).mirrored() == b.result.to_board(color)
+
+
+def test_single_checker_predicates() -> None:
+    start = Position.initial()
+    assert start.can_move(24, 1) and start.can_move(13, 3)
+    assert not start.can_move(24, 5)  # own 19 is the opponent's 6 point
+    assert not start.can_move(6, 6)  # no bearing off with checkers outside
+    assert not start.can_move(5, 1)  # no checker there
+    on_bar = pos({25: 1, 13: 14}, {1: 2, 6: 2})
+    assert on_bar.can_move(25, 2) and not on_bar.can_move(25, 1)
+    assert not on_bar.can_move(13, 2)  # the bar first
+    home = pos({5: 1, 2: 1}, {6: 5})
+    assert home.can_move(5, 6) and home.can_move(2, 2)
+    assert not home.can_move(2, 6)  # a larger die bears off the highest checker only
+    assert home.can_move(2, 1)

@@ -10,22 +10,24 @@ several sequences reach the same result, the first one found.  Sides are raw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 Move = tuple[int, int, bool]
 """One checker moved by one die: (from, to, hit) in the mover's points; 25 bar, 0 off."""
 Dice = tuple[int, int]
 """A roll, as two ints 1..6."""
-Found = tuple[tuple[Move, ...], tuple[int, ...], tuple[int, ...]]
-"""One play: its moves, then the mover's and the opponent's side after it."""
+Found = dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]]
+"""The plays of a roll: (mover's side, opponent's side) after each, to its moves."""
 
 _BAR = 24
 
 
-def is_open(theirs: tuple[int, ...] | list[int], index: int) -> bool:
+def is_open(theirs: Sequence[int], index: int) -> bool:
     """Whether the mover may land on its own point ``index + 1`` (opponent has < 2 there)."""
     return theirs[23 - index] < 2
 
 
-def may_bear_off(mine: list[int], index: int, die: int) -> bool:
+def may_bear_off(mine: Sequence[int], index: int, die: int) -> bool:
     """Whether the checker on ``index`` (0..5) may bear off with ``die`` (> index): every
     checker is home, and the die is exact or no checker stands higher than this one."""
     if any(mine[6:]):
@@ -33,7 +35,7 @@ def may_bear_off(mine: list[int], index: int, die: int) -> bool:
     return index + 1 == die or not any(mine[index + 1 : 6])
 
 
-def may_move(mine: list[int], theirs: list[int], index: int, die: int) -> bool:
+def may_move(mine: Sequence[int], theirs: Sequence[int], index: int, die: int) -> bool:
     """Whether a checker on own ``index`` (0..23) may move ``die`` pips (not from the bar)."""
     dest = index - die
     if dest >= 0:
@@ -41,7 +43,7 @@ def may_move(mine: list[int], theirs: list[int], index: int, die: int) -> bool:
     return may_bear_off(mine, index, die)
 
 
-def may_enter(theirs: tuple[int, ...] | list[int], die: int) -> bool:
+def may_enter(theirs: Sequence[int], die: int) -> bool:
     """Whether a checker on the bar may enter with ``die`` (the entry point is open)."""
     return is_open(theirs, 24 - die)
 
@@ -62,10 +64,10 @@ class _Search:
         self.mine = list(mine)
         self.theirs = list(theirs)
         self.best = (0, 0)
-        self.found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
+        self.found: Found = {}
         self.moves: list[Move] = []
-        self.open = [is_open(theirs, i) for i in range(24)]
-        self.sources = {die: self._sources(die) for die in range(1, 7)}
+        self.open = [n < 2 for n in theirs[23::-1]]  # is_open(theirs, i) for i in 0..23
+        self.sources: dict[int, list[int]] = {}
 
     def _sources(self, die: int) -> list[int]:
         """The indexes a checker could move ``die`` from, high first (landing open, or
@@ -75,6 +77,9 @@ class _Search:
 
     def run(self, dice: tuple[int, ...]) -> None:
         """Search every sequence playing ``dice`` in this order (GNU's GenerateMovesSub)."""
+        for die in dice:
+            if die not in self.sources:
+                self.sources[die] = self._sources(die)
         self._sub(dice, 0, 23, 0)
 
     def _movable(self, die: int, top: int) -> list[int]:
@@ -111,7 +116,7 @@ class _Search:
                     theirs[_BAR] += 1
             moves.append((i + 1, dest + 1 if dest >= 0 else 0, hit))
             if not self._sub(dice, depth + 1, (i if doubles else 23), pips + die):
-                self._save(depth + 1, pips + die, ())
+                self._save(depth + 1, pips + die)
             moves.pop()
             if dest >= 0:
                 mine[dest] -= 1
@@ -165,22 +170,23 @@ class _Search:
             self.best = (count, pips)
         return True
 
-    def _save(self, count: int, pips: int, last: tuple[Move, ...]) -> None:
+    def _save(self, count: int, pips: int) -> None:
         """Keep the current board, reached by the moves so far, if it may be kept."""
         if not self._admit(count, pips):
             return
         theirs = self.theirs
         key = (tuple(self.mine), tuple(theirs) if theirs[_BAR] != self.start[_BAR] else self.start)
         if key not in self.found:
-            self.found[key] = (*self.moves, *last)
+            self.found[key] = tuple(self.moves)
 
 
-def generate(mine: tuple[int, ...], theirs: tuple[int, ...], d0: int, d1: int) -> list[Found]:
-    """All legal plays of the roll (d0, d1) for the side ``mine`` against ``theirs``."""
+def generate(mine: tuple[int, ...], theirs: tuple[int, ...], d0: int, d1: int) -> Found:
+    """All legal plays of the roll (d0, d1) for the side ``mine`` against ``theirs``,
+    in the order GNU Backgammon finds them."""
     search = _Search(mine, theirs)
     if d0 == d1:
         search.run((d0, d0, d0, d0))
     else:
         search.run((d0, d1))
         search.run((d1, d0))
-    return [(moves, m, t) for (m, t), moves in search.found.items()]
+    return search.found
