@@ -12,15 +12,13 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from tavla_pi.errors import InvalidIdError, InvalidPositionError
+from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.movegen import generate, is_open, may_enter, may_move
 from tavla_pi.rules.play import Play
-
-if TYPE_CHECKING:
-    from tavla_pi.rules.board import Board
 
 CHECKERS = 15
 """Checkers each side plays with."""
@@ -107,8 +105,6 @@ class Position:
 
     def to_board(self, on_roll: Color) -> Board:
         """The absolute board, given the colour of the player on roll."""
-        from tavla_pi.rules.board import Board
-
         return Board.from_sides(on_roll, self.mine, self.theirs)
 
     def pips(self) -> tuple[int, int]:
