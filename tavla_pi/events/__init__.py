@@ -1,1 +1,5 @@
-"""events stage of the pipeline (see PRODUCT.md)."""
+"""The event stream: what the game decided, for the journal, LEDs, web and replay."""
+
+from tavla_pi.events.event import Event
+
+__all__ = ["Event"]

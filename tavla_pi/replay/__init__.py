@@ -1,0 +1,1 @@
+"""Scenarios: drive the modelled board, buttons and dice on a virtual clock."""

@@ -1,0 +1,244 @@
+"""Scenario actions (CONTRACTS.md §4): parsing JSON lines into typed values.
+
+Every fault is reported as one :class:`~tavla_pi.errors.ScenarioError` naming
+the file, the line and the field, e.g. ``game.jsonl:7: field "color":
+expected "white" or "black", got "red"``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.errors import ScenarioError
+from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.rules.color import Color
+
+LOCATIONS: frozenset[str] = frozenset([str(n) for n in range(1, 25)] + ["bar", "off"])
+MAX_MS = 3_600_000
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Put all 30 checkers in the starting position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """Start from a Position ID and Match ID; the board is laid out to match."""
+
+    position_id: str
+    match_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """The next roll shows ``a`` and ``b`` (opening roll: White's die, Black's die)."""
+
+    a: int
+    b: int
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button pressed for ``ms`` (short press) or held (long press)."""
+
+    button: str
+    ms: int
+    long: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Lift:
+    """One checker of ``color`` leaves ``location`` into the hand."""
+
+    location: str
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """One checker of ``color`` goes from the hand onto ``location``."""
+
+    location: str
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Lift, settle, place, settle: a person moving one checker."""
+
+    source: str
+    target: str
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Glitch:
+    """A phantom checker reading at ``at`` for ``ms``."""
+
+    at: str
+    color: Color
+    ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """Let ``ms`` of virtual time pass while the board is scanned."""
+
+    ms: int
+
+
+Action = Setup | Load | Dice | Press | Lift | Place | Move | Glitch | Wait
+SHORT_PRESS_MS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioLine:
+    """One action and where it came from (for error messages)."""
+
+    where: str
+    action: Action
+
+
+class _Fields:
+    """Typed access to one line's JSON object; every error names the field."""
+
+    def __init__(self, where: str, data: Mapping[str, Any]) -> None:
+        self.where = where
+        self.data = data
+
+    def fail(self, key: str, expected: str) -> ScenarioError:
+        got = json.dumps(self.data.get(key), ensure_ascii=False)
+        where = f"{self.where}: field {json.dumps(key)}"
+        return ScenarioError(where, f"expected {expected}, got {got}")
+
+    def location(self, key: str) -> str:
+        v = self.data.get(key)
+        if not isinstance(v, str) or v not in LOCATIONS:
+            raise self.fail(key, 'a location "1".."24", "bar" or "off"')
+        return v
+
+    def color(self, key: str = "color") -> Color:
+        v = self.data.get(key)
+        if v not in ("white", "black"):
+            raise self.fail(key, '"white" or "black"')
+        return Color(v)
+
+    def ms(self, key: str) -> int:
+        v = self.data.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_MS:
+            raise self.fail(key, f"a whole number of milliseconds 0..{MAX_MS}")
+        return v
+
+    def button(self, key: str) -> str:
+        v = self.data.get(key)
+        if v not in BUTTON_NAMES:
+            raise self.fail(key, "one of " + ", ".join(BUTTON_NAMES))
+        return str(v)
+
+    def string(self, key: str, value: Any) -> str:
+        if not isinstance(value, str) or not value:
+            raise self.fail(key, "a non-empty string")
+        return value
+
+
+def _setup(f: _Fields) -> Action:
+    if f.data["setup"] != "start":
+        raise f.fail("setup", '"start"')
+    return Setup()
+
+
+def _load(f: _Fields) -> Action:
+    body = f.data["load"]
+    if not isinstance(body, dict):
+        raise f.fail("load", 'an object {"position_id": ..., "match_id": ...}')
+    return Load(f.string("load.position_id", body.get("position_id")),
+                f.string("load.match_id", body.get("match_id")))
+
+
+def _dice(f: _Fields) -> Action:
+    v = f.data["dice"]
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in v)):
+        raise f.fail("dice", "two dice [a, b], each 1..6")
+    return Dice(v[0], v[1])
+
+
+def _press(f: _Fields) -> Action:
+    return Press(f.button("press"), SHORT_PRESS_MS, long=False)
+
+
+def _hold(f: _Fields) -> Action:
+    return Press(f.button("hold"), f.ms("ms"), long=True)
+
+
+def _lift(f: _Fields) -> Action:
+    return Lift(f.location("lift"), f.color())
+
+
+def _place(f: _Fields) -> Action:
+    return Place(f.location("place"), f.color())
+
+
+def _move(f: _Fields) -> Action:
+    v = f.data["move"]
+    parts = v.split("/") if isinstance(v, str) else []
+    if len(parts) != 2 or not all(p in LOCATIONS for p in parts) or parts[0] == parts[1]:
+        raise f.fail("move", 'two different locations "from/to", e.g. "13/8", "bar/22", "6/off"')
+    return Move(parts[0], parts[1], f.color())
+
+
+def _glitch(f: _Fields) -> Action:
+    body = f.data["glitch"]
+    if not isinstance(body, dict):
+        raise f.fail("glitch", 'an object {"at": loc, "color": c, "ms": n}')
+    inner = _Fields(f.where, {f"glitch.{k}": v for k, v in body.items()})
+    at = inner.location("glitch.at")
+    color = inner.color("glitch.color")
+    return Glitch(at, color, inner.ms("glitch.ms"))
+
+
+def _wait(f: _Fields) -> Action:
+    return Wait(f.ms("wait"))
+
+
+_PARSERS: dict[str, Callable[[_Fields], Action]] = {
+    "setup": _setup, "load": _load, "dice": _dice, "press": _press, "hold": _hold,
+    "lift": _lift, "place": _place, "move": _move, "glitch": _glitch, "wait": _wait,
+}
+
+
+def parse_line(text: str, where: str) -> Action | None:
+    """One scenario line to an action; ``None`` for blank and ``#`` lines."""
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(where, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise ScenarioError(where, "expected a JSON object, one action per line")
+    kinds = [k for k in data if k in _PARSERS]
+    if len(kinds) != 1:
+        names = ", ".join(sorted(_PARSERS))
+        got = sorted(data)
+        raise ScenarioError(where, f"expected exactly one action key of {names}; got {got}")
+    return _PARSERS[kinds[0]](_Fields(where, data))
+
+
+def read_scenario(path: Path) -> Iterator[ScenarioLine]:
+    """Every action of a scenario file, in order, each with its ``file:line``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(str(path), f"cannot read the scenario ({exc})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        where = f"{path}:{number}"
+        action = parse_line(line, where)
+        if action is not None:
+            yield ScenarioLine(where, action)

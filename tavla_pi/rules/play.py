@@ -1,0 +1,54 @@
+"""A legal play: the position it starts from, the dice, its moves and its result."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tavla_pi.rules.movegen import Dice, Move
+from tavla_pi.rules.notation import format_play
+
+if TYPE_CHECKING:
+    from tavla_pi.rules.position import Position
+
+
+class Play:
+    """One legal play of a roll (wildbg style: a result position, notation derived).
+
+    ``moves`` are the single-die moves in the order GNU Backgammon's generator
+    found them, in the mover's numbering (25 = bar, 0 = off); ``result`` is the
+    position after the play with the other player on roll.
+    """
+
+    __slots__ = ("_notation", "dice", "moves", "position", "result")
+
+    def __init__(
+        self, position: Position, dice: Dice, moves: tuple[Move, ...], result: Position
+    ) -> None:
+        self.position = position
+        """The position the play starts from (mover on roll)."""
+        self.dice = dice
+        """The roll this play uses."""
+        self.moves = moves
+        """Single-die moves (from, to, hit), in the mover's numbering."""
+        self.result = result
+        """The position after the play, the opponent on roll."""
+        self._notation: str | None = None
+
+    @property
+    def notation(self) -> str:
+        """GNU Backgammon's notation, e.g. "24/18 13/11*", "bar/22", "8/5(2)"."""
+        text = self._notation
+        if text is None:
+            text = self._notation = format_play(self.position.theirs, self.moves)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return (self.position, self.dice, self.moves) == (other.position, other.dice, other.moves)
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.dice, self.moves))
+
+    def __repr__(self) -> str:
+        return f"<Play {self.notation} {self.dice[0]}-{self.dice[1]} {self.position!r}>"

@@ -1,0 +1,1 @@
+"""Statistics over recorded events (the dice players suspect)."""

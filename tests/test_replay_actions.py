@@ -1,0 +1,86 @@
+"""Scenario lines parse into actions, and every bad line names file, line and field."""
+
+from pathlib import Path
+
+import pytest
+
+from tavla_pi.errors import ScenarioError
+from tavla_pi.replay.actions import (
+    Dice,
+    Glitch,
+    Lift,
+    Load,
+    Move,
+    Place,
+    Press,
+    Setup,
+    Wait,
+    parse_line,
+    read_scenario,
+)
+from tavla_pi.rules.color import Color
+
+GOOD = [
+    ('{"setup": "start"}', Setup()),
+    ('{"load": {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"}}',
+     Load("4HPwATDgc/ABMA", "cAkAAAAAAAAA")),
+    ('{"dice": [6, 1]}', Dice(6, 1)),
+    ('{"press": "white.roll"}', Press("white.roll", 100, long=False)),
+    ('{"hold": "menu", "ms": 2000}', Press("menu", 2000, long=True)),
+    ('{"lift": "13", "color": "white"}', Lift("13", Color.WHITE)),
+    ('{"place": "bar", "color": "black"}', Place("bar", Color.BLACK)),
+    ('{"move": "6/off", "color": "white"}', Move("6", "off", Color.WHITE)),
+    ('{"glitch": {"at": "5", "color": "black", "ms": 40}}', Glitch("5", Color.BLACK, 40)),
+    ('{"wait": 300}', Wait(300)),
+]
+
+
+@pytest.mark.parametrize(("line", "action"), GOOD)
+def test_good_lines(line: str, action: object) -> None:
+    assert parse_line(line, "s.jsonl:1") == action
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# a comment", "  # indented comment"])
+def test_blank_and_comment_lines_are_skipped(line: str) -> None:
+    assert parse_line(line, "s.jsonl:1") is None
+
+
+BAD = [
+    ('{"dice": [7, 1]}', 's.jsonl:3: field "dice": expected two dice [a, b], each 1..6'),
+    ('{"lift": "25", "color": "white"}', 's.jsonl:3: field "lift": expected a location'),
+    ('{"lift": "13", "color": "red"}', 's.jsonl:3: field "color": expected "white" or "black"'),
+    ('{"press": "white.done"}', 's.jsonl:3: field "press": expected one of white.roll'),
+    ('{"hold": "menu"}', 's.jsonl:3: field "ms": expected a whole number'),
+    ('{"wait": -5}', 's.jsonl:3: field "wait": expected a whole number'),
+    ('{"wait": true}', 's.jsonl:3: field "wait": expected a whole number'),
+    ('{"move": "13-8", "color": "white"}', 's.jsonl:3: field "move": expected two different'),
+    ('{"move": "8/8", "color": "white"}', 's.jsonl:3: field "move": expected two different'),
+    ('{"glitch": {"at": "5", "color": "black"}}', 's.jsonl:3: field "glitch.ms": expected'),
+    ('{"setup": "random"}', 's.jsonl:3: field "setup": expected "start"'),
+    ('{"load": {"position_id": ""}}', 's.jsonl:3: field "load.position_id": expected a non-empty'),
+    ('{"jump": 3}', "s.jsonl:3: expected exactly one action key"),
+    ('{"wait": 3, "press": "menu"}', "s.jsonl:3: expected exactly one action key"),
+    ("[1, 2]", "s.jsonl:3: expected a JSON object"),
+    ('{"wait": 3', "s.jsonl:3: not valid JSON"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD)
+def test_bad_lines_name_the_place(line: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        parse_line(line, "s.jsonl:3")
+    assert str(info.value).startswith(message)
+    assert "\n" not in str(info.value)
+
+
+def test_read_scenario_numbers_lines(tmp_path: Path) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text('# header\n\n{"wait": 10}\n{"press": "menu"}\n', encoding="utf-8")
+    lines = list(read_scenario(path))
+    assert [line.where for line in lines] == [f"{path}:3", f"{path}:4"]
+    assert lines[0].action == Wait(10)
+
+
+def test_unreadable_scenario(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="cannot read the scenario"):
+        list(read_scenario(tmp_path / "missing.jsonl"))
