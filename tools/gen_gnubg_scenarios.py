@@ -127,7 +127,7 @@ def verify(gnubg: Any, scenario: Path) -> str | None:
     expected = read_json_lines(scenario.with_name(scenario.name.removesuffix(".jsonl")
                                                   + ".expected.jsonl"))
     policy = ReplayPolicy(expected)
-    referee = Referee(gnubg, policy)
+    referee = Referee(gnubg, policy, plies=0)  # the ranking of plays does not matter here
     start = next(line for line in lines if "setup" in line or "load" in line)
     fresh = "setup" in start
     if fresh:
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clumsy", action="store_true", help="soak: also a clumsy hand of each")
     parser.add_argument("--length", type=int, help="soak: only matches of this length (0: money)")
     parser.add_argument("--gnubg", help="the gnubg program (default: from PATH or /usr/games)")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     out = args.out or DEFAULT_OUT.get(args.mode) or Path("soak")
     with tempfile.TemporaryDirectory() as tmp:
         result_path = Path(tmp) / "result.json"

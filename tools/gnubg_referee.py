@@ -191,9 +191,10 @@ def pick_play(plays: list[str], want: str) -> str:
 class Referee:
     """Plays games in gnubg on behalf of both players and records what happened as items."""
 
-    def __init__(self, gnubg: Any, policy: RandomPolicy) -> None:
+    def __init__(self, gnubg: Any, policy: RandomPolicy, plies: int = 2) -> None:
         self.g = gnubg
         self.policy = policy
+        self.plies = plies  # gnubg's lookahead when it ranks the plays (its default: 2)
         self.items: list[Item] = []
 
     # gnubg access
@@ -220,7 +221,8 @@ class Referee:
         for setting in ("set player 0 human", "set player 1 human", "set automatic roll off",
                         "set automatic move off", "set automatic game off",
                         "set automatic doubles 0", "set jacoby off", "set crawford on",
-                        "set cube use on"):
+                        "set cube use on",
+                        f"set evaluation chequerplay evaluation plies {self.plies}"):
             self.cmd(setting)
         self.cmd(f"new match {length}" if length else "new session")
         self.expect(self.state()["length"] == length, "a new match")
