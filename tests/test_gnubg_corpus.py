@@ -20,6 +20,9 @@ from typing import Any
 import pytest
 from scenario_compare import COMPARED, load_events
 
+from tavla_pi.replay.actions import read_scenario
+from tavla_pi.rules import MatchState, Position
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "scenarios" / "gnubg"
 EXAMPLES = ROOT / "examples"
@@ -139,6 +142,34 @@ def test_lines_are_scenario_actions(path: Path) -> None:
             assert isinstance(line["wait"], int) and line["wait"] > 0, where
         else:
             assert line == {"setup": "start"} or set(line["load"]) == {"position_id", "match_id"}
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_product_reads_every_line(path: Path) -> None:
+    assert len(list(read_scenario(path))) == len(scenario_lines(path))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_rules_engine_agrees_with_every_play(path: Path) -> None:
+    """Each play is one of tavla_pi.rules' legal plays, with gnubg's notation and result."""
+    start = next(line for line in scenario_lines(path) if "setup" in line or "load" in line)
+    before = Position.initial() if "setup" in start else Position.from_position_id(
+        start["load"]["position_id"])
+    for event in load_events(expected_path(path)):
+        if event.get("starter"):
+            before = Position.initial()
+        if "match_id" in event:
+            assert MatchState.from_match_id(event["match_id"]).match_id() == event["match_id"]
+        if event["type"] not in ("played", "no_legal_move"):
+            continue
+        plays = {play.notation: play for play in before.legal_plays(tuple(event["dice"]))}
+        if event["type"] == "no_legal_move":
+            assert not plays, event
+            before = before.swap()
+            continue
+        assert event["play"] in plays, (before.position_id(), event, sorted(plays))
+        assert plays[event["play"]].result.position_id() == event["position_id"], event
+        before = plays[event["play"]].result
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
