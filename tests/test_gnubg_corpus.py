@@ -9,6 +9,7 @@ events are also refereed again by gnubg (tools/gen_gnubg_scenarios.py verify).
 from __future__ import annotations
 
 import base64
+import os
 import shutil
 import subprocess
 import sys
@@ -26,8 +27,10 @@ from tavla_pi.rules import MatchState, Position
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "scenarios" / "gnubg"
 EXAMPLES = ROOT / "examples"
+# more folders (soak runs of the generator) may be named in TAVLA_SCENARIOS, os.pathsep apart
+EXTRA = [Path(p) for p in os.environ.get("TAVLA_SCENARIOS", "").split(os.pathsep) if p]
 SCENARIOS = sorted(
-    path for folder in (CORPUS, EXAMPLES) for path in folder.glob("*.jsonl")
+    path for folder in (CORPUS, EXAMPLES, *EXTRA) for path in folder.glob("*.jsonl")
     if not path.name.endswith(".expected.jsonl")
 )
 LOCATIONS = {str(n) for n in range(1, 25)} | {"bar", "off"}
@@ -253,7 +256,7 @@ def test_gnubg_referees_the_expected_events_again() -> None:
     """Every expected event (IDs, plays, scores) is what gnubg says when the game is replayed."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "tools" / "gen_gnubg_scenarios.py"), "verify",
-         "--gnubg", str(GNUBG), str(CORPUS), str(EXAMPLES)],
+         "--gnubg", str(GNUBG), str(CORPUS), str(EXAMPLES), *map(str, EXTRA)],
         capture_output=True, text=True, check=False, timeout=900,
     )
     assert run.returncode == 0, run.stdout + run.stderr

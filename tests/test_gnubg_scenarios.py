@@ -4,12 +4,14 @@ Every scenario in tests/scenarios/gnubg/ and examples/ (clean and clumsy hands,
 matches of 1, 3 and 5 points, money games with the cube, loaded positions)
 runs through ``tavla-pi replay``; every committed play, pass, double, rejected
 DONE and result must be exactly what gnubg said (tests/scenario_compare.py).
-Regenerate or extend them with tools/gen_gnubg_scenarios.py.
+Regenerate or extend them with tools/gen_gnubg_scenarios.py; for a soak run,
+``TAVLA_SCENARIOS=DIR pytest tests/test_gnubg_scenarios.py`` replays DIR too.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -20,9 +22,11 @@ pytest.importorskip("tavla_pi.cli.replay")
 from tavla_pi.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
+# more folders (soak runs of the generator) may be named in TAVLA_SCENARIOS, os.pathsep apart
+EXTRA = [Path(p) for p in os.environ.get("TAVLA_SCENARIOS", "").split(os.pathsep) if p]
 SCENARIOS = sorted(
     path
-    for folder in (ROOT / "tests" / "scenarios" / "gnubg", ROOT / "examples")
+    for folder in (ROOT / "tests" / "scenarios" / "gnubg", ROOT / "examples", *EXTRA)
     for path in folder.glob("*.jsonl")
     if not path.name.endswith(".expected.jsonl")
 )
