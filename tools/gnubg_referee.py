@@ -122,13 +122,14 @@ class ScriptPolicy(RandomPolicy):
 
     def opening(self) -> list[tuple[int, int]]:
         if self.script and "opening" in self.script[0]:
-            return [tuple(r) for r in self.script.pop(0)["opening"]]  # type: ignore[misc]
+            return [(white, black) for white, black in self.script.pop(0)["opening"]]
         return super().opening()
 
     def plan(self, may_double: bool) -> Plan | None:
         if self.script:
             step = self.script.pop(0)
-            return Plan(tuple(step["dice"]), step.get("double"), step.get("play"))  # type: ignore[arg-type]
+            a, b = step["dice"]
+            return Plan((a, b), step.get("double"), step.get("play"))
         return super().plan(may_double) if self.then_random else None
 
 
@@ -161,7 +162,8 @@ class ReplayPolicy(RandomPolicy):
         if not self.events or self.events[0]["type"] not in ("played", "no_legal_move"):
             return None
         event = self.events.pop(0)
-        return Plan(tuple(event["dice"]), double, event.get("play"))  # type: ignore[arg-type]
+        a, b = event["dice"]
+        return Plan((a, b), double, event.get("play"))
 
     def choose(self, plays: list[str], plan: Plan | None) -> str:
         if plan is None:  # the opening roll's play
@@ -209,10 +211,6 @@ class Referee:
         """The board from the side of the player on roll (gnubg's board()[1])."""
         theirs, mine = self.g.board()
         return side_from_gnubg(mine), side_from_gnubg(theirs)
-
-    def score(self) -> tuple[int, int]:
-        s = self.state()
-        return s["score0"], s["score1"]
 
     # matches, sessions, positions
 
