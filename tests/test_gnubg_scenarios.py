@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from scenario_compare import compare, load_events, parse_events
 
-pytest.importorskip("tavla_pi.cli.replay")
+
 
 from tavla_pi.cli import main
 

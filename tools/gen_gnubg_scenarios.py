@@ -108,12 +108,20 @@ def render(spec: Spec, items: list[Item], out: Path, origin: str) -> list[str]:
     for suffix, how in spec.hands:
         name = f"{spec.name}_{suffix}" if suffix else spec.name
         lines, expected = Hand(random.Random(f"{spec.seed}/{suffix}"), how).render(items)
+        name_match_length(lines, spec.length)
         header = [f"# {name}: {spec.title}", f"# {origin} (seed {spec.seed}); refereed by GNU "
                   f"Backgammon; expected events in {name}.expected.jsonl"]
         write_lines(out / f"{name}.jsonl", header, lines)
         write_lines(out / f"{name}.expected.jsonl", [], expected)
         written.append(name)
     return written
+
+
+def name_match_length(lines: list[Line | str], length: int) -> None:
+    """The first ``setup`` starts the match: give it the length (0 = money play)."""
+    first = next((line for line in lines if isinstance(line, dict)), None)
+    if first is not None and "setup" in first:
+        first["match_length"] = length
 
 
 def write_lines(path: Path, header: list[str], lines: list[Line | str]) -> None:

@@ -315,18 +315,26 @@ class Referee:
             self._enter(Phase.GAME_OVER)
         self.sync_fixes = ()
 
+    def new_match(self, length: int, now: int) -> list[Event]:
+        """Abandon whatever is going on and start a match of ``length`` points (0 money)."""
+        self._now = now
+        self._new_match(length)
+        return self._flush()
+
+    def _new_match(self, length: int) -> None:
+        self.menu_armed_until = -1
+        self.match = new_match(length, self.settings.rules)
+        self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
+        self._emit("new_match", match_length=length)
+        self._enter(Phase.SETUP)
+        if self.obs is not None:
+            self._check_setup(self.obs)
+
     def _menu(self, long: bool) -> None:
         if not long:
             self.menu_armed_until = -1
-            return
-        if self._now <= self.menu_armed_until:
-            self.menu_armed_until = -1
-            self.match = new_match(self.settings.match_length, self.settings.rules)
-            self.turn, self.result, self.sync_fixes = None, None, ()
-            self._emit("new_match", match_length=self.match.match_length)
-            self._enter(Phase.SETUP)
-            if self.obs is not None:
-                self._check_setup(self.obs)
+        elif self._now <= self.menu_armed_until:
+            self._new_match(self.settings.match_length)
         else:
             self.menu_armed_until = self._now + self.settings.menu_confirm_ms
 
