@@ -352,3 +352,25 @@ def test_partial_board_and_dice_used_for_the_game() -> None:
     assert partial.dice_used == (6,)
     assert partial.node.board.count("18", W) == 1 and partial.node.board.count("24", W) == 1
     assert partial.node.remaining == (6, 6, 6)
+
+
+def test_the_lift_stays_attached_while_the_board_does_not_change() -> None:
+    p = player(BEAR_OFF, (6, 4))
+    first = p.lift("6")
+    again = p.show()
+    assert isinstance(first, Partial) and again == first
+    assert again.lifted is not None and again.lifted.from_ == "6"
+
+
+def test_a_checker_put_on_a_stack_read_as_at_least_n_may_still_be_in_the_hand() -> None:
+    # White's 6 point holds 8: one more does not show.  Lifting from 8 (dice 2-1)
+    # reads as 8/6 done and as a checker held over the stack.
+    position = Position(own(p8=2, p6=8, p5=5), own(p6=5, p8=3, p13=5, p1=2))
+    p = player(position, (2, 1))
+    p.saturate = True
+    lifted = p.lift("8")
+    assert isinstance(lifted, Partial) and lifted.node.path == ((8, 6, False),)
+    assert lifted.lifted is not None
+    assert lifted.lifted.from_ == "8" and lifted.lifted.destinations == ("5", "6", "7")
+    partial = p.place("7")                           # it was held after all: 8/7
+    assert isinstance(partial, Partial) and partial.node.path == ((8, 7, False),)

@@ -7,7 +7,9 @@ is explained, in this order of preference:
 1. a hit under way whose hitter stands on a blot the decoder saw as two colours;
 2. a node of the tree (any node: takebacks are always accepted) -- of those,
    the ones the fewest checker movements away from the belief; if those read
-   the same but are different boards, :class:`Ambiguous` (never a guess);
+   the same but are different boards, :class:`Ambiguous` (never a guess).  A
+   board that also reads as a checker lifted from the belief (over the tray,
+   or put on a stack read as "at least n") carries that lift along;
 3. a checker in the hand, lifted from the belief, or the other in-between
    boards of a hit, or a checker lifted from a farther node (frames missed);
 4. otherwise :class:`OutOfSync`, with the fewest fixes to the nearest node.
@@ -145,7 +147,7 @@ class TurnTracker:
         ranks = [belief.rank(n, self.mover) for n in nodes]
         top = min(ranks)
         best = [n for n, r in zip(nodes, ranks, strict=True) if r == top]
-        lifts = self._lifts(sensed, diff, belief.seen)
+        lifts = self._lifts(sensed, diff, dict.fromkeys((*belief.seen, *belief.held)))
         lifted = self._in_hand(lifts) if lifts else None
         held = tuple(lift[0] for d, _, lift in lifts if d == 0)
         unseen = self._unseen_from(best, set(nodes)) - belief.declined
