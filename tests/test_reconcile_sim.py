@@ -16,7 +16,15 @@ from reconcile_support import (
     random_positions,
 )
 
-from tavla_pi.reconcile import Ambiguous, Complete, HitPending, Partial, TurnTracker
+from tavla_pi.reconcile import (
+    Ambiguous,
+    Complete,
+    Fix,
+    HitPending,
+    Partial,
+    TurnTracker,
+    board_fixes,
+)
 from tavla_pi.reconcile.tree import TurnTree
 from tavla_pi.rules import Position
 
@@ -62,3 +70,22 @@ def test_random_plays_on_the_modelled_board_end_on_that_play() -> None:
                 assert final.play == node.play
     assert plays >= 30
     assert ambiguous <= plays // 10
+
+
+def test_setup_check_through_the_decoder() -> None:
+    table = SimTable(Position.initial(), W, seed=5)
+    expected = Position.initial().to_board(W)
+    assert board_fixes(expected, table.observation()) == ()
+    table.lift("13", W)
+    table.place("off", W)
+    table.lift("19", B)
+    table.place("20", B)
+    fixes = board_fixes(expected, table.observation())
+    # a pocket emptied may read "4 or 5": the decoder only claims what it knows
+    assert Fix("20", B, -1) in fixes
+    assert set(fixes) <= {Fix("13", W, 1), Fix("19", B, 1), Fix("20", B, -1)}
+    table.lift("20", B)
+    table.place("19", B)
+    table.lift("off", W)
+    table.place("13", W)
+    assert board_fixes(expected, table.observation()) == ()

@@ -374,3 +374,17 @@ def test_a_checker_put_on_a_stack_read_as_at_least_n_may_still_be_in_the_hand() 
     assert lifted.lifted.from_ == "8" and lifted.lifted.destinations == ("5", "6", "7")
     partial = p.place("7")                           # it was held after all: 8/7
     assert isinstance(partial, Partial) and partial.node.path == ((8, 7, False),)
+
+
+def test_entering_with_a_hit() -> None:
+    # White on the bar; Black has a blot on White's 22 (Black's own 3).
+    position = Position(own(bar=1, p24=1, p13=5, p8=3, p6=5),
+                        own(p3=1, p24=1, p13=5, p8=3, p6=5))
+    p = player(position, (3, 1))
+    lifted = p.lift("bar")
+    assert isinstance(lifted, InHand) and "22" in lifted.destinations
+    pending = p.place("22")
+    assert isinstance(pending, HitPending) and pending.to_bar == ("22",)
+    p.lift("22", B)
+    partial = p.place("bar", B)
+    assert isinstance(partial, Partial) and partial.node.path == ((25, 22, True),)
