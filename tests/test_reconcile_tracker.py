@@ -388,3 +388,14 @@ def test_entering_with_a_hit() -> None:
     p.lift("22", B)
     partial = p.place("bar", B)
     assert isinstance(partial, Partial) and partial.node.path == ((25, 22, True),)
+
+
+def test_a_whole_play_the_sensors_cannot_see_is_offered_first() -> None:
+    # White's 1 point holds 12 ("7 or more" whatever is borne off); 1-1 bears off four.
+    position = Position(own(p1=12), own(p6=5, p8=3, p13=5, p23=2))
+    p = player(position, (1, 1))
+    p.saturate = True
+    asked = p.show()
+    assert isinstance(asked, Ambiguous)
+    assert [n.complete for n in asked.candidates] == [True, False]
+    assert notation(p.tracker.confirm()) == "1/off(4)"

@@ -157,7 +157,8 @@ class TurnTracker:
                   if g[0].complete and (g[0].mine, g[0].theirs) not in shown]
         if len(groups) + len(hidden) > 1:
             seen = tuple(n for g in (*groups, *hidden) for n in g)
-            return self._ambiguous([g[0] for g in (*groups, *hidden)], seen, unseen, held, lifted)
+            firsts = sorted((g[0] for g in (*groups, *hidden)), key=lambda n: not n.complete)
+            return self._ambiguous(firsts, seen, unseen, held, lifted)
         keep = belief.declined if _same_board(best[0], belief.seen[0]) else frozenset()
         self._belief = Belief(tuple(best), frozenset(unseen) - set(best), keep, held)
         return self._node_verdict(groups[0][0], lifted)
@@ -186,7 +187,8 @@ class TurnTracker:
         self, candidates: list[Node], seen: tuple[Node, ...], unseen: set[Node],
         held: tuple[Node, ...], lifted: InHand | None,
     ) -> Ambiguous:
-        """Ambiguous between boards; keeps the order the player has cycled to."""
+        """Ambiguous between boards, complete plays first (DONE takes the first);
+        keeps the order the player has cycled to."""
         previous = self._verdict
         if isinstance(previous, Ambiguous) and set(previous.candidates) == set(candidates):
             candidates = list(previous.candidates)
