@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,8 @@ import pytest
 from tavla_pi.rules import Position
 
 FIXTURES = Path(__file__).parent / "fixtures"
+TOOL = Path(__file__).parent.parent / "tools" / "gen_movegen_fixture.py"
+GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 
 def fixture_files() -> list[Path]:
@@ -80,3 +86,19 @@ def test_fixture_position_ids_are_gnubgs() -> None:
     for case in load(FIXTURES / "movegen.jsonl"):
         for pid in [case["position_id"], *(r["position_id"] for r in case["results"])]:
             assert Position.from_position_id(pid).position_id() == pid
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_fresh_random_cases_match_live_gnubg(tmp_path: Path) -> None:
+    """A new seed each run: some twenty fresh positions of every kind, asked of gnubg now."""
+    assert GNUBG is not None
+    seed = random.randrange(1 << 30)
+    out = tmp_path / "live.jsonl"
+    cmd = [sys.executable, str(TOOL), "--seed", str(seed), "--count", "10", "--out", str(out),
+           "--gnubg", GNUBG]
+    subprocess.run(cmd, check=True, capture_output=True, timeout=600)
+    cases = [c for c in load(out) if "opening" not in c["tags"]]
+    assert len(cases) >= 20
+    problems = [problem for case in cases for problem in disagreements(case)]
+    assert not problems, f"seed {seed}: " + "\n".join(problems[:10])

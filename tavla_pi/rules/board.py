@@ -84,6 +84,11 @@ class Board:
         """``color``'s 25 counts on absolute points 1..24, then its bar."""
         return self._counts(color)
 
+    def mirrored(self) -> Board:
+        """The same game with the colours exchanged: White's checkers on absolute n
+        become Black's on absolute 25 - n and the other way round."""
+        return Board(_flip(self._black), _flip(self._white))
+
     def items(self) -> Iterator[tuple[str, Color, int]]:
         """(location, colour, count) for every location holding checkers, "off" included:
         points 1..24, then the bars, then the trays (White before Black)."""

@@ -10,121 +10,183 @@ several sequences reach the same result, the first one found.  Sides are raw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 Move = tuple[int, int, bool]
 """One checker moved by one die: (from, to, hit) in the mover's points; 25 bar, 0 off."""
 Dice = tuple[int, int]
 """A roll, as two ints 1..6."""
-Found = tuple[tuple[Move, ...], tuple[int, ...], tuple[int, ...]]
-"""One play: its moves, then the mover's and the opponent's side after it."""
+Found = dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]]
+"""The plays of a roll: (mover's side, opponent's side) after each, to its moves."""
 
 _BAR = 24
 
 
-def may_bear_off(mine: list[int], index: int, die: int) -> bool:
-    """Whether the checker on ``index`` may bear off with ``die``: all checkers home,
-    and either the die is exact or no checker is higher than this one."""
-    back = 0
-    for i in range(24, 0, -1):
-        if mine[i]:
-            back = i
-            break
-    return back <= 5 and (index == back or index - die == -1)
+def is_open(theirs: Sequence[int], index: int) -> bool:
+    """Whether the mover may land on its own point ``index + 1`` (opponent has < 2 there)."""
+    return theirs[23 - index] < 2
 
 
-def may_move(mine: list[int], theirs: list[int], index: int, die: int) -> bool:
+def may_bear_off(mine: Sequence[int], index: int, die: int) -> bool:
+    """Whether the checker on ``index`` (0..5) may bear off with ``die`` (> index): every
+    checker is home, and the die is exact or no checker stands higher than this one."""
+    if any(mine[6:]):
+        return False
+    return index + 1 == die or not any(mine[index + 1 : 6])
+
+
+def may_move(mine: Sequence[int], theirs: Sequence[int], index: int, die: int) -> bool:
     """Whether a checker on own ``index`` (0..23) may move ``die`` pips (not from the bar)."""
     dest = index - die
     if dest >= 0:
-        return theirs[23 - dest] < 2
+        return is_open(theirs, dest)
     return may_bear_off(mine, index, die)
 
 
-def may_enter(theirs: list[int], die: int) -> bool:
+def may_enter(theirs: Sequence[int], die: int) -> bool:
     """Whether a checker on the bar may enter with ``die`` (the entry point is open)."""
-    return theirs[die - 1] < 2
+    return is_open(theirs, 24 - die)
 
 
 class _Search:
-    """One depth-first search over the sequences of a roll."""
+    """The depth-first search over the sequences of one roll.
 
-    __slots__ = ("best", "dice", "doubles", "found", "mine", "moves", "theirs")
+    ``mine`` and ``theirs`` are changed in place while searching and restored
+    after each move; ``found`` maps each result (mine, theirs) to the first
+    sequence reaching it.  Whether a landing point is open never changes
+    during a turn (a hit only empties a blot), so the candidate sources of
+    each die are computed once.  The last die is played in one loop
+    (``_leaves``): every sequence ending there plays the same dice and pips.
+    """
 
     def __init__(self, mine: tuple[int, ...], theirs: tuple[int, ...]) -> None:
+        self.start = theirs
         self.mine = list(mine)
         self.theirs = list(theirs)
-        self.moves: list[Move] = []
         self.best = (0, 0)
-        self.found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
-        self.dice: tuple[int, ...] = ()
-        self.doubles = False
+        self.found: Found = {}
+        self.moves: list[Move] = []
+        self.open = [n < 2 for n in theirs[23::-1]]  # is_open(theirs, i) for i in 0..23
+        self.sources: dict[int, list[int]] = {}
+
+    def _sources(self, die: int) -> list[int]:
+        """The indexes a checker could move ``die`` from, high first (landing open, or
+        bearing off, which is checked when it comes to it)."""
+        open_ = self.open
+        return [i for i in range(23, -1, -1) if i < die or open_[i - die]]
 
     def run(self, dice: tuple[int, ...]) -> None:
-        """Search all sequences playing ``dice`` in this order."""
-        self.dice = dice
-        self.doubles = len(dice) == 4
-        self._sub(0, 23, 0)
+        """Search every sequence playing ``dice`` in this order (GNU's GenerateMovesSub)."""
+        for die in dice:
+            if die not in self.sources:
+                self.sources[die] = self._sources(die)
+        self._sub(dice, 0, 23, 0)
 
-    def _sub(self, depth: int, top: int, pips: int) -> bool:
-        """Play die ``depth`` from every legal source at or below ``top``; False if none."""
-        if depth >= len(self.dice):
-            return False
-        die = self.dice[depth]
+    def _movable(self, die: int, top: int) -> list[int]:
+        """Indexes (high first, none above ``top``; the bar alone if occupied) a checker
+        may move ``die`` from now."""
         mine = self.mine
         if mine[_BAR]:
-            if not may_enter(self.theirs, die):
-                return False
-            self._try(depth, _BAR, die, 23, pips)
+            return [_BAR] if self.open[24 - die] else []
+        return [
+            i
+            for i in self.sources[die]
+            if i <= top and mine[i] and (i >= die or may_bear_off(mine, i, die))
+        ]
+
+    def _sub(self, dice: tuple[int, ...], depth: int, top: int, pips: int) -> bool:
+        """Play die ``depth`` from every legal source, searching on; False if none."""
+        die = dice[depth]
+        if depth == len(dice) - 1:
+            return self._leaves(die, depth + 1, top, pips + die)
+        sources = self._movable(die, top)
+        if not sources:
+            return False
+        mine, theirs, moves = self.mine, self.theirs, self.moves
+        doubles = len(dice) == 4
+        for i in sources:
+            dest = i - die
+            mine[i] -= 1
+            hit = False
+            if dest >= 0:
+                mine[dest] += 1
+                hit = theirs[23 - dest] == 1
+                if hit:
+                    theirs[23 - dest] = 0
+                    theirs[_BAR] += 1
+            moves.append((i + 1, dest + 1 if dest >= 0 else 0, hit))
+            if not self._sub(dice, depth + 1, (i if doubles else 23), pips + die):
+                self._save(depth + 1, pips + die)
+            moves.pop()
+            if dest >= 0:
+                mine[dest] -= 1
+                if hit:
+                    theirs[23 - dest] = 1
+                    theirs[_BAR] -= 1
+            mine[i] += 1
+        return True
+
+    def _leaves(self, die: int, count: int, top: int, pips: int) -> bool:
+        """Play the last die from every legal source and save each result; False if none."""
+        sources = self._movable(die, top)
+        if not sources:
+            return False
+        if not self._admit(count, pips):
             return True
-        used = False
-        for i in range(top, -1, -1):
-            if mine[i] and may_move(mine, self.theirs, i, die):
-                self._try(depth, i, die, i if self.doubles else 23, pips)
-                used = True
-        return used
+        mine, theirs, found, start = self.mine, self.theirs, self.found, self.start
+        before = tuple(self.moves)
+        for i in sources:
+            dest = i - die
+            mine[i] -= 1
+            if dest >= 0:
+                mine[dest] += 1
+                if theirs[23 - dest] == 1:
+                    theirs[23 - dest] = 0
+                    theirs[_BAR] += 1
+                    key = (tuple(mine), tuple(theirs))
+                    theirs[23 - dest] = 1
+                    theirs[_BAR] -= 1
+                    move = (i + 1, dest + 1, True)
+                else:
+                    key = (tuple(mine), tuple(theirs) if theirs[_BAR] != start[_BAR] else start)
+                    move = (i + 1, dest + 1, False)
+                mine[dest] -= 1
+            else:
+                key = (tuple(mine), tuple(theirs) if theirs[_BAR] != start[_BAR] else start)
+                move = (i + 1, 0, False)
+            mine[i] += 1
+            if key not in found:
+                found[key] = (*before, move)
+        return True
 
-    def _try(self, depth: int, index: int, die: int, top: int, pips: int) -> None:
-        """Make one move, search on from it, save if nothing more can be played, undo."""
-        mine, theirs = self.mine, self.theirs
-        dest = index - die
-        mine[index] -= 1
-        hit = False
-        if dest >= 0:
-            mine[dest] += 1
-            opp = 23 - dest
-            if theirs[opp] == 1:
-                hit = True
-                theirs[opp] = 0
-                theirs[_BAR] += 1
-        self.moves.append((index + 1, dest + 1 if dest >= 0 else 0, hit))
-        if not self._sub(depth + 1, top, pips + die):
-            self._save(depth + 1, pips + die)
-        self.moves.pop()
-        if dest >= 0:
-            mine[dest] -= 1
-            if hit:
-                theirs[23 - dest] = 1
-                theirs[_BAR] -= 1
-        mine[index] += 1
-
-    def _save(self, count: int, pips: int) -> None:
-        """Keep the sequence if it plays as much as the best so far (first per result)."""
+    def _admit(self, count: int, pips: int) -> bool:
+        """Whether sequences of ``count`` dice and ``pips`` may be kept (dropping any kept
+        ones that play less: GNU keeps only the plays using the most dice and pips)."""
         best_count, best_pips = self.best
         if count < best_count or pips < best_pips:
-            return
+            return False
         if count > best_count or pips > best_pips:
             self.found.clear()
             self.best = (count, pips)
-        key = (tuple(self.mine), tuple(self.theirs))
+        return True
+
+    def _save(self, count: int, pips: int) -> None:
+        """Keep the current board, reached by the moves so far, if it may be kept."""
+        if not self._admit(count, pips):
+            return
+        theirs = self.theirs
+        key = (tuple(self.mine), tuple(theirs) if theirs[_BAR] != self.start[_BAR] else self.start)
         if key not in self.found:
             self.found[key] = tuple(self.moves)
 
 
-def generate(mine: tuple[int, ...], theirs: tuple[int, ...], d0: int, d1: int) -> list[Found]:
-    """All legal plays of the roll (d0, d1) for the side ``mine`` against ``theirs``."""
+def generate(mine: tuple[int, ...], theirs: tuple[int, ...], d0: int, d1: int) -> Found:
+    """All legal plays of the roll (d0, d1) for the side ``mine`` against ``theirs``,
+    in the order GNU Backgammon finds them."""
     search = _Search(mine, theirs)
     if d0 == d1:
         search.run((d0, d0, d0, d0))
     else:
         search.run((d0, d1))
         search.run((d1, d0))
-    return [(moves, m, t) for (m, t), moves in search.found.items()]
+    return search.found

@@ -1,10 +1,14 @@
-"""GNU Backgammon's notation of a play, derived from the moves and the board before.
+"""GNU Backgammon's notation of a play, derived from its single-die moves.
 
 ``format_play`` reproduces GNU Backgammon's ``FormatMove``: single-die moves
 sorted by source (then destination) from high to low, a checker's consecutive
 moves joined into one ("24/13"; the landing point kept and starred when it hit
 there, "24/18*/13"), repeated moves counted ("8/5(2)"), a star for each hit
 once per point, "bar" and "off".
+
+GNU reads the hits off the board before the play; the moves' hit flags carry
+the same facts (a point the mover lands on held an opponent's checker exactly
+when the first move landing there hit).
 """
 
 from __future__ import annotations
@@ -13,18 +17,24 @@ from collections.abc import Sequence
 
 from tavla_pi.rules.movegen import Move
 
+_NAMES = ("off", *(str(n) for n in range(1, 25)), "bar")
+"""How a point is written, by number: 0 "off", 1..24, 25 "bar"."""
 
-def format_play(theirs_before: Sequence[int], moves: Sequence[Move]) -> str:
-    """The notation of ``moves`` played against the opponent side ``theirs_before``."""
-    paths = _join_checkers(theirs_before, sorted(((m[0], m[1]) for m in moves), reverse=True))
-    counted = _count_repeats(paths)
+
+def format_play(moves: Sequence[Move]) -> str:
+    """The notation of a play given as single-die moves (from, to, hit)."""
+    if len(moves) == 1:
+        src, dst, hit = moves[0]
+        return f"{_NAMES[src]}/{_NAMES[dst]}*" if hit else f"{_NAMES[src]}/{_NAMES[dst]}"
+    hits = {dst for _, dst, hit in moves if hit}
+    paths = _join_checkers(hits, sorted([(src, dst) for src, dst, _ in moves], reverse=True))
     starred: set[int] = set()
-    parts = [_format_path(theirs_before, path, n, starred) for path, n in counted]
-    return " ".join(parts)
+    return " ".join([_format_path(hits, path, n, starred) for path, n in _count_repeats(paths)])
 
 
-def _join_checkers(theirs: Sequence[int], moves: list[tuple[int, int]]) -> list[list[int]]:
-    """Join each move onto an earlier one that ends where it starts (GNU's pairing)."""
+def _join_checkers(hits: set[int], moves: list[tuple[int, int]]) -> list[list[int]]:
+    """Join each move onto an earlier one that ends where it starts (GNU's pairing):
+    the meeting point is kept in the path if a hit happened there, else dropped."""
     paths: list[list[int] | None] = [[src, dst] for src, dst in moves]
     for i, path in enumerate(paths):
         if path is None:
@@ -32,7 +42,7 @@ def _join_checkers(theirs: Sequence[int], moves: list[tuple[int, int]]) -> list[
         for j in range(i + 1, len(paths)):
             other = paths[j]
             if other is not None and path[-1] == other[0]:
-                if theirs[24 - path[-1]]:
+                if path[-1] in hits:
                     path.append(other[1])
                 else:
                     path[-1] = other[1]
@@ -53,26 +63,17 @@ def _count_repeats(paths: list[list[int]]) -> list[tuple[list[int], int]]:
     return counted
 
 
-def _format_path(theirs: Sequence[int], path: list[int], count: int, starred: set[int]) -> str:
+def _format_path(hits: set[int], path: list[int], count: int, starred: set[int]) -> str:
     """One checker's path, e.g. "24/18*/13", "bar/22*", "6/off", "8/5(2)"."""
-    text = _point(path[0])
+    parts = [_NAMES[path[0]]]
     for point in path[1:-1]:
-        text += f"/{_point(point)}*"
+        parts.append(_NAMES[point] + "*")
         starred.add(point)
     dest = path[-1]
-    text += f"/{_point(dest)}"
-    if dest and theirs[24 - dest] and dest not in starred:
-        text += "*"
+    if dest in hits and dest not in starred:
+        parts.append(_NAMES[dest] + "*")
         starred.add(dest)
-    if count > 1:
-        text += f"({count})"
-    return text
-
-
-def _point(n: int) -> str:
-    """A point as GNU writes it: "bar" for 25, "off" for 0, else the number."""
-    if n == 0:
-        return "off"
-    if n == 25:
-        return "bar"
-    return str(n)
+    else:
+        parts.append(_NAMES[dest])
+    text = "/".join(parts)
+    return f"{text}({count})" if count > 1 else text

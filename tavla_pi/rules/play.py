@@ -39,7 +39,7 @@ class Play:
         """GNU Backgammon's notation, e.g. "24/18 13/11*", "bar/22", "8/5(2)"."""
         text = self._notation
         if text is None:
-            text = self._notation = format_play(self.position.theirs, self.moves)
+            text = self._notation = format_play(self.moves)
         return text
 
     def __eq__(self, other: object) -> bool:

@@ -12,15 +12,13 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from tavla_pi.errors import InvalidIdError, InvalidPositionError
+from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.movegen import generate
+from tavla_pi.rules.movegen import generate, is_open, may_enter, may_move
 from tavla_pi.rules.play import Play
-
-if TYPE_CHECKING:
-    from tavla_pi.rules.board import Board
 
 CHECKERS = 15
 """Checkers each side plays with."""
@@ -107,8 +105,6 @@ class Position:
 
     def to_board(self, on_roll: Color) -> Board:
         """The absolute board, given the colour of the player on roll."""
-        from tavla_pi.rules.board import Board
-
         return Board.from_sides(on_roll, self.mine, self.theirs)
 
     def pips(self) -> tuple[int, int]:
@@ -133,6 +129,18 @@ class Position:
         """Whether all checkers of the player on roll still in play are in the home board."""
         return all_home(self.mine)
 
+    def can_move(self, point: int, die: int) -> bool:
+        """Whether one checker of the player on roll on own ``point`` (25 = bar) may move
+        ``die`` pips on its own: the bar first, an open landing point, bearing off only
+        when all are home and exact or from the highest point.  (Whether the whole roll
+        then plays out is :meth:`legal_plays`' business.)"""
+        index = point - 1
+        if not 0 <= index <= BAR or not 1 <= die <= 6 or not self.mine[index]:
+            return False
+        if index == BAR:
+            return may_enter(self.theirs, die)
+        return not self.mine[BAR] and may_move(self.mine, self.theirs, index, die)
+
     def is_game_over(self) -> bool:
         """Whether either side has borne off all its checkers."""
         return not any(self.mine) or not any(self.theirs)
@@ -146,7 +154,7 @@ class Position:
         trusted = Position._trusted
         return [
             Play(self, d, moves, trusted(theirs, mine))
-            for moves, mine, theirs in generate(self.mine, self.theirs, d[0], d[1])
+            for (mine, theirs), moves in generate(self.mine, self.theirs, d[0], d[1]).items()
         ]
 
     # -- value semantics --------------------------------------------------------------
@@ -182,11 +190,6 @@ _set_hash = _slot_setter("_hash")
 
 
 # -- helpers on raw sides -------------------------------------------------------------
-
-
-def is_open(theirs: tuple[int, ...], index: int) -> bool:
-    """Whether the mover may land on its own point ``index + 1`` (opponent has < 2 there)."""
-    return theirs[23 - index] < 2
 
 
 def all_home(side: tuple[int, ...]) -> bool:
