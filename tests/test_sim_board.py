@@ -220,3 +220,10 @@ def test_a_closed_board_refuses_to_scan_and_closes_twice() -> None:
     board.close()
     with pytest.raises(HardwareError):
         board.scan()
+
+
+def test_the_bar_has_two_halves_to_name() -> None:
+    board = ideal_board()
+    with pytest.raises(BoardActionError, match="two halves"):
+        board.pockets("bar")
+    assert board.strays("bar", B) == ()

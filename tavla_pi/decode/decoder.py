@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from tavla_pi.decode.assemble import assemble
 from tavla_pi.decode.calibration import Calibration
+from tavla_pi.decode.crosstalk import Crosstalk
 from tavla_pi.decode.history import QuietMean, StuckWatch
 from tavla_pi.decode.observation import Observation, SensorFault
 from tavla_pi.decode.physics import REFERENCE, BoardDesign
@@ -30,20 +31,15 @@ from tavla_pi.decode.tables import (
     ONE_PLUS,
     TWO_PLUS,
     UNKNOWN,
-    WEAK,
     Tables,
     tables_for,
 )
 from tavla_pi.errors import BadInputError
-from tavla_pi.pinmap import PinMap
+from tavla_pi.pinmap import PinMap, SensorSite
 
 NOISE_SIGMAS = 4.5
 HYSTERESIS_SIGMAS = 2.0
 STUCK_FRAMES = 50
-_STACKS = {ONE: (0.0, 0.0, 0.0), ONE_PLUS: (0.5, 0.5, 3.0), TWO_PLUS: (1.0, 0.0, 3.0)}
-"""Per level, the crosstalk a slot's stack makes: the weight of its second
-layer in the estimate, that layer's share of the uncertainty, and how many
-third-layer fields the uncertainty allows for taller stacks."""
 
 
 class SensorFrameError(BadInputError):
@@ -77,10 +73,10 @@ class Decoder:
         self._watch = StuckWatch([x >= 0.5 for x in calibration.noise], stuck_frames)
         self._quiet = QuietMean(self._noise)
         self._samples = [0.0] * n
-        self._levels, self._signs = [EMPTY] * n, [0] * n
+        self._levels = [EMPTY] * n
         self._basis: tuple[list[int], list[int]] | None = None
-        self._comp, self._fixed = [0.0] * n, list(self._offset_unc)
-        self._compensate([EMPTY] * n, [0] * n)
+        self._crosstalk = Crosstalk(self.tables)
+        self._fixed = list(self._offset_unc)
 
     def decode(self, frame: Sequence[int]) -> Observation:
         """The observation of one raw frame (``SensorFrameError`` if malformed)."""
@@ -93,12 +89,13 @@ class Decoder:
             if self._basis == (levels, signs):
                 break
             self._compensate(levels, signs)
-        self._levels, self._signs = levels, signs
+        self._levels = levels
         return assemble(self.tables, levels, signs, self._sensor_faults(frame, levels, stuck))
 
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
         levels, signs = [EMPTY] * self._n, [0] * self._n
-        prev, comp, mean, fixed = self._levels, self._comp, self._quiet.mean, self._fixed
+        prev, comp, mean = self._levels, self._crosstalk.comp, self._quiet.mean
+        fixed = self._fixed
         rail_low, rail_high = self._rails
         for i, raw in enumerate(frame):
             if raw < rail_low or raw > rail_high or i in self._dead:
@@ -156,41 +153,26 @@ class Decoder:
                 kind, detail = "stuck", f"the same reading for {self._watch.frames} scans"
             else:
                 kind, detail = self._dead[i], "found dead by the calibration"
-            faults.append(SensorFault(i, site.location, kind,
-                                      f"{_site(site.location, site.slot, site.color)}: {detail}"))
+            faults.append(SensorFault(i, site.location, kind, f"{site_text(site)}: {detail}"))
         return faults
 
     def _compensate(self, levels: list[int], signs: list[int]) -> None:
         """Crosstalk estimate, and its uncertainty in each sensor's margin, for these levels."""
-        n, spread = self._n, self.tables.gain_spread
-        comp, unc = [0.0] * n, [0.0] * n
-        for j, level in enumerate(levels):
-            if level == EMPTY:
-                continue
-            coupling = self.tables.couplings[j]
-            l0, l1, l2 = coupling.layers
-            if level in (WEAK, UNKNOWN):
-                for k, i in enumerate(coupling.targets):
-                    unc[i] += abs(l0[k]) + abs(l1[k]) + 3.0 * abs(l2[k])
-                continue
-            w1, u1, u2 = _STACKS[level]
-            sign = signs[j]
-            for k, i in enumerate(coupling.targets):
-                f = l0[k] + w1 * l1[k]
-                comp[i] += sign * f
-                unc[i] += spread * abs(f) + u1 * abs(l1[k]) + u2 * abs(l2[k])
-        for i in range(n):
-            if abs(comp[i] - self._comp[i]) > self._noise[i] / 2.0:
+        before = self._crosstalk.comp[:]
+        self._crosstalk.update(levels, signs)
+        comp, unc = self._crosstalk.comp, self._crosstalk.unc
+        for i, (old, new) in enumerate(zip(before, comp, strict=True)):
+            if abs(new - old) > self._noise[i] / 2.0:
                 self._quiet.restart(i, self._samples[i])
-        self._comp = comp
-        self._fixed = [off + u for off, u in zip(self._offset_unc, unc, strict=True)]
+        self._fixed = [off + max(u, 0.0) for off, u in zip(self._offset_unc, unc, strict=True)]
         self._basis = (levels, signs)
 
 
-def _site(location: str, slot: int, color: object) -> str:
-    if location == "bar" and color is not None:
-        return f"bar ({getattr(color, 'value', color)} half) slot {slot}"
-    return f"point {location} slot {slot}"
+def site_text(site: SensorSite) -> str:
+    """``"point 6 slot 2"`` or ``"bar (white half) slot 0"``: a sensor for people."""
+    if site.color is not None:
+        return f"{site.location} ({site.color.value} half) slot {site.slot}"
+    return f"point {site.location} slot {site.slot}"
 
 
 def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
@@ -205,7 +187,7 @@ def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
         if type(value) is not int or not 0 <= value <= adc_max:
             site = tables.sites[i]
             raise SensorFrameError(
-                f"sensor frame: sensor {i} ({_site(site.location, site.slot, site.color)})",
+                f"sensor frame: sensor {i} ({site_text(site)})",
                 f"reading {value!r} is not an integer 0..{adc_max}",
             )
 

@@ -13,9 +13,12 @@ not sensed).  An empty board has all 30 checkers in the trays.
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Concatenate, ParamSpec, TypeVar
 
 from tavla_pi.clock import Clock
 from tavla_pi.decode.geometry import slot_xy
@@ -32,6 +35,8 @@ POINTS = tuple(str(n) for n in range(1, 25))
 LOCATIONS = (*POINTS, "bar", "off")
 
 Counts = Mapping[tuple[str, Color], int]
+P = ParamSpec("P")
+T = TypeVar("T")
 
 START: dict[tuple[str, Color], int] = {
     ("24", Color.WHITE): 2, ("13", Color.WHITE): 5, ("8", Color.WHITE): 3,
@@ -39,6 +44,16 @@ START: dict[tuple[str, Color], int] = {
     ("17", Color.BLACK): 3, ("19", Color.BLACK): 5,
 }
 """The starting position as checkers per (location, colour)."""
+
+
+def _locked(method: Callable[Concatenate[SimBoard, P], T]) -> Callable[Concatenate[SimBoard, P], T]:
+    """Run ``method`` holding the board's lock (the page and the scanner share it)."""
+    @functools.wraps(method)
+    def run(self: SimBoard, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +88,14 @@ class SimBoard:
         self._stuck: dict[int, int] = {}
         self._field: list[float] | None = None
         self._closed = False
+        self._lock = threading.RLock()
 
     def _new_checker(self, color: Color) -> Checker:
         return Checker(color, 1.0 + truncated_normal(self._rng, self.design.br_tol))
 
     # -- a person's actions ---------------------------------------------------
 
+    @_locked
     def lift(self, location: str, color: Color) -> None:
         """One checker of ``color`` leaves ``location`` into that colour's hand."""
         if location == "off":
@@ -90,6 +107,7 @@ class SimBoard:
         self._hands[color].append(checker)
         self._field = None
 
+    @_locked
     def place(self, location: str, color: Color) -> None:
         """Put one checker from ``color``'s hand on ``location`` (next free pocket)."""
         checker = self._from_hand(color)
@@ -99,6 +117,7 @@ class SimBoard:
             self._place(location, color).add(checker)
         self._field = None
 
+    @_locked
     def place_between(self, location: str, color: Color, slot_a: int,
                       fraction: float = 0.5) -> None:
         """Leave a checker from the hand between pockets ``slot_a`` and ``slot_a + 1``.
@@ -115,6 +134,7 @@ class SimBoard:
             raise
         self._field = None
 
+    @_locked
     def clear(self) -> None:
         """Every checker back into its tray (hands emptied too)."""
         for place in self._places.values():
@@ -129,6 +149,7 @@ class SimBoard:
         """Lay out the starting position (CONTRACTS.md section 1)."""
         self.lay_out(START)
 
+    @_locked
     def lay_out(self, counts: Counts) -> None:
         """Empty the board, then put ``counts`` checkers per (location, colour).
 
@@ -159,6 +180,7 @@ class SimBoard:
 
     # -- faults, for tests ------------------------------------------------------
 
+    @_locked
     def glitch(self, location: str, color: Color, ms: int) -> None:
         """A phantom checker reading at ``location`` for the next ``ms`` milliseconds."""
         if location == "off":
@@ -171,6 +193,7 @@ class SimBoard:
         magnet = Magnet(x, y, self.design.layer_height_mm(layer), sign)
         self._glitches.append(_Glitch(now, now + ms, magnet))
 
+    @_locked
     def stick_sensor(self, index: int, value: int) -> None:
         """Make sensor ``index`` read ``value`` from now on (a dead or stuck sensor)."""
         if not 0 <= index < len(self.sensors.positions):
@@ -179,12 +202,14 @@ class SimBoard:
             raise BoardActionError(f"sensor value {value} outside 0..{self.design.adc_max}")
         self._stuck[index] = value
 
+    @_locked
     def unstick_sensor(self, index: int) -> None:
         """Let sensor ``index`` read the field again."""
         self._stuck.pop(index, None)
 
     # -- the sensor grid -------------------------------------------------------
 
+    @_locked
     def scan(self) -> RawFrame:
         """Read every sensor once (one value per ``PinMap.sensors`` entry)."""
         if self._closed:
@@ -210,6 +235,7 @@ class SimBoard:
 
     # -- ground truth ----------------------------------------------------------
 
+    @_locked
     def count(self, location: str, color: Color) -> int:
         """Checkers of ``color`` at ``location`` (the bar: both halves; off: the tray)."""
         if location == "off":
@@ -218,24 +244,33 @@ class SimBoard:
             return sum(self._places[("bar", h)].count(color) for h in Color)
         return self._place(location, color).count(color)
 
+    @_locked
     def counts(self) -> dict[tuple[str, Color], int]:
         """Every non-zero count per (location, colour), trays included."""
         found = {(loc, c): self.count(loc, c) for loc in LOCATIONS for c in Color}
         return {key: n for key, n in found.items() if n}
 
+    @_locked
     def in_hand(self, color: Color) -> int:
         """Checkers of ``color`` currently held (lifted, not yet placed)."""
         return len(self._hands[color])
 
+    @_locked
     def pockets(self, location: str, half: Color | None = None) -> tuple[tuple[Color, ...], ...]:
         """Colours stacked in each pocket of a point or bar half, bottom first."""
-        place = self._place(location, half or Color.WHITE)
+        place = self._half_place(location, half)
         return tuple(tuple(c.color for c in stack) for stack in place.stacks)
 
+    @_locked
     def strays(self, location: str, half: Color | None = None) -> tuple[tuple[float, Color], ...]:
         """Checkers lying between pockets: (fractional slot, colour)."""
-        place = self._place(location, half or Color.WHITE)
+        place = self._half_place(location, half)
         return tuple((s.slot, s.checker.color) for s in place.strays)
+
+    def _half_place(self, location: str, half: Color | None) -> Place:
+        if location == "bar" and half is None:
+            raise BoardActionError("the bar has two halves: say which (half=Color...)")
+        return self._place(location, half or Color.WHITE)
 
 
 def _layout_order(item: tuple[tuple[str, Color], int]) -> tuple[int, str]:
