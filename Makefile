@@ -18,11 +18,16 @@ $(STAMP): pyproject.toml
 test: lint unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check tavla_pi tests bench tools
+	$(BIN)/ruff check tavla_pi tests $(wildcard bench tools)
 	$(BIN)/mypy tavla_pi
 
 unit: $(STAMP)
 	$(BIN)/pytest
+
+## hardware: regenerate hardware/wiring.svg, hardware/WIRING.md and the packaged pinout copy
+hardware: $(STAMP)
+	$(BIN)/python tools/gen_wiring.py
+	cmp -s hardware/pinout.toml tavla_pi/pinout.toml || cp hardware/pinout.toml tavla_pi/pinout.toml
 
 ## bench: run every benchmark and print its figures
 bench: $(STAMP)

@@ -59,3 +59,7 @@ class HardwareError(TavlaError, OSError):
 
 class DiceError(TavlaError, RuntimeError):
     """A dice source used wrongly (a scripted source run dry or left unused)."""
+
+
+class InvalidMatchStateError(TavlaError, ValueError):
+    """A match state whose fields cannot go together (cube, score, dice, flags)."""

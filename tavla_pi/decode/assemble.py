@@ -5,7 +5,13 @@ is exactly 1, ``ONE_PLUS`` at least 1, ``TWO_PLUS`` at least 2, and a
 ``WEAK`` or ``UNKNOWN`` slot could hold anything of either colour.  The upper
 bound is then tightened by the one fact the sensors cannot break: each side
 has 15 checkers, so a place holds at most 15 minus the lower bounds of that
-colour everywhere else.  The truth always lies in the interval.
+colour everywhere else.
+
+One prior narrows the interval: a hand fills a place's first layer before
+it stacks a second (the modelled board does the same), so while any pocket
+of a place is empty, a slot in the band where one checker and two stacked
+overlap (``ONE_PLUS``, from the parts' tolerances) counts as one.  A
+clearly stacked pair (``TWO_PLUS``) still counts as two or more.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from tavla_pi.decode.observation import (
     Reading,
     SensorFault,
 )
-from tavla_pi.decode.tables import ONE, ONE_PLUS, TWO_PLUS, UNKNOWN, WEAK, Group, Tables
+from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS, UNKNOWN, WEAK, Group, Tables
 from tavla_pi.rules.color import Color
 
 _LOW = (0, 0, 1, 1, 2, 0)
@@ -50,8 +56,11 @@ class _Summary:
 def _summarise(group: Group, levels: list[int], signs: list[int]) -> _Summary:
     summary = _Summary()
     previous_weak = False
+    first_layer_open = any(levels[i] == EMPTY for i in group.sensors)
     for slot, i in enumerate(group.sensors):
         level = levels[i]
+        if level == ONE_PLUS and first_layer_open:
+            level = ONE  # hands fill the first layer before stacking: see the module docstring
         if level >= UNKNOWN or level == WEAK:
             summary.unknown = True
             if level == WEAK:

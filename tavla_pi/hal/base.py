@@ -71,9 +71,14 @@ class Backend:
         if self._closed:
             return
         self._closed = True
-        self.pixels.close()
-        self.sensors.close()
-        self.buttons.close()
+        errors: list[Exception] = []
+        for device in (self.pixels, self.sensors, self.buttons):
+            try:
+                device.close()
+            except Exception as exc:  # close the others, then report the first failure
+                errors.append(exc)
+        if errors:
+            raise errors[0]
 
     @property
     def closed(self) -> bool:

@@ -1,0 +1,1 @@
+"""The wiring of every stage: the only package that knows them all."""

@@ -1,0 +1,88 @@
+"""One scan step of the whole product: sensors to events, events to light.
+
+``Pipeline.step()`` scans the board, decodes the frame, passes it through
+the stability filter to the referee, feeds debounced button presses, lets
+timers run and shows the LED frame.  The daemon calls it on the real clock,
+``tavla-pi replay`` on a virtual one: the same code either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavla_pi.clock import Clock
+from tavla_pi.decode.calibration import Calibration
+from tavla_pi.decode.decoder import Decoder, SensorFrameError
+from tavla_pi.decode.observation import Observation
+from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
+from tavla_pi.events.event import Event
+from tavla_pi.game.referee import Referee
+from tavla_pi.hal.base import RGB, Backend
+from tavla_pi.hal.buttons import ButtonDecoder
+from tavla_pi.leds import LedLayout, render
+from tavla_pi.pinmap import PinMap
+
+SCAN_MS = 20
+"""The scan period: 50 frames a second."""
+
+
+@dataclass(frozen=True, slots=True)
+class PipelineSettings:
+    """Timings and brightness of the pipeline (from the config file)."""
+
+    stable_ms: int = STABLE_MS
+    brightness: float = 0.3
+
+
+class Pipeline:
+    """Backend -> decoder -> stability -> referee -> LEDs, one step at a time."""
+
+    def __init__(self, backend: Backend, pinmap: PinMap, calibration: Calibration,
+                 referee: Referee, clock: Clock,
+                 *, settings: PipelineSettings = PipelineSettings()) -> None:
+        self.backend = backend
+        self.referee = referee
+        self.clock = clock
+        self.settings = settings
+        self.decoder = Decoder(calibration, pinmap)
+        self.stability = StabilityFilter(clock, settings.stable_ms)
+        self.buttons = ButtonDecoder(tuple(pinmap.buttons))
+        self.layout = LedLayout.from_pinmap(pinmap)
+        self.latest: Observation | None = None
+        self.frame: tuple[RGB, ...] = ()
+        self.bad_frames = 0
+
+    @property
+    def settled(self) -> bool:
+        """True when the latest frame is the stable one (nothing is moving)."""
+        return self.latest is not None and self.latest == self.stability.stable
+
+    @property
+    def stable(self) -> Observation | None:
+        """The board as last acted on."""
+        return self.stability.stable
+
+    def step(self) -> list[Event]:
+        """Scan once and run every stage; the events decided."""
+        now = self.clock.now_ms()
+        events = self._sense(now)
+        for press in self.buttons.update(self.backend.buttons.levels(), now):
+            events += self.referee.on_button(press.name, press.long, now)
+        events += self.referee.tick(now, self.settled)
+        self.show(now)
+        return events
+
+    def show(self, now: int) -> None:
+        """Render the referee's view and write it to the LEDs."""
+        self.frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
+        self.backend.pixels.show(self.frame)
+
+    def _sense(self, now: int) -> list[Event]:
+        try:
+            obs = self.decoder.decode(self.backend.sensors.scan())
+        except SensorFrameError:
+            self.bad_frames += 1
+            return []
+        self.latest = obs
+        stable = self.stability.update(obs)
+        return [] if stable is None else self.referee.on_observation(stable, now)

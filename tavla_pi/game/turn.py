@@ -1,0 +1,144 @@
+"""One turn being moved: the reconcile tracker's verdicts, as the game needs them.
+
+The tracker (``tavla_pi.reconcile``) says what is on the board; this module
+keeps the turn's dice, the latest verdict, and derives what to light and what
+to say (``lifted``, ``out_of_sync``/``in_sync``) when the verdict changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tavla_pi.decode.observation import Observation
+from tavla_pi.reconcile import (
+    Ambiguous,
+    Complete,
+    HitPending,
+    InHand,
+    OutOfSync,
+    Partial,
+    TurnTracker,
+    Unchanged,
+    Verdict,
+)
+from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLights:
+    """The parts of the game view a turn decides."""
+
+    dice_used: tuple[bool, ...] = ()
+    lifted_from: str | None = None
+    destinations: tuple[str, ...] = ()
+    press_done: bool = False
+    fixes: tuple[Fix, ...] = ()
+    to_bar: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass
+class Turn:
+    """The mover, the dice and what the board shows of the play so far."""
+
+    mover: Color
+    dice: tuple[int, int]
+    start: Position
+    tracker: TurnTracker
+    verdict: Verdict | None = None
+    done_pending_since: int | None = None
+    blink_until: int = 0
+    last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
+
+    @classmethod
+    def begin(cls, start: Position, mover: Color, dice: tuple[int, int]) -> Turn:
+        """A fresh turn from the committed position (mover on roll)."""
+        return cls(mover, dice, start, TurnTracker(start, mover, dice))
+
+    def observe(self, obs: Observation) -> Verdict:
+        """Feed one stable observation; returns the new verdict."""
+        self.verdict = self.tracker.observe(obs)
+        return self.verdict
+
+    def complete_play(self) -> Play | None:
+        """The play to commit on DONE, if the board shows one (confirming a candidate)."""
+        verdict = self.verdict
+        if isinstance(verdict, Ambiguous):
+            verdict = self.verdict = self.tracker.confirm()
+        return verdict.play if isinstance(verdict, Complete) else None
+
+    def why_not_done(self) -> str:
+        """The reason DONE is refused now, in a player's words."""
+        verdict = self.verdict
+        if isinstance(verdict, OutOfSync):
+            return "the board does not show a legal play"
+        if isinstance(verdict, HitPending):
+            return "a hit checker must go to the bar first"
+        if isinstance(verdict, InHand):
+            return "a checker is still in the hand"
+        if isinstance(verdict, Ambiguous):
+            return "two plays read the same: confirm one"
+        return "not all dice are used"
+
+    def cycle_candidate(self) -> bool:
+        """Light the next candidate when two plays read the same; False if none."""
+        if not isinstance(self.verdict, Ambiguous):
+            return False
+        self.verdict = self.tracker.cycle()
+        return True
+
+    def fixes(self) -> tuple[Fix, ...]:
+        """What to fix on the board now; empty when the board is acceptable."""
+        return self.verdict.fixes if isinstance(self.verdict, OutOfSync) else ()
+
+    def in_hand(self) -> InHand | None:
+        """The mover's checker in the hand, if the board reads so."""
+        verdict = self.verdict
+        if isinstance(verdict, InHand):
+            return verdict
+        if isinstance(verdict, (Partial, Complete, Unchanged)):
+            return getattr(verdict, "lifted", None)
+        if isinstance(verdict, HitPending):
+            return verdict.hand
+        return None
+
+    def new_lift(self) -> tuple[str, tuple[str, ...]] | None:
+        """``(from, destinations)`` when a lift is new since the last call."""
+        hand = self.in_hand()
+        lifted = (hand.from_, hand.destinations) if hand is not None else None
+        if lifted == self.last_lifted:
+            return None
+        self.last_lifted = lifted
+        return lifted
+
+    def dice_used(self) -> tuple[bool, ...]:
+        """Which of the shown dice are played: two flags, or four for doubles."""
+        verdict = self.verdict
+        node = getattr(verdict, "node", None)
+        if isinstance(verdict, HitPending) and verdict.leads_to:
+            node = verdict.leads_to[0]
+        if isinstance(verdict, Ambiguous):
+            node = verdict.candidates[0]
+        used = list(node.dice_used) if node is not None else []
+        a, b = self.dice
+        if a == b:
+            return tuple(i < len(used) for i in range(4))
+        return (a in used, b in used)
+
+    def lights(self) -> TurnLights:
+        """What the turn lights now."""
+        verdict = self.verdict
+        used = self.dice_used()
+        hand = self.in_hand()
+        if isinstance(verdict, OutOfSync):
+            return TurnLights(used, fixes=verdict.fixes)
+        if isinstance(verdict, HitPending):
+            return TurnLights(used, to_bar=verdict.to_bar)
+        if isinstance(verdict, Ambiguous):
+            return TurnLights(used, candidates=verdict.differ, press_done=True)
+        if hand is not None:
+            return TurnLights(used, hand.from_, hand.destinations)
+        return TurnLights(used, press_done=isinstance(verdict, Complete))

@@ -1,0 +1,27 @@
+"""The ``pi`` backend: the real board through gpiozero and the Adafruit NeoPixel drivers.
+
+gpiozero's core is imported here; pin factories (RPi.GPIO, lgpio) and the
+Adafruit/Blinka libraries are imported only inside the functions that open
+real hardware.
+"""
+
+from tavla_pi.hal.pi.backend import PiBackend, open_pi_backend
+from tavla_pi.hal.pi.board import PiModel, detect_model
+from tavla_pi.hal.pi.buttons import PiButtons
+from tavla_pi.hal.pi.mux import MuxSelect
+from tavla_pi.hal.pi.pixels import NeoPixelStrip, PixelWriter, encode_frame
+from tavla_pi.hal.pi.sensors import PowerPolicy, SensorGrid
+
+__all__ = [
+    "MuxSelect",
+    "NeoPixelStrip",
+    "PiBackend",
+    "PiButtons",
+    "PiModel",
+    "PixelWriter",
+    "PowerPolicy",
+    "SensorGrid",
+    "detect_model",
+    "encode_frame",
+    "open_pi_backend",
+]

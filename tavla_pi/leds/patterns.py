@@ -1,0 +1,152 @@
+"""One function per meaning of PRODUCT.md "What light means".
+
+Each takes the :class:`GameView` and returns the lights of its meaning
+(empty when the meaning does not apply now).  They know feature names,
+colours and waves, never LED indices or the brightness setting; the
+compositor (``tavla_pi.leds.render``) decides what wins where two meet.
+"""
+
+from __future__ import annotations
+
+from tavla_pi.game.view import GameView, Phase
+from tavla_pi.leds import dice, palette, waves
+from tavla_pi.leds.layout import CUBE_VALUES, location_feature
+from tavla_pi.leds.light import Light
+from tavla_pi.rules.color import Color
+
+_PLAYING = (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE)
+_OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
+
+
+def _mover(view: GameView, meaning: str) -> Color:
+    if view.on_roll is None:
+        raise ValueError(f"GameView.{meaning} needs on_roll (whose checkers they are)")
+    return view.on_roll
+
+
+def fixes(view: GameView) -> list[Light]:
+    """Out of sync, and setup guidance: where to add (slow) or remove (fast).
+
+    Where one location needs both, the removal shows first: the board is
+    cleared before it is filled.
+    """
+    removes = [f for f in view.fixes if f.delta < 0]
+    adds = [f for f in view.fixes if f.delta > 0]
+    if len(removes) + len(adds) != len(view.fixes):
+        raise ValueError(f"GameView.fixes: a fix of 0 checkers: {view.fixes}")
+    lights = [
+        Light(location_feature(f.at, f.color), palette.REMOVE, waves.FAST_REMOVE) for f in removes
+    ]
+    return lights + [
+        Light(location_feature(f.at, f.color), palette.ADD, waves.SLOW_ADD) for f in adds
+    ]
+
+
+def to_bar(view: GameView) -> list[Light]:
+    """A hit checker still on its point: the point and its bar half alternate."""
+    if not view.to_bar:
+        return []
+    victim = _mover(view, "to_bar").opponent
+    lights = [
+        Light(location_feature(at, victim), palette.TO_BAR, waves.TO_BAR_POINT)
+        for at in view.to_bar
+    ]
+    return [*lights, Light(f"bar.{victim.value}", palette.TO_BAR, waves.TO_BAR_BAR)]
+
+
+def candidates(view: GameView) -> list[Light]:
+    """Plays the board could mean: each candidate point double-flashes."""
+    if not view.candidates:
+        return []
+    mover = _mover(view, "candidates")
+    return [
+        Light(location_feature(at, mover), palette.CANDIDATE, waves.DOUBLE_FLASH)
+        for at in view.candidates
+    ]
+
+
+def lifted(view: GameView) -> list[Light]:
+    """A checker in the hand: its source dim in the mover's colour, destinations bright."""
+    if view.lifted_from is None:
+        return []
+    mover = _mover(view, "lifted_from")
+    lights = [
+        Light(location_feature(at, mover), palette.DESTINATION) for at in view.destinations
+    ]
+    source = location_feature(view.lifted_from, mover)
+    return [*lights, Light(source, palette.player(mover), level=palette.SOURCE)]
+
+
+def dice_shown(view: GameView) -> list[Light]:
+    """The roll: opening dice one per side, else the roller's two faces."""
+    if not view.dice:
+        return []
+    if view.phase is Phase.OPENING:
+        return dice.opening(view.dice)
+    roller = _mover(view, "dice")
+    if view.no_legal_move or view.phase is Phase.NO_MOVE:
+        return dice.unplayable(roller, view.dice)
+    return dice.rolled(roller, view.dice, view.dice_used, blink_unused=view.dice_blink)
+
+
+def cube(view: GameView) -> list[Light]:
+    """The cube's value (one LED of the column) and owner; centred at 1: faint 64."""
+    if view.cube_value == 1:
+        if view.phase is Phase.SETUP:
+            return []
+        return [Light("cube.64", palette.CUBE, level=palette.FAINT)]
+    if view.cube_value not in CUBE_VALUES:
+        raise ValueError(f"GameView.cube_value: expected 1 or {CUBE_VALUES}, got {view.cube_value}")
+    lights = [Light(f"cube.{view.cube_value}", palette.CUBE)]
+    if view.cube_owner is not None:
+        owner = view.cube_owner
+        lights.append(Light(f"cube.owner.{owner.value}", palette.player(owner)))
+    return lights
+
+
+def double_offer(view: GameView) -> list[Light]:
+    """A pending double: the offered value and the taker's turn blink together.
+
+    ``cube_value`` is the cube as it stands; the offer is twice that.
+    """
+    doubler = view.double_offered_by
+    if doubler is None:
+        return []
+    offered = 2 * view.cube_value
+    if offered not in CUBE_VALUES:
+        raise ValueError(f"GameView: a double from cube {view.cube_value} is not possible")
+    taker = doubler.opponent
+    return [
+        Light(f"cube.{offered}", palette.CUBE, waves.OFFER),
+        Light(f"turn.{taker.value}", palette.player(taker), waves.OFFER),
+    ]
+
+
+def turn(view: GameView) -> list[Light]:
+    """Whose turn: steady; breathing when the move is complete (press DONE).
+
+    At the opening roll either player may roll, so both turn LEDs are lit.
+    """
+    if view.phase is Phase.OPENING:
+        return [Light(f"turn.{c.value}", palette.player(c)) for c in Color]
+    if view.phase not in _PLAYING or view.on_roll is None:
+        return []
+    wave = waves.PRESS_DONE if view.press_done else waves.STEADY
+    return [Light(f"turn.{view.on_roll.value}", palette.player(view.on_roll), wave)]
+
+
+def winner(view: GameView) -> list[Light]:
+    """Game over: the winner's turn LED and tray, and the points on their dice.
+
+    Steady after a game; a slow beat when the match is won.
+    """
+    if view.phase not in _OVER or view.winner is None:
+        return []
+    won = view.winner
+    wave = waves.MATCH_WON if view.phase is Phase.MATCH_OVER else waves.STEADY
+    colour = palette.player(won)
+    return [
+        Light(f"turn.{won.value}", colour, wave),
+        Light(f"tray.{won.value}", colour, wave),
+        *dice.points_won(won, view.points_won, view.cube_value),
+    ]

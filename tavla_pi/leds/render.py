@@ -1,0 +1,54 @@
+"""The compositor: a game view to one pixel frame, purely.
+
+``render(view, layout, now_ms, brightness)`` is a function of its
+arguments only: the same inputs give the same frame, so the daemon, the
+web view, the tests and the documentation pictures all show the same light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tavla_pi.game.view import GameView
+from tavla_pi.leds import patterns
+from tavla_pi.leds.layout import LedLayout
+from tavla_pi.leds.light import Light
+from tavla_pi.leds.palette import OFF, RGB, check_brightness
+
+Pattern = Callable[[GameView], list[Light]]
+
+PRIORITY: tuple[Pattern, ...] = (
+    patterns.fixes,         # the board must match before anything else counts
+    patterns.to_bar,
+    patterns.candidates,
+    patterns.lifted,
+    patterns.winner,
+    patterns.double_offer,
+    patterns.dice_shown,
+    patterns.cube,
+    patterns.turn,
+)
+"""The meanings, most urgent first: where two want one LED, the earlier wins."""
+
+
+def scene(view: GameView) -> dict[str, Light]:
+    """Every lit feature of ``view`` and its light, after priorities."""
+    lights: dict[str, Light] = {}
+    for pattern in PRIORITY:
+        for light in pattern(view):
+            lights.setdefault(light.feature, light)
+    return lights
+
+
+def render(view: GameView, layout: LedLayout, now_ms: int, brightness: float) -> tuple[RGB, ...]:
+    """The frame for ``view`` at ``now_ms``: one RGB per LED, in index order.
+
+    Blinks run from ``view.since_ms``; ``brightness`` (0..1, the setting)
+    scales every pixel.  Unlit and spare LEDs are off.
+    """
+    level = check_brightness(brightness, "LED brightness")
+    elapsed = now_ms - view.since_ms
+    frame = [OFF] * layout.count
+    for light in scene(view).values():
+        frame[layout.index(light.feature)] = light.rgb_at(elapsed, level)
+    return tuple(frame)

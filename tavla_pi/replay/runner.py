@@ -1,0 +1,159 @@
+"""Run a scenario on the modelled board with a virtual clock (CONTRACTS.md §4).
+
+The real pipeline runs: the modelled board's sensor frames are decoded,
+filtered for stability and reconciled by the referee; buttons go through
+the debouncer.  Time moves only when an action says so (``wait``, ``hold``,
+``move`` and the settling before a press), 20 ms per scan.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+
+from tavla_pi.clock import VirtualClock
+from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
+from tavla_pi.decode.calibration import calibrate
+from tavla_pi.errors import DiceError, ScenarioError, TavlaError
+from tavla_pi.events.event import Event
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
+from tavla_pi.pinmap import PinMap
+from tavla_pi.replay.actions import (
+    Action,
+    Dice,
+    Glitch,
+    Lift,
+    Load,
+    Move,
+    Place,
+    Press,
+    ScenarioLine,
+    Setup,
+    Wait,
+)
+from tavla_pi.rules.dice import ScriptedDice
+from tavla_pi.rules.match import MatchState
+from tavla_pi.rules.position import Position
+
+SETTLE_MS = 200
+"""How long a hand's checker takes to settle (longer than the stability time)."""
+RELEASE_MS = 60
+"""Time after a button's release for the debouncer to report it."""
+BUSY_LIMIT_MS = 5000
+"""The most a press or the end of a scenario waits for pending DONE or a pass."""
+CALIBRATION_FRAMES = 32
+
+
+class ReplayDice:
+    """The scenario's queued dice; past them, a seeded generator (reproducible)."""
+
+    def __init__(self, seed: int) -> None:
+        self.queue = ScriptedDice()
+        self._fallback = random.Random(seed)
+
+    def roll_one(self) -> int:
+        """The next queued die, or a seeded random one."""
+        try:
+            return self.queue.roll_one()
+        except DiceError:
+            return self._fallback.randint(1, 6)
+
+    def roll(self) -> tuple[int, int]:
+        """The next two dice."""
+        return self.roll_one(), self.roll_one()
+
+
+class ScenarioRunner:
+    """Drives the modelled board, the buttons and the dice through a scenario."""
+
+    def __init__(self, pinmap: PinMap, settings: GameSettings, seed: int = 0) -> None:
+        self.clock = VirtualClock()
+        self.backend: SimBackend = open_sim_backend(pinmap, self.clock, random.Random(seed))
+        self.dice = ReplayDice(seed)
+        self.referee = Referee(settings, self.dice)
+        calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
+                                pinmap)
+        self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+
+    def run(self, lines: Iterable[ScenarioLine]) -> Iterator[Event]:
+        """Every event, in order, as the actions are applied; then the board settles."""
+        yield from self.advance(0)
+        for line in lines:
+            try:
+                yield from self.apply(line.action)
+            except ScenarioError:
+                raise
+            except TavlaError as exc:
+                raise ScenarioError(line.where, str(exc)) from None
+        yield from self.finish()
+
+    def apply(self, action: Action) -> Iterator[Event]:
+        """Apply one action; the events it leads to."""
+        board = self.backend.board
+        match action:
+            case Setup():
+                board.setup_start()
+            case Load(position_id, match_id):
+                yield from self._load(position_id, match_id)
+            case Dice(a, b):
+                self.dice.queue.extend([(a, b)])
+            case Press():
+                yield from self._press(action)
+            case Lift(location, color):
+                board.lift(location, color)
+            case Place(location, color):
+                board.place(location, color)
+            case Move(source, target, color):
+                board.lift(source, color)
+                yield from self.advance(SETTLE_MS)
+                board.place(target, color)
+                yield from self.advance(SETTLE_MS)
+            case Glitch(at, color, ms):
+                board.glitch(at, color, ms)
+            case Wait(ms):
+                yield from self.advance(ms)
+
+    def advance(self, ms: int) -> Iterator[Event]:
+        """Let ``ms`` of virtual time pass, scanning every 20 ms (and once now if 0)."""
+        if ms == 0:
+            yield from self.pipeline.step()
+        while ms > 0:
+            step = min(SCAN_MS, ms)
+            self.clock.advance(step)
+            ms -= step
+            yield from self.pipeline.step()
+
+    def finish(self) -> Iterator[Event]:
+        """Let the board settle and pending timers run out."""
+        yield from self.advance(SETTLE_MS)
+        yield from self._until_idle()
+
+    def _load(self, position_id: str, match_id: str) -> Iterator[Event]:
+        position = Position.from_position_id(position_id)
+        match = MatchState.from_match_id(match_id)
+        board = position.to_board(match.on_roll)
+        counts = {(loc, color): n for loc, color, n in board.items() if loc != "off"}
+        self.backend.board.lay_out(counts)
+        yield from self.referee.load(position, match, self.clock.now_ms())
+
+    def _press(self, press: Press) -> Iterator[Event]:
+        yield from self.advance(SCAN_MS)  # see the board as it is now, then let it settle
+        yield from self._until(lambda: self.pipeline.settled, SETTLE_MS * 5)
+        buttons = self.backend.sim_buttons
+        buttons.press(press.button)
+        yield from self.advance(press.ms)
+        buttons.release(press.button)
+        yield from self.advance(RELEASE_MS)
+        yield from self._until_idle()
+
+    def _until_idle(self) -> Iterator[Event]:
+        yield from self._until(lambda: not self.referee.busy, BUSY_LIMIT_MS)
+
+    def _until(self, done: object, limit_ms: int) -> Iterator[Event]:
+        assert callable(done)
+        waited = 0
+        while not done() and waited < limit_ms:
+            waited += SCAN_MS
+            yield from self.advance(SCAN_MS)

@@ -1,0 +1,297 @@
+"""Behavioural models of the board's analogue front end, on gpiozero's MockFactory.
+
+The Pi backend's driver code runs unchanged against these models:
+
+- :class:`MockMCP3208`: the ADC's SPI protocol (start bit, single/diff bit,
+  three channel bits, sample, null bit, 12 result bits MSB first), as a
+  gpiozero ``MockSPIDevice`` on the mock SPI pins.  It samples its input at
+  the moment the channel bits arrive.
+- :class:`Cd74hc4067`: a 16-channel mux that reads the mock select and enable
+  pins at that moment to decide what reaches its output.
+- :class:`HallField`: each DRV5055A2's output voltage from the checkers laid
+  over it, plus a tiny per-site offset so that every site reads differently.
+- :class:`ModelledBoard`: all of it wired as a :class:`PinMap` says, with
+  faults to inject (swapped select lines, a dead power switch).
+
+Also :func:`reference_pinmap`, the fixed design as a PinMap, built in code.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockSPIDevice
+
+from tavla_pi.pinmap import (
+    BAR_SLOTS_PER_COLOR,
+    POINT_SLOTS,
+    AdcChip,
+    LedFeature,
+    LedStrip,
+    MuxBank,
+    PinMap,
+    SensorChannel,
+    SensorSite,
+)
+from tavla_pi.rules.color import Color
+
+VREF = 3.3
+SUPPLY = 3.3
+MUX_SELECT = (5, 6, 13, 19)
+MUX_ENABLE = 26
+BUTTONS = {"white.roll": 17, "white.cube": 27, "black.roll": 22, "black.cube": 23, "menu": 24}
+POWER_PINS = (0, 1, 4, 12, 14, 15, 16, 20, 21, 25)  # no Pi pull-ups on these
+SPI_PINS = {0: {"clock": 11, "mosi": 10, "miso": 9, "select": (8, 7)},
+            1: {"clock": 21, "mosi": 20, "miso": 19, "select": (18, 17, 16)}}
+
+
+# --- the fixed design as a PinMap -------------------------------------------------------
+
+def board_sites() -> list[SensorSite]:
+    """All 152 sites in frame order: points 1..24 slots 0..5, then each bar half."""
+    sites = [SensorSite(str(p), s) for p in range(1, 25) for s in range(POINT_SLOTS)]
+    for color in (Color.WHITE, Color.BLACK):
+        sites += [SensorSite("bar", s, color) for s in range(BAR_SLOTS_PER_COLOR)]
+    return sites
+
+
+def reference_pinmap(*, power_pins: bool = False, shuffle_seed: int | None = None,
+                     led_driver: str = "pwm", led_count: int = 70) -> PinMap:
+    """The reference board: 10 muxes, 5 on each MCP3208 of SPI0 (CE0, CE1).
+
+    Sensors fill the muxes in frame order, unless ``shuffle_seed`` scatters
+    them over the 160 mux inputs (so that a driver that assumes an order
+    fails).  ``power_pins`` gives every bank a power switch.
+    """
+    banks = tuple(MuxBank(f"mux{i}", adc=i // 5, adc_channel=i % 5,
+                          power_pin=POWER_PINS[i] if power_pins else None) for i in range(10))
+    inputs = [(bank, ch) for bank in range(10) for ch in range(16)]
+    if shuffle_seed is not None:
+        random.Random(shuffle_seed).shuffle(inputs)
+    sensors = tuple(
+        SensorChannel(site, adc=banks[b].adc, adc_channel=banks[b].adc_channel, mux_channel=ch)
+        for site, (b, ch) in zip(board_sites(), inputs, strict=False))
+    return PinMap(
+        mux_select=MUX_SELECT, mux_enable=MUX_ENABLE,
+        adcs=(AdcChip("adc0", 0, 0), AdcChip("adc1", 0, 1)),
+        banks=banks, sensors=sensors, buttons=dict(BUTTONS),
+        leds=LedStrip(led_driver, 10 if led_driver == "spi" else 18, led_count),
+        led_features=tuple(LedFeature(f"point.{i + 1}", i) for i in range(24)))
+
+
+# --- the chips -----------------------------------------------------------------------------
+
+class MockMCP3208(MockSPIDevice):  # type: ignore[misc]
+    """An MCP3208 on the mock SPI pins; ``source(channel)`` gives the input in volts."""
+
+    def __init__(self, port: int, device: int, source: Callable[[int], float], *,
+                 pin_factory: MockFactory) -> None:
+        pins = SPI_PINS[port]
+        super().__init__(pins["clock"], pins["mosi"], pins["miso"], pins["select"][device],
+                         pin_factory=pin_factory)
+        self.source = source
+        self.conversions: list[int] = []
+        self._state = "idle"
+
+    def on_start(self) -> None:
+        super().on_start()
+        self._state = "idle"
+
+    def on_bit(self) -> None:
+        if self._state == "idle":
+            if self.rx_buf[-1]:  # the start bit
+                self._state = "command"
+                self.rx_buf = []
+        elif self._state == "command" and len(self.rx_buf) == 4:
+            single, channel = self.rx_buf[0], int(self.rx_word() & 0b111)
+            self._convert(bool(single), channel)
+            self._state = "result"
+
+    def _convert(self, single: bool, channel: int) -> None:
+        """Sample now; shift out the sample clock, a null bit and 12 bits MSB first."""
+        if single:
+            volts = self.source(channel)
+        else:  # pairs CH0/CH1 ..., D0 picks which input is IN+
+            pair = channel & ~1
+            plus, minus = (pair, pair + 1) if channel == pair else (pair + 1, pair)
+            volts = self.source(plus) - self.source(minus)
+        self.conversions.append(channel)
+        self.tx_word(volts_to_counts(volts), 14)
+
+
+def volts_to_counts(volts: float) -> int:
+    """The MCP3208 transfer function: 4096 * Vin / Vref, clipped to 12 bits."""
+    return min(4095, max(0, math.floor(4096 * volts / VREF)))
+
+
+class Cd74hc4067:
+    """A CD74HC4067 mux: S0..S3 pick one of 16 inputs; EN (active low) connects it.
+
+    ``inputs(channel)`` is the voltage on an input.  A disabled mux leaves
+    its output floating: ``None`` (the ADC input's pull-down reads 0 V).
+    """
+
+    def __init__(self, select: Sequence[Any], enable: Any, inputs: Callable[[int], float]):
+        self.select = list(select)
+        self.enable = enable
+        self.inputs = inputs
+
+    def output(self) -> float | None:
+        if self.enable is not None and self.enable.state:
+            return None
+        channel = sum(1 << bit for bit, pin in enumerate(self.select) if pin.state)
+        return self.inputs(channel)
+
+
+# --- the field ---------------------------------------------------------------------------
+
+class HallField:
+    """The output of each DRV5055A2 (3.3 V supply): 1.65 V + 30 mV/mT.
+
+    White checkers' magnets raise the reading, Black ones lower it.  Every
+    site carries a distinct small offset (``fingerprint_mt`` per frame index),
+    so a reading routed to the wrong slot cannot pass for the right one.
+    """
+
+    QUIESCENT_V = SUPPLY / 2
+    SENSITIVITY_V_PER_MT = 0.030
+    CHECKER_MT = 30.0
+
+    def __init__(self, sites: Sequence[SensorSite], *, fingerprint_mt: float = 0.05) -> None:
+        middle = len(sites) // 2
+        self._offset_mt = {site: (i - middle) * fingerprint_mt for i, site in enumerate(sites)}
+        self._laid: dict[SensorSite, Color] = {}
+
+    def lay(self, site: SensorSite, color: Color) -> None:
+        self._laid[site] = color
+
+    def lift(self, site: SensorSite) -> None:
+        del self._laid[site]
+
+    def field_mt(self, site: SensorSite) -> float:
+        field = self._offset_mt[site]
+        if site in self._laid:
+            field += self.CHECKER_MT if self._laid[site] is Color.WHITE else -self.CHECKER_MT
+        return field
+
+    def voltage(self, site: SensorSite) -> float:
+        """The sensor's output, clamped to its 0.2 V .. VCC - 0.2 V swing."""
+        volts = self.QUIESCENT_V + self.SENSITIVITY_V_PER_MT * self.field_mt(site)
+        return min(SUPPLY - 0.2, max(0.2, volts))
+
+    def counts(self, site: SensorSite) -> int:
+        """What a correct scan reads for this site."""
+        return volts_to_counts(self.voltage(site))
+
+
+# --- the wiring ----------------------------------------------------------------------------
+
+class ModelledBoard:
+    """The sensor board of ``pinmap``: field -> sensors -> muxes -> MCP3208s on mock pins.
+
+    Build it before the driver opens its pins (the mock SPI pins must be the
+    model's).  Faults: ``select_wiring[k]`` is the pinmap select line wired
+    to a mux's S<k> (swap two to miswire); ``enable_wired_to`` is a BCM pin the
+    muxes' EN really goes to; ``dead_power`` banks never power up.
+    """
+
+    def __init__(self, pinmap: PinMap, factory: MockFactory, field: HallField, *,
+                 select_wiring: Sequence[int] = (0, 1, 2, 3),
+                 enable_wired_to: int | None = None,
+                 dead_power: frozenset[str] = frozenset()) -> None:
+        self.pinmap = pinmap
+        self.factory = factory
+        self.field = field
+        self.dead_power = dead_power
+        select = [factory.pin(pinmap.mux_select[k]) for k in select_wiring]
+        enable_pin = pinmap.mux_enable if enable_wired_to is None else enable_wired_to
+        enable = None if enable_pin is None else factory.pin(enable_pin)
+        self._sites = {(s.adc, s.adc_channel, s.mux_channel): s.site for s in pinmap.sensors}
+        self.muxes = {(b.adc, b.adc_channel): Cd74hc4067(select, enable, self._inputs_of(i))
+                      for i, b in enumerate(pinmap.banks)}
+        self.adcs = [MockMCP3208(chip.spi_port, chip.spi_device, self._adc_input(a),
+                                 pin_factory=factory) for a, chip in enumerate(pinmap.adcs)]
+
+    def _inputs_of(self, bank_index: int) -> Callable[[int], float]:
+        bank = self.pinmap.banks[bank_index]
+
+        def inputs(channel: int) -> float:
+            site = self._sites.get((bank.adc, bank.adc_channel, channel))
+            if site is None or not self.bank_powered(bank_index):
+                return 0.0  # a spare input tied to ground, or a sensor without supply
+            return self.field.voltage(site)
+        return inputs
+
+    def _adc_input(self, adc: int) -> Callable[[int], float]:
+        def source(channel: int) -> float:
+            mux = self.muxes.get((adc, channel))
+            out = None if mux is None else mux.output()
+            return 0.0 if out is None else out
+        return source
+
+    def bank_powered(self, bank_index: int) -> bool:
+        bank = self.pinmap.banks[bank_index]
+        if bank.name in self.dead_power:
+            return False
+        return bank.power_pin is None or bool(self.factory.pin(bank.power_pin).state)
+
+    def expected_frame(self) -> tuple[int, ...]:
+        """The frame a correct driver reads from this board now."""
+        return tuple(self.field.counts(s.site) for s in self.pinmap.sensors)
+
+    def conversions(self) -> int:
+        return sum(len(adc.conversions) for adc in self.adcs)
+
+    def close(self) -> None:
+        for adc in self.adcs:
+            adc.close()
+
+
+# --- the LED chain --------------------------------------------------------------------------
+
+class RecordingWriter:
+    """A narrow LED write target that keeps every frame of bytes it is given."""
+
+    def __init__(self, fail_on_write: bool = False) -> None:
+        self.frames: list[bytes] = []
+        self.closes = 0
+        self.fail_on_write = fail_on_write
+
+    def write(self, data: bytes) -> None:
+        if self.fail_on_write:
+            raise OSError("the chain is unplugged")
+        self.frames.append(bytes(data))
+
+    def close(self) -> None:
+        self.closes += 1
+
+
+class PixelBufModel:
+    """Adafruit PixelBuf's behaviour as a pass-through (byte order RGB, brightness 1).
+
+    Pixels are set by index or slice as (r, g, b) tuples of 0..255; ``show``
+    transmits the buffer; ``deinit`` blanks the strip and releases the pin.
+    """
+
+    def __init__(self, count: int) -> None:
+        self.buffer = bytearray(3 * count)
+        self.transmitted: list[bytes] = []
+        self.released = False
+
+    def __setitem__(self, index: slice, values: Sequence[tuple[int, ...]]) -> None:
+        slots = range(*index.indices(len(self.buffer) // 3))
+        if len(values) != len(slots):
+            raise ValueError("slice and values differ in length")
+        for slot, value in zip(slots, values, strict=True):
+            self.buffer[3 * slot:3 * slot + 3] = bytes(value)
+
+    def show(self) -> None:
+        self.transmitted.append(bytes(self.buffer))
+
+    def deinit(self) -> None:
+        self.buffer[:] = bytes(len(self.buffer))
+        self.show()
+        self.released = True
