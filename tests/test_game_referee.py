@@ -28,7 +28,8 @@ def test_opening_tie_is_rolled_again_and_the_higher_die_starts() -> None:
     events = replay(*START, dice(3, 3), press("black.roll"), dice(2, 5), press("white.roll"),
                     move("13/11", "white"), move("13/8", "white"))
     rolls = graded(events, "opening_roll")
-    assert rolls == [("opening_roll", 3, 3), ("opening_roll", 5, "black", 2)]  # black, starter, white
+    # fields in key order: black, starter, white
+    assert rolls == [("opening_roll", 3, 3), ("opening_roll", 5, "black", 2)]
     assert graded(events, "played") == []  # white moved, but black started: out of sync
 
 
