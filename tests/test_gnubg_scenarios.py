@@ -17,8 +17,6 @@ from pathlib import Path
 import pytest
 from scenario_compare import compare, load_events, parse_events
 
-
-
 from tavla_pi.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
