@@ -144,7 +144,8 @@ def test_lines_are_scenario_actions(path: Path) -> None:
         elif action == "wait":
             assert isinstance(line["wait"], int) and line["wait"] > 0, where
         else:
-            assert line == {"setup": "start"} or set(line["load"]) == {"position_id", "match_id"}
+            setup = line.get("setup") == "start" and set(line) <= {"setup", "match_length"}
+            assert setup or set(line["load"]) == {"position_id", "match_id"}, where
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
