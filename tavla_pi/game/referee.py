@@ -246,7 +246,7 @@ class Referee:
         start = self.position()
         self.shown_dice = dice
         if not start.legal_plays(dice):
-            self._emit("no_legal_move", player=mover.value, dice=list(dice))
+            self._emit("no_legal_move", player=mover.value, dice=_high_first(dice))
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
             return
@@ -296,7 +296,7 @@ class Referee:
                                              self.settings.rules)
         else:
             self.match = turn_done(self.match)
-        self._emit("played", player=mover.value, dice=list(turn.dice), play=play.notation,
+        self._emit("played", player=mover.value, dice=_high_first(turn.dice), play=play.notation,
                    position_id=play.result.position_id(), match_id=self.match.match_id())
         if result is not None:
             self._game_over(result)
@@ -349,3 +349,8 @@ class Referee:
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []
         return out
+
+
+def _high_first(dice: tuple[int, int]) -> list[int]:
+    """Dice as GNU Backgammon records a turn's roll: the higher die first."""
+    return sorted(dice, reverse=True)
