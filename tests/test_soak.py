@@ -90,7 +90,8 @@ def truth(position: Position, on_roll: Color) -> dict[tuple[str, Color], int]:
 # -- the hand alone -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("style", [CAREFUL, HandStyle(), CLUMSY], ids=["careful", "usual", "clumsy"])
+@pytest.mark.parametrize("style", [CAREFUL, HandStyle(), CLUMSY],
+                         ids=["careful", "usual", "clumsy"])
 def test_the_hand_puts_every_chosen_play_on_the_board(pinmap: PinMap, style: HandStyle) -> None:
     rng = random.Random(11)
     hand = Hand(rng, style)
