@@ -19,7 +19,7 @@ import json
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,11 @@ DONE_ATTEMPTS = 3
 """How often the hand presses DONE on a complete board before the game counts as stuck."""
 SETUP_WAIT_MS = 400
 SETTLE_LIMIT_MS = 1000
+DECISIONS = frozenset({
+    "game_started", "opening_roll", "rolled", "played", "no_legal_move", "double_offered",
+    "double_taken", "double_dropped", "game_over", "match_over", "new_match"})
+"""Events that change the game: each must be one the session expects at that moment."""
+GAME_END = frozenset({"played", "double_dropped", "game_over", "match_over"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +149,7 @@ class Session:
 
     def run(self) -> SessionResult:
         """Play every game (or the match); stop at the first failure."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         self._events(self.runner.advance(0))
         try:
             while self._more_games():
@@ -158,6 +163,7 @@ class Session:
             self._fail("error", f"{type(exc).__name__}: {exc}")
         self.counts["virtual_ms"] += self.runner.clock.now_ms()
         self.counts["wall_ms"] += round((time.perf_counter() - start) * 1000)
+        self.counts["cpu_ms"] += round((time.process_time() - cpu) * 1000)
         self.counts.update(self.hand.tally)
         return self.result
 
@@ -169,7 +175,7 @@ class Session:
     def _game(self) -> None:
         self.turn = 0
         self._note(f"game {self.game}: score {self.match.score}")
-        events = self._do(Setup(), Wait(SETUP_WAIT_MS))
+        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={"game_started"})
         self._one(events, "game_started", position_id=Position.initial().position_id(),
                   match_id=self.match.match_id())
         mover, opening = self._opening()
@@ -202,7 +208,7 @@ class Session:
         while True:
             white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
             button = f"{self.rng.choice(tuple(Color)).value}.roll"
-            events = self._do(Dice(white, black), _press(button))
+            events = self._do(Dice(white, black), _press(button), expect={"opening_roll"})
             throws.append((white, black))
             starter = {} if white == black else {
                 "starter": (Color.WHITE if white > black else Color.BLACK).value}
@@ -225,18 +231,18 @@ class Session:
             return False
         self.counts["cube_offers"] += 1
         cube = self.match.cube * 2
-        events = self._do(_press(f"{mover.value}.cube"))
+        events = self._do(_press(f"{mover.value}.cube"), expect={"double_offered"})
         self._one(events, "double_offered", player=mover.value, cube=cube)
         self.match = cube_rules.offer_double(self.match, mover, self.rules)
         taker = mover.opponent
         if self.hand.chance(self.cube.take):
             self.counts["cube_takes"] += 1
-            events = self._do(_press(f"{taker.value}.roll"))
+            events = self._do(_press(f"{taker.value}.roll"), expect={"double_taken"})
             self._one(events, "double_taken", player=taker.value, cube=cube)
             self.match = cube_rules.take(self.match, taker)
             return False
         self.counts["cube_drops"] += 1
-        events = self._do(_press(f"{taker.value}.cube"))
+        events = self._do(_press(f"{taker.value}.cube"), expect=GAME_END)
         self._one(events, "double_dropped", player=taker.value, cube=cube)
         self.match, result = cube_rules.drop(self.match, taker, self.rules)
         self._game_over(events, result)
@@ -245,7 +251,8 @@ class Session:
     def _roll(self, mover: Color, position: Position) -> tuple[int, int] | None:
         """Roll; the dice, or None when they cannot be played (the turn passed)."""
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-        events = self._do(Dice(*dice), _press(done_button(mover)))
+        events = self._do(Dice(*dice), _press(done_button(mover)),
+                          expect={"rolled", "no_legal_move"})
         self._one(events, "rolled", player=mover.value, dice=list(dice))
         self.match = rolled(self.match, (max(dice), min(dice)))
         if position.legal_plays(dice):
@@ -293,7 +300,6 @@ class Session:
                 self.counts["early_done_skipped"] += 1
                 return 0
         events = self._do(*step.actions)
-        self._none(events, "played", failure="wrong_commit")
         if step.what == "recover":
             self.counts["recover_in_sync"] += any(e.type == "in_sync" for e in events)
         if step.carries is not None and step.expect is None:
@@ -353,7 +359,7 @@ class Session:
         for attempt in range(DONE_ATTEMPTS):
             self._settle()
             self._confirm(play, mover)
-            events = self._do(_press(done_button(mover)))
+            events = self._do(_press(done_button(mover)), expect=GAME_END)
             if any(e.type == "played" for e in events):
                 return events
             reasons = [e.fields.get("reason") for e in events if e.type == "rejected"]
@@ -399,11 +405,17 @@ class Session:
 
     # -- actions and events ------------------------------------------------------------
 
-    def _do(self, *actions: Action) -> list[Event]:
+    def _do(self, *actions: Action, expect: Set[str] = frozenset()) -> list[Event]:
+        """Apply actions; their events.  Of the game's decisions (:data:`DECISIONS`)
+        only those in ``expect`` may happen."""
         events: list[Event] = []
         for action in actions:
             self.lines.append(action)
             events += self._events(self.runner.apply(action))
+        unexpected = [e for e in events if e.type in DECISIONS and e.type not in expect]
+        if unexpected:
+            raise _AbortError("wrong_commit" if unexpected[0].type == "played" else
+                              f"unexpected_{unexpected[0].type}", f"{_brief(unexpected)}")
         return events
 
     def _events(self, events: Iterable[Event]) -> list[Event]:
