@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tavla_pi.pinmap import load_pinmap
+from tavla_pi.replay.hand import HandStyle
 from tavla_pi.replay.soak import Failure, Session, SessionResult
 
 MATCH_LENGTHS = (0, 0, 1, 3, 5)
@@ -48,10 +49,11 @@ def unit(base: int, index: int) -> Unit:
     return Unit(seed, length, rng.randint(1, 3) if length == 0 else 0)
 
 
-def play(u: Unit, dump_dir: Path | None, naive_done: bool) -> SessionResult:
+def play(u: Unit, args: argparse.Namespace) -> SessionResult:
     """Play one session (in a worker process)."""
+    style = HandStyle(illegal_held=not args.far_only)
     session = Session(load_pinmap(), u.seed, match_length=u.match_length, games=u.games,
-                      dump_dir=dump_dir, naive_done=naive_done)
+                      style=style, dump_dir=args.dump_dir, naive_done=args.naive_done)
     return session.run()
 
 
@@ -69,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             while len(pending) < 2 * args.jobs and totals["games"] + planned < args.games:
                 u = unit(args.seed, index)
                 index += 1
-                pending[pool.submit(play, u, args.dump_dir, args.naive_done)] = u
+                pending[pool.submit(play, u, args)] = u
                 planned += EXPECTED_GAMES[u.match_length]
             if not pending:
                 break
@@ -93,6 +95,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="write the scenario of failing sessions here")
     parser.add_argument("--naive-done", action="store_true",
                         help="press DONE as the lights invite, never cycling candidates")
+    parser.add_argument("--far-only", action="store_true",
+                        help="illegal placements only where no dice reach, never on a point "
+                             "the opponent holds (a known bug: tests/soak_failures/held_point)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     return parser
 
@@ -152,6 +157,8 @@ ROWS = (
     ("cube_takes", "  taken"),
     ("cube_drops", "  dropped"),
     ("cube_refused", "cube presses refused (not allowed)"),
+    ("stray_presses", "the other player's presses during a turn (refused)"),
+    ("menu_presses", "short MENU presses (nothing changes)"),
     ("won_single", "games won single"),
     ("won_gammon", "games won gammon"),
     ("won_backgammon", "games won backgammon"),
@@ -160,8 +167,9 @@ ROWS = (
 
 def _report(totals: Counter[str], failures: list[Failure], wall_s: float,
             args: argparse.Namespace) -> None:
-    print(f"soak: --games {args.games} --seed {args.seed} --jobs {args.jobs}"
-          f"{' --naive-done' if args.naive_done else ''}")
+    flags = [f for f, on in (("--naive-done", args.naive_done),
+                              ("--far-only", args.far_only)) if on]
+    print(f"soak: --games {args.games} --seed {args.seed} --jobs {args.jobs} {' '.join(flags)}")
     for key, label in ROWS:
         print(f"  {label:<58} {totals[key]:>8}")
     games = max(totals["games"], 1)

@@ -23,26 +23,27 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
+from tavla_pi.replay.handrules import (
+    BAR,
+    OFF,
+    Key,
+    Single,
+    ix,
+    moved,
+    orders,
+    partial_boards,
+    points,
+    reads_legal,
+)
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
-from tavla_pi.rules.position import Position
 
-BAR = 25
-"""The bar in the mover's numbering."""
-OFF = 0
-"""Borne off, in the mover's numbering."""
 ILLEGAL_HOLD_MS = 400
 """How long an illegal placement is left standing (the referee must object)."""
 GLITCH_MS = (10, 140)
 """Glitches are shorter than the stability time (150 ms): the game never sees them."""
 SLIDE_MS = (0, 130)
 """How long a slide rests on each point on the way (shorter than the stability time)."""
-
-Key = tuple[tuple[int, ...], tuple[int, ...]]
-"""A board as (mover's 25 counts, opponent's 25 counts), each in its own numbering."""
-Single = tuple[int, int]
-"""One single-die move (from, to) in the mover's numbering."""
-
 
 def location(point: int, color: Color) -> str:
     """The CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
@@ -70,6 +71,8 @@ class HandStyle:
     slide over points on the way; ``glitch`` (per action): a phantom reading;
     ``illegal`` (per movement): first put the checker where no legal play
     goes; ``done_on_illegal``: then press DONE while it stands there;
+    ``illegal_held``: such a point may be one the opponent holds (else only
+    points no dice reach);
     ``early_done`` (per pause between movements): DONE before the play is
     complete; ``takeback`` (per turn, twice): play other moves and take them
     back first, and take back the last movement and make it again;
@@ -84,6 +87,7 @@ class HandStyle:
     glitch: float = 0.04
     illegal: float = 0.04
     done_on_illegal: float = 0.5
+    illegal_held: bool = True
     early_done: float = 0.04
     takeback: float = 0.05
     knock: float = 0.02
@@ -171,97 +175,6 @@ def undo(actions: Sequence[Action]) -> list[Action]:
     return out
 
 
-# -- the single-die rules, as the hand knows them ---------------------------------------
-
-
-def _ix(point: int) -> int:
-    """Index of the mover's point in a side (the bar is 24)."""
-    return 24 if point == BAR else point - 1
-
-
-def _legal(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int, die: int) -> bool:
-    """Whether one checker may move from ``frm`` to ``to`` with ``die`` now."""
-    if mine[_ix(frm)] == 0 or (frm != BAR and mine[24]):
-        return False
-    if to != OFF:
-        return frm - to == die and theirs[24 - to] < 2
-    if any(mine[6:25]):
-        return False
-    return frm == die or (frm < die and not any(mine[frm:6]))
-
-
-def _moved(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int
-           ) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-    """Both sides after one checker moves (a blot on ``to`` goes to its bar); and the hit."""
-    m, t = list(mine), list(theirs)
-    m[_ix(frm)] -= 1
-    hit = False
-    if to != OFF:
-        m[to - 1] += 1
-        if t[24 - to] == 1:
-            t[24 - to], t[24], hit = 0, t[24] + 1, True
-    return tuple(m), tuple(t), hit
-
-
-def _dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
-    return (dice[0],) * 4 if dice[0] == dice[1] else dice
-
-
-def partial_boards(position: Position, dice: tuple[int, int]) -> set[Key]:
-    """Every board some order of single-die moves reaches (a superset of the legal
-    partial plays: the engine's max-dice rules are not applied)."""
-    boards: set[Key] = set()
-    seen: set[tuple[Key, tuple[int, ...]]] = set()
-    stack = [((position.mine, position.theirs), _dice_list(dice))]
-    while stack:
-        key, left = stack.pop()
-        if (key, left) in seen:
-            continue
-        seen.add((key, left))
-        boards.add(key)
-        mine, theirs = key
-        for die in set(left):
-            rest = list(left)
-            rest.remove(die)
-            for frm in range(BAR, 0, -1):
-                to = max(frm - die, OFF)
-                if _legal(mine, theirs, frm, to, die):
-                    m, t, _ = _moved(mine, theirs, frm, to)
-                    stack.append(((m, t), tuple(sorted(rest))))
-    return boards
-
-
-def orders(position: Position, play: Play, legal: bool) -> list[tuple[Single, ...]]:
-    """Orders of ``play``'s single moves a hand can make: each lift from a point
-    holding a checker; with ``legal``, each move legal by a die still unused."""
-    found: set[tuple[Single, ...]] = set()
-    moves = [(f, t) for f, t, _ in play.moves]
-
-    def walk(mine: tuple[int, ...], theirs: tuple[int, ...], left: list[Single],
-             dice: list[int], done: tuple[Single, ...]) -> None:
-        if not left:
-            found.add(done)
-            return
-        for move in set(left):
-            frm, to = move
-            if mine[_ix(frm)] == 0:
-                continue
-            m, t, _ = _moved(mine, theirs, frm, to)
-            rest = list(left)
-            rest.remove(move)
-            if not legal:
-                walk(m, t, rest, dice, (*done, move))
-                continue
-            for die in set(dice):
-                if _legal(mine, theirs, frm, to, die):
-                    rest_dice = list(dice)
-                    rest_dice.remove(die)
-                    walk(m, t, rest, rest_dice, (*done, move))
-
-    walk(position.mine, position.theirs, moves, list(_dice_list(play.dice)), ())
-    return sorted(found)
-
-
 # -- one turn ---------------------------------------------------------------------------
 
 
@@ -331,9 +244,9 @@ class _Turn:
     def _knock(self) -> None:
         """Lift two or three checkers of a stack, wait, put them back."""
         stacks = [(location(p, self.mover), self.mover, n)
-                  for p, n in _points(self.mine) if n >= 2]
+                  for p, n in points(self.mine) if n >= 2]
         stacks += [(location(p, self.opponent), self.opponent, n)
-                   for p, n in _points(self.theirs) if n >= 2]
+                   for p, n in points(self.theirs) if n >= 2]
         if not stacks:
             return
         at, color, n = self.hand.rng.choice(stacks)
@@ -370,7 +283,7 @@ class _Turn:
         origin, dest = chain[0][0], chain[-1][1]
         hits = []
         for frm, to in chain:
-            self.mine, self.theirs, hit = _moved(self.mine, self.theirs, frm, to)
+            self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
             if hit:
                 hits.append(to)
         h.tally["movement"] += 1
@@ -440,12 +353,13 @@ class _Turn:
         mine, theirs = before
         candidates = []
         for point in range(1, 25):
-            if point in (origin, dest) or theirs[24 - point] == 1:
+            held = theirs[24 - point]
+            if point in (origin, dest) or held == 1 or (held and not self.style.illegal_held):
                 continue
             m = list(mine)
-            m[_ix(origin)] -= 1
+            m[ix(origin)] -= 1
             m[point - 1] += 1
-            if not _reads_legal(tuple(m), theirs, partials):
+            if not reads_legal(tuple(m), theirs, partials):
                 candidates.append(point)
         return self.hand.rng.choice(candidates) if candidates else None
 
@@ -495,28 +409,3 @@ class _Turn:
                 h.tally["glitch"] += 1
                 at = h.rng.choice([*(str(n) for n in range(1, 25)), "bar"])
                 yield Glitch(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))
-
-
-def _points(side: tuple[int, ...]) -> Iterator[tuple[int, int]]:
-    """(own point, count) of a side's occupied points and bar (25)."""
-    for i, n in enumerate(side):
-        if n:
-            yield (BAR if i == 24 else i + 1), n
-
-
-def _reads_legal(mine: tuple[int, ...], theirs: tuple[int, ...],
-                 partials: set[tuple[int, ...]]) -> bool:
-    """Whether the mover's checkers could be those of a legal partial play, or of one
-    with a checker in the hand (the trays are not sensed: held and borne off look
-    alike); the opponent's are not compared, as a hit under way may differ there.
-    Never when a checker stands on a point the opponent holds."""
-    if any(mine[i] and theirs[23 - i] for i in range(24)):
-        return False
-    if mine in partials:
-        return True
-    for i in range(25):
-        m = list(mine)
-        m[i] += 1
-        if tuple(m) in partials:
-            return True
-    return False

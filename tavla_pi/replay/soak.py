@@ -15,7 +15,6 @@ then written out to replay with ``tavla-pi replay``.
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from collections import Counter
@@ -35,16 +34,13 @@ from tavla_pi.replay.actions import (
     Action,
     Dice,
     Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
     Press,
     Setup,
     Wait,
 )
 from tavla_pi.replay.hand import Hand, HandStyle, Step, done_button
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -67,16 +63,24 @@ GAME_END = frozenset({"played", "double_dropped", "game_over", "match_over"})
 
 
 @dataclass(frozen=True, slots=True)
-class CubeStyle:
-    """How the players use the cube: probabilities per chance."""
+class Players:
+    """How the two players use the buttons: probabilities per chance.
+
+    ``double``: offer a double when allowed (per turn); ``take``: take it;
+    ``wrong_cube``: press CUBE when doubling is not allowed (rejected);
+    ``stray``: the other player presses ROLL or CUBE during a turn
+    (rejected); ``menu``: a short MENU press (shows the state, changes nothing).
+    """
 
     double: float = 0.03
     take: float = 0.7
-    wrong_press: float = 0.01
+    wrong_cube: float = 0.01
+    stray: float = 0.02
+    menu: float = 0.01
 
 
 DEFAULT_STYLE = HandStyle()
-DEFAULT_CUBE = CubeStyle()
+DEFAULT_PLAYERS = Players()
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +128,7 @@ class Session:
     """
 
     def __init__(self, pinmap: PinMap, seed: int, *, match_length: int = 0, games: int = 1,
-                 style: HandStyle = DEFAULT_STYLE, cube: CubeStyle = DEFAULT_CUBE,
+                 style: HandStyle = DEFAULT_STYLE, players: Players = DEFAULT_PLAYERS,
                  dump_dir: Path | None = None, naive_done: bool = False) -> None:
         self.seed = seed
         self.match_length = match_length
@@ -134,7 +138,7 @@ class Session:
         self.rules = self.settings.rules
         self.runner = ScenarioRunner(pinmap, self.settings, seed=seed)
         self.hand = Hand(self.rng, style)
-        self.cube = cube
+        self.players = players
         self.dump_dir = dump_dir
         self.naive_done = naive_done
         self.lines: list[Action | str] = []
@@ -223,11 +227,11 @@ class Session:
         """Perhaps double (and take or drop); True if the game ended on a drop."""
         allowed = cube_rules.may_double(self.match, mover, self.rules)
         if not allowed:
-            if self.hand.chance(self.cube.wrong_press):
+            if self.hand.chance(self.players.wrong_cube):
                 self.counts["cube_refused"] += 1
                 self._one(self._do(_press(f"{mover.value}.cube")), "rejected", player=mover.value)
             return False
-        if not self.hand.chance(self.cube.double):
+        if not self.hand.chance(self.players.double):
             return False
         self.counts["cube_offers"] += 1
         cube = self.match.cube * 2
@@ -235,7 +239,7 @@ class Session:
         self._one(events, "double_offered", player=mover.value, cube=cube)
         self.match = cube_rules.offer_double(self.match, mover, self.rules)
         taker = mover.opponent
-        if self.hand.chance(self.cube.take):
+        if self.hand.chance(self.players.take):
             self.counts["cube_takes"] += 1
             events = self._do(_press(f"{taker.value}.roll"), expect={"double_taken"})
             self._one(events, "double_taken", player=taker.value, cube=cube)
@@ -248,8 +252,21 @@ class Session:
         self._game_over(events, result)
         return True
 
+    def _stray(self, mover: Color) -> None:
+        """Perhaps the other player presses a button (rejected), or someone MENU."""
+        other = mover.opponent
+        if self.hand.chance(self.players.stray):
+            self.counts["stray_presses"] += 1
+            role = self.rng.choice(("roll", "cube"))
+            events = self._do(_press(f"{other.value}.{role}"))
+            self._one(events, "rejected", player=other.value)
+        if self.hand.chance(self.players.menu):
+            self.counts["menu_presses"] += 1
+            self._do(_press("menu"))
+
     def _roll(self, mover: Color, position: Position) -> tuple[int, int] | None:
         """Roll; the dice, or None when they cannot be played (the turn passed)."""
+        self._stray(mover)
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
         events = self._do(Dice(*dice), _press(done_button(mover)),
                           expect={"rolled", "no_legal_move"})
@@ -269,6 +286,7 @@ class Session:
         """Move ``play`` by hand, press DONE, check the commit; the game's result if it ends."""
         self._note(f"turn {self.turn}: {mover.value} {dice[0]}-{dice[1]} plays {play.notation}")
         self.counts["turns"] += 1
+        self._stray(mover)
         steps = self.hand.turn(play, mover)
         for step in steps:
             self._step(step, mover)
@@ -299,7 +317,11 @@ class Session:
             if self._ambiguous():  # the board asks which play: a player would not press
                 self.counts["early_done_skipped"] += 1
                 return 0
-        events = self._do(*step.actions)
+        try:
+            events = self._do(*step.actions)
+        except _AbortError as abort:
+            raise _AbortError(abort.kind, f"{abort.detail} during {step.what} "
+                              f"{_actions_brief(step.actions)}") from None
         if step.what == "recover":
             self.counts["recover_in_sync"] += any(e.type == "in_sync" for e in events)
         if step.carries is not None and step.expect is None:
@@ -482,33 +504,3 @@ def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
 
 def _press(button: str) -> Press:
     return Press(button, SHORT_PRESS_MS, long=False)
-
-
-def action_json(action: Action) -> dict[str, Any]:
-    """The CONTRACTS.md §4 JSON object of one action."""
-    out: dict[str, Any]
-    match action:
-        case Setup():
-            out = {"setup": "start"}
-        case Load(position_id, match_id):
-            out = {"load": {"position_id": position_id, "match_id": match_id}}
-        case Dice(a, b):
-            out = {"dice": [a, b]}
-        case Press(button, ms, long):
-            out = {"hold": button, "ms": ms} if long else {"press": button}
-        case Lift(at, color):
-            out = {"lift": at, "color": color.value}
-        case Place(at, color):
-            out = {"place": at, "color": color.value}
-        case Move(source, target, color):
-            out = {"move": f"{source}/{target}", "color": color.value}
-        case Glitch(at, color, ms):
-            out = {"glitch": {"at": at, "color": color.value, "ms": ms}}
-        case Wait(ms):
-            out = {"wait": ms}
-    return out
-
-
-def scenario_lines(lines: Iterable[Action | str]) -> list[str]:
-    """Scenario file lines: each action as JSON, each note as a ``#`` comment."""
-    return [f"# {x}" if isinstance(x, str) else json.dumps(action_json(x)) for x in lines]
