@@ -252,8 +252,10 @@ class _Turn:
         at, color, n = self.hand.rng.choice(stacks)
         k = min(n, self.hand.rng.choice((2, 3)))
         self.hand.tally["knock"] += 1
+        self._cut("move")
         self._add(*[Lift(at, color)] * k, Wait(self.hand.rng.randrange(0, 700, 20)),
                   *[Place(at, color)] * k, *self._wait())
+        self._cut("knock")
 
     def _detour(self) -> None:
         """Play (part of) another legal play, then take it back."""
