@@ -12,7 +12,8 @@ scenario actions and the event the referee must answer it with.
 
 The hand keeps its own small model of the board (the mover's and the
 opponent's 25 counts, as the rules engine holds them) and its own statement
-of the single-die rules, so that it never relies on the code it tests.
+of the single-die rules (:mod:`tavla_pi.replay.handrules`), so that it never
+relies on the code it tests.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ GLITCH_MS = (10, 140)
 """Glitches are shorter than the stability time (150 ms): the game never sees them."""
 SLIDE_MS = (0, 130)
 """How long a slide rests on each point on the way (shorter than the stability time)."""
+
 
 def location(point: int, color: Color) -> str:
     """The CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
@@ -337,9 +339,9 @@ class _Turn:
             return []
         self.hand.tally["slide"] += 1
         rng = self.hand.rng
-        points = sorted(rng.sample(between, min(len(between), rng.randint(1, 3))), reverse=True)
+        stops = sorted(rng.sample(between, min(len(between), rng.randint(1, 3))), reverse=True)
         out: list[Action] = []
-        for point in points:
+        for point in stops:
             at = location(point, self.mover)
             out += [Place(at, self.mover), Wait(rng.randrange(*SLIDE_MS, 10)), Lift(at, self.mover)]
         return out

@@ -287,11 +287,13 @@ class Session:
         self._note(f"turn {self.turn}: {mover.value} {dice[0]}-{dice[1]} plays {play.notation}")
         self.counts["turns"] += 1
         self._stray(mover)
+        start = len(self.events)
         steps = self.hand.turn(play, mover)
         for step in steps:
             self._step(step, mover)
         events = self._done(play, mover)
         self.counts["illegal_recovered"] += sum(s.what.startswith("illegal") for s in steps)
+        self._check_sync(self.events[start:])
         result = None
         if sum(play.result.theirs) == 0:
             self.match, result = win_by_play(self.match, mover, play.result.mine, self.rules)
@@ -305,6 +307,17 @@ class Session:
         else:
             self._none(events, "game_over")
         return result
+
+    def _check_sync(self, events: list[Event]) -> None:
+        """The referee never commits while it says the board is out of sync."""
+        said = [e.type for e in events if e.type in ("out_of_sync", "in_sync", "played")]
+        if "out_of_sync" not in said:
+            return
+        before = said[:said.index("played")]
+        if before and before[-1] == "out_of_sync":
+            self._fail("played_out_of_sync", "played while the last word was out_of_sync")
+        else:
+            self.counts["in_sync_again"] += 1
 
     def _step(self, step: Step, mover: Color) -> int:
         """Apply one step of the hand; check the referee answered as it must.
@@ -322,8 +335,6 @@ class Session:
         except _AbortError as abort:
             raise _AbortError(abort.kind, f"{abort.detail} during {step.what} "
                               f"{_actions_brief(step.actions)}") from None
-        if step.what == "recover":
-            self.counts["recover_in_sync"] += any(e.type == "in_sync" for e in events)
         if step.carries is not None and step.expect is None:
             self._check_lights(step.carries, events)
         if step.expect is None:
