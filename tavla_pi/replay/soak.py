@@ -50,11 +50,13 @@ from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 
 MAX_TURNS = 600
-"""A game longer than this is stuck (random games take about 60 turns)."""
+"""A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
 DONE_ATTEMPTS = 3
 """How often the hand presses DONE on a complete board before the game counts as stuck."""
 SETUP_WAIT_MS = 400
+"""After setting up, long enough for the referee to see the starting position."""
 SETTLE_LIMIT_MS = 1000
+"""The longest the player waits for the board to settle before looking at the lights."""
 DECISIONS = frozenset({
     "game_started", "opening_roll", "rolled", "played", "no_legal_move", "double_offered",
     "double_taken", "double_dropped", "game_over", "match_over", "new_match"})
@@ -152,7 +154,12 @@ class Session:
     # -- the session -------------------------------------------------------------------
 
     def run(self) -> SessionResult:
-        """Play every game (or the match); stop at the first failure."""
+        """Play every game (or the match).
+
+        The referee's slips that the hand puts right (an illegal placement not
+        reported, say) are recorded and play goes on; a wrong commit, a stuck
+        game or an unexpected decision ends the session.
+        """
         start, cpu = time.perf_counter(), time.process_time()
         self._events(self.runner.advance(0))
         try:
