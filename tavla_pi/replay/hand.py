@@ -1,0 +1,415 @@
+"""A scripted player's hand: a chosen play turned into physical actions on the board.
+
+The rules engine picks a :class:`~tavla_pi.rules.Play`; a :class:`Hand` moves
+it the way people do: one checker at a time in some order of the single-die
+moves (entering from the bar first, or, now and then, not), one checker over
+several dice in one movement, hit blots put on the bar before the hitter
+arrives, while it is in the hand or after, slides over the points on the
+way, pauses of any length, sensor glitches.  At random it is also clumsy:
+DONE pressed too early, a checker put where no legal play goes, a takeback,
+a knocked stack.  The result is a list of :class:`Step` s, each a run of
+scenario actions and the event the referee must answer it with.
+
+The hand keeps its own small model of the board (the mover's and the
+opponent's 25 counts, as the rules engine holds them) and its own statement
+of the single-die rules (:mod:`tavla_pi.replay.handrules`), so that it never
+relies on the code it tests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
+from tavla_pi.replay.handrules import (
+    BAR,
+    OFF,
+    Key,
+    Single,
+    ix,
+    moved,
+    orders,
+    partial_boards,
+    points,
+    reads_legal,
+)
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
+
+ILLEGAL_HOLD_MS = 400
+"""How long an illegal placement is left standing (the referee must object)."""
+GLITCH_MS = (10, 140)
+"""Glitches are shorter than the stability time (150 ms): the game never sees them."""
+SLIDE_MS = (0, 130)
+"""How long a slide rests on each point on the way (shorter than the stability time)."""
+
+
+def location(point: int, color: Color) -> str:
+    """The CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point if color is Color.WHITE else 25 - point)
+
+
+def done_button(color: Color) -> str:
+    """The ROLL/DONE button of ``color``."""
+    return f"{color.value}.roll"
+
+
+@dataclass(frozen=True, slots=True)
+class HandStyle:
+    """How varied and how clumsy the hand is: each field a probability per chance.
+
+    ``any_order`` (per turn): the single moves in an order that is only legal
+    as a whole (e.g. another checker before the one on the bar enters);
+    ``multi_die`` (per continuation): one checker over several dice in one
+    movement; ``use_move``: the runner's ``move`` (lift, settle, place,
+    settle) rather than separate lifts and places; ``slide`` (per movement):
+    slide over points on the way; ``glitch`` (per action): a phantom reading;
+    ``illegal`` (per movement): first put the checker where no legal play
+    goes; ``done_on_illegal``: then press DONE while it stands there;
+    ``illegal_held``: such a point may be one the opponent holds (else only
+    points no dice reach);
+    ``early_done`` (per pause between movements): DONE before the play is
+    complete; ``takeback`` (per turn, twice): play other moves and take them
+    back first, and take back the last movement and make it again;
+    ``knock`` (per pause between movements): lift 2-3 checkers of a stack
+    and put them back; ``pauses``: random waits between actions (else none).
+    """
+
+    any_order: float = 0.15
+    multi_die: float = 0.35
+    use_move: float = 0.35
+    slide: float = 0.15
+    glitch: float = 0.04
+    illegal: float = 0.04
+    done_on_illegal: float = 0.5
+    illegal_held: bool = True
+    early_done: float = 0.04
+    takeback: float = 0.05
+    knock: float = 0.02
+    pauses: bool = True
+
+
+CAREFUL = HandStyle(any_order=0.0, multi_die=0.0, use_move=1.0, slide=0.0, glitch=0.0,
+                    illegal=0.0, done_on_illegal=0.0, early_done=0.0, takeback=0.0,
+                    knock=0.0, pauses=False)
+"""A careful player: legal order, one ``move`` per die, no glitches, no mistakes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Actions of the hand and the event the referee must answer them with.
+
+    ``expect``: ``"out_of_sync"`` (an illegal placement left standing),
+    ``"rejected"`` (DONE pressed before the play is on the board), or None.
+    ``what`` names the step for counting and for failure reports.
+    ``carries``: (from, to) of a movement by a legal order with no hit: when
+    the referee reports the checker lifted, ``to`` must be among the
+    destinations it lights; for an illegal placement, where it was put.
+    """
+
+    actions: tuple[Action, ...]
+    expect: str | None = None
+    what: str = "move"
+    carries: tuple[str, str] | None = None
+
+
+class Hand:
+    """A scripted player's hand: :meth:`turn` makes the steps of one chosen play.
+
+    ``tally`` counts what the hand did (movements, hits, slides, glitches,
+    takebacks, knocks, illegal placements, early DONE presses).
+    """
+
+    def __init__(self, rng: random.Random, style: HandStyle = HandStyle()) -> None:
+        self.rng = rng
+        self.style = style
+        self.tally: Counter[str] = Counter()
+
+    def turn(self, play: Play, mover: Color) -> list[Step]:
+        """The steps that move ``play`` on the board (DONE not included)."""
+        return _Turn(self, play, mover).build()
+
+    def actions(self, play: Play, mover: Color) -> list[Action]:
+        """The actions of :meth:`turn`, flattened."""
+        return [a for step in self.turn(play, mover) for a in step.actions]
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p``."""
+        return p > 0 and self.rng.random() < p
+
+    def pause(self) -> int:
+        """A random pause in ms: none, shorter than the stability time (150 ms),
+        long enough to be seen, or a long one."""
+        if not self.style.pauses:
+            return 0
+        r = self.rng.random()
+        if r < 0.35:
+            return 0
+        if r < 0.65:
+            return self.rng.randrange(20, 150, 10)
+        if r < 0.95:
+            return self.rng.randrange(160, 380, 20)
+        return self.rng.randrange(400, 1100, 100)
+
+
+def undo(actions: Sequence[Action]) -> list[Action]:
+    """The actions that take ``actions`` back: reversed, lifts and places swapped."""
+    out: list[Action] = []
+    for action in reversed(actions):
+        match action:
+            case Lift(at, color):
+                out.append(Place(at, color))
+            case Place(at, color):
+                out.append(Lift(at, color))
+            case Move(source, target, color):
+                out.append(Move(target, source, color))
+            case Wait():
+                out.append(action)
+            case _:
+                pass
+    return out
+
+
+# -- one turn ---------------------------------------------------------------------------
+
+
+class _Turn:
+    """Builds the steps of one play, keeping the hand's model of the board."""
+
+    def __init__(self, hand: Hand, play: Play, mover: Color) -> None:
+        self.hand = hand
+        self.style = hand.style
+        self.play = play
+        self.mover = mover
+        self.opponent = mover.opponent
+        self.mine, self.theirs = play.position.mine, play.position.theirs
+        self.steps: list[Step] = []
+        self.pending: list[Action] = []
+        self._partials: set[tuple[int, ...]] | None = None
+        plays = play.position.legal_plays(play.dice)
+        self.complete = {(p.result.theirs, p.result.mine) for p in plays}
+        self.others = plays
+        self.legal_order = True
+
+    # -- the whole turn ----------------------------------------------------------------
+
+    def build(self) -> list[Step]:
+        """Every step of the turn."""
+        h = self.hand
+        if h.chance(self.style.takeback):
+            self._detour()
+        legal = self.legal_order = not h.chance(self.style.any_order)
+        order = h.rng.choice(orders(self.play.position, self.play, legal)
+                             or orders(self.play.position, self.play, False))
+        h.tally["order_any" if not legal else "order_legal"] += 1
+        last: list[Action] | None = None
+        for chain in self._chains(order):
+            self._between()
+            last = self._movement(chain)
+        if last and h.chance(self.style.takeback):
+            h.tally["takeback_last"] += 1
+            self._add(*undo(last), *self._wait(), *last)
+            self._cut("takeback")
+        self._cut("move")
+        return self.steps
+
+    def _chains(self, order: tuple[Single, ...]) -> list[list[Single]]:
+        """The single moves grouped into hand movements (one checker, several dice)."""
+        chains: list[list[Single]] = []
+        for frm, to in order:
+            if chains and chains[-1][-1][1] == frm and self.hand.chance(self.style.multi_die):
+                chains[-1].append((frm, to))
+            else:
+                chains.append([(frm, to)])
+        return chains
+
+    # -- between movements -------------------------------------------------------------
+
+    def _between(self) -> None:
+        """Clumsiness while no checker is in the hand: an early DONE, a knocked stack."""
+        h = self.hand
+        if h.chance(self.style.knock):
+            self._knock()
+        if h.chance(self.style.early_done) and (self.mine, self.theirs) not in self.complete:
+            h.tally["early_done"] += 1
+            self._cut("move")
+            self._add(Press(done_button(self.mover), SHORT_PRESS_MS, long=False))
+            self._cut("early_done", expect="rejected")
+
+    def _knock(self) -> None:
+        """Lift two or three checkers of a stack, wait, put them back."""
+        stacks = [(location(p, self.mover), self.mover, n)
+                  for p, n in points(self.mine) if n >= 2]
+        stacks += [(location(p, self.opponent), self.opponent, n)
+                   for p, n in points(self.theirs) if n >= 2]
+        if not stacks:
+            return
+        at, color, n = self.hand.rng.choice(stacks)
+        k = min(n, self.hand.rng.choice((2, 3)))
+        self.hand.tally["knock"] += 1
+        self._cut("move")
+        self._add(*[Lift(at, color)] * k, Wait(self.hand.rng.randrange(0, 700, 20)),
+                  *[Place(at, color)] * k, *self._wait())
+        self._cut("knock")
+
+    def _detour(self) -> None:
+        """Play (part of) another legal play, then take it back."""
+        other = self.hand.rng.choice(self.others)
+        careful = Hand(self.hand.rng, HandStyle(
+            any_order=0.0, multi_die=self.style.multi_die, use_move=self.style.use_move,
+            slide=0.0, glitch=0.0, illegal=0.0, early_done=0.0, takeback=0.0, knock=0.0,
+            pauses=self.style.pauses))
+        steps = careful.turn(other, self.mover)
+        actions = [a for s in steps for a in s.actions]
+        if self.hand.chance(0.5):
+            lifts = [i for i, a in enumerate(actions) if isinstance(a, Lift | Move)]
+            cut = self.hand.rng.choice(lifts[1:]) if len(lifts) > 1 else len(actions)
+            actions = actions[:cut]
+            self.hand.tally["takeback_part"] += 1
+        else:
+            self.hand.tally["takeback_play"] += 1
+        self._add(*actions, *self._wait(), *undo(actions), *self._wait())
+        self._cut("takeback")
+
+    # -- one movement ------------------------------------------------------------------
+
+    def _movement(self, chain: list[Single]) -> list[Action]:
+        """The actions of one hand movement (hits included); the model moves on."""
+        h = self.hand
+        before = (self.mine, self.theirs)
+        origin, dest = chain[0][0], chain[-1][1]
+        hits = []
+        for frm, to in chain:
+            self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
+            if hit:
+                hits.append(to)
+        h.tally["movement"] += 1
+        h.tally["multi_die"] += len(chain) > 1
+        h.tally["hit"] += len(hits)
+        if not hits and self.legal_order and h.chance(self.style.illegal):
+            wrong = self._illegal_point(before, origin, dest)
+            if wrong is not None:
+                self._illegal(origin, wrong, dest)
+                return []
+        actions = self._carry(origin, dest, hits)
+        self._add(*actions)
+        legal = self.legal_order and not hits
+        self._cut("move", carries=(location(origin, self.mover), location(dest, self.mover))
+                  if legal else None)
+        return actions
+
+    def _carry(self, origin: int, dest: int, hits: list[int]) -> list[Action]:
+        """Lift at ``origin``, place at ``dest``; each hit blot to its bar in some order."""
+        h, me, them = self.hand, self.mover, self.opponent
+        pre: list[Action] = []
+        held: list[Action] = []
+        post: list[Action] = []
+        for point in hits:
+            at = location(point, me)
+            lift, to_bar = Lift(at, them), Place("bar", them)
+            when = h.rng.choice(("before", "in_hand", "after", "blot_held"))
+            h.tally[f"hit_{when}"] += 1
+            if when == "before":
+                pre += [lift, *self._wait(), to_bar, *self._wait()]
+            elif when == "in_hand":
+                held += [lift, *self._wait(), to_bar, *self._wait()]
+            elif when == "after":
+                post += [*self._wait(), lift, *self._wait(), to_bar]
+            else:
+                pre += [lift, *self._wait()]
+                post += [*self._wait(), to_bar]
+        src, dst = location(origin, me), location(dest, me)
+        if not held and h.chance(self.style.use_move):
+            h.tally["move_action"] += 1
+            return [*pre, Move(src, dst, me), *post, *self._wait()]
+        return [*pre, Lift(src, me), *self._wait(), *held, *self._slide(origin, dest),
+                Place(dst, me), *post, *self._wait()]
+
+    def _slide(self, origin: int, dest: int) -> list[Action]:
+        """The checker rests briefly on points on its way (each under the stability time)."""
+        between = list(range(origin - 1, dest, -1)) if origin != BAR else []
+        if not between or not self.hand.chance(self.style.slide):
+            return []
+        self.hand.tally["slide"] += 1
+        rng = self.hand.rng
+        stops = sorted(rng.sample(between, min(len(between), rng.randint(1, 3))), reverse=True)
+        out: list[Action] = []
+        for point in stops:
+            at = location(point, self.mover)
+            out += [Place(at, self.mover), Wait(rng.randrange(*SLIDE_MS, 10)), Lift(at, self.mover)]
+        return out
+
+    # -- illegal placements ------------------------------------------------------------
+
+    def _illegal_point(self, before: Key, origin: int, dest: int) -> int | None:
+        """A point where the checker from ``origin`` makes a board no legal play shows:
+        held by the opponent, or reached by no dice (never an opponent's blot)."""
+        if self._partials is None:
+            self._partials = {m for m, _ in partial_boards(self.play.position, self.play.dice)}
+        partials = self._partials
+        mine, theirs = before
+        candidates = []
+        for point in range(1, 25):
+            held = theirs[24 - point]
+            if point in (origin, dest) or held == 1 or (held and not self.style.illegal_held):
+                continue
+            m = list(mine)
+            m[ix(origin)] -= 1
+            m[point - 1] += 1
+            if not reads_legal(tuple(m), theirs, partials):
+                candidates.append(point)
+        return self.hand.rng.choice(candidates) if candidates else None
+
+    def _illegal(self, origin: int, wrong: int, dest: int) -> None:
+        """Put the checker on ``wrong``, leave it (DONE perhaps), then move it right.
+
+        The step is ``illegal_held`` when the opponent holds ``wrong``, else
+        ``illegal_far`` (no dice lead there).
+        """
+        h, me = self.hand, self.mover
+        src, bad, dst = location(origin, me), location(wrong, me), location(dest, me)
+        kind = "illegal_held" if self.theirs[24 - wrong] >= 2 else "illegal_far"
+        h.tally["illegal"] += 1
+        h.tally[kind] += 1
+        self._cut("move")
+        self._add(Lift(src, me), *self._wait(), Place(bad, me), Wait(ILLEGAL_HOLD_MS))
+        self._cut(kind, expect="out_of_sync", carries=(src, bad))
+        if h.chance(self.style.done_on_illegal):
+            h.tally[f"done_on_{kind}"] += 1
+            self._add(Press(done_button(me), SHORT_PRESS_MS, long=False))
+            self._cut(f"done_on_{kind}", expect="rejected")
+        self._add(Lift(bad, me), *self._wait(), Place(dst, me), *self._wait())
+        self._cut("recover")
+
+    # -- building steps ----------------------------------------------------------------
+
+    def _wait(self) -> list[Action]:
+        ms = self.hand.pause()
+        return [Wait(ms)] if ms else []
+
+    def _add(self, *actions: Action) -> None:
+        self.pending.extend(actions)
+
+    def _cut(self, what: str, expect: str | None = None,
+             carries: tuple[str, str] | None = None) -> None:
+        """Close the pending actions into a step (glitches sprinkled in)."""
+        if not self.pending:
+            return
+        self.steps.append(Step(tuple(self._glitched(self.pending)), expect, what, carries))
+        self.pending = []
+
+    def _glitched(self, actions: list[Action]) -> Iterator[Action]:
+        h = self.hand
+        for action in actions:
+            yield action
+            if h.chance(self.style.glitch):
+                h.tally["glitch"] += 1
+                at = h.rng.choice([*(str(n) for n in range(1, 25)), "bar"])
+                yield Glitch(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))

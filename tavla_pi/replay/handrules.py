@@ -1,0 +1,137 @@
+"""The single-die rules as the scripted hand knows them, stated on their own.
+
+The hand must not rely on the code it tests, so it keeps its own small
+statement of how one checker moves with one die (on the rules engine's
+25-tuples, in the mover's numbering: 25 = bar, 0 = off), the orders in which
+a play's single moves can be made, and the boards that partial plays reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+
+BAR = 25
+"""The bar in the mover's numbering."""
+OFF = 0
+"""Borne off, in the mover's numbering."""
+
+Key = tuple[tuple[int, ...], tuple[int, ...]]
+"""A board as (mover's 25 counts, opponent's 25 counts), each in its own numbering."""
+Single = tuple[int, int]
+"""One single-die move (from, to) in the mover's numbering."""
+
+
+def ix(point: int) -> int:
+    """Index of the mover's point in a side (the bar is 24)."""
+    return 24 if point == BAR else point - 1
+
+
+def legal_move(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int, die: int) -> bool:
+    """Whether one checker may move from ``frm`` to ``to`` with ``die`` now."""
+    if mine[ix(frm)] == 0 or (frm != BAR and mine[24]):
+        return False
+    if to != OFF:
+        return frm - to == die and theirs[24 - to] < 2
+    if any(mine[6:25]):
+        return False
+    return frm == die or (frm < die and not any(mine[frm:6]))
+
+
+def moved(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int
+           ) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """Both sides after one checker moves (a blot on ``to`` goes to its bar); and the hit."""
+    m, t = list(mine), list(theirs)
+    m[ix(frm)] -= 1
+    hit = False
+    if to != OFF:
+        m[to - 1] += 1
+        if t[24 - to] == 1:
+            t[24 - to], t[24], hit = 0, t[24] + 1, True
+    return tuple(m), tuple(t), hit
+
+
+def dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
+    return (dice[0],) * 4 if dice[0] == dice[1] else dice
+
+
+def partial_boards(position: Position, dice: tuple[int, int]) -> set[Key]:
+    """Every board some order of single-die moves reaches (a superset of the legal
+    partial plays: the engine's max-dice rules are not applied)."""
+    boards: set[Key] = set()
+    seen: set[tuple[Key, tuple[int, ...]]] = set()
+    stack = [((position.mine, position.theirs), dice_list(dice))]
+    while stack:
+        key, left = stack.pop()
+        if (key, left) in seen:
+            continue
+        seen.add((key, left))
+        boards.add(key)
+        mine, theirs = key
+        for die in set(left):
+            rest = list(left)
+            rest.remove(die)
+            for frm in range(BAR, 0, -1):
+                to = max(frm - die, OFF)
+                if legal_move(mine, theirs, frm, to, die):
+                    m, t, _ = moved(mine, theirs, frm, to)
+                    stack.append(((m, t), tuple(sorted(rest))))
+    return boards
+
+
+def orders(position: Position, play: Play, legal: bool) -> list[tuple[Single, ...]]:
+    """Orders of ``play``'s single moves a hand can make: each lift from a point
+    holding a checker; with ``legal``, each move legal by a die still unused."""
+    found: set[tuple[Single, ...]] = set()
+    moves = [(f, t) for f, t, _ in play.moves]
+
+    def walk(mine: tuple[int, ...], theirs: tuple[int, ...], left: list[Single],
+             dice: list[int], done: tuple[Single, ...]) -> None:
+        if not left:
+            found.add(done)
+            return
+        for move in set(left):
+            frm, to = move
+            if mine[ix(frm)] == 0:
+                continue
+            m, t, _ = moved(mine, theirs, frm, to)
+            rest = list(left)
+            rest.remove(move)
+            if not legal:
+                walk(m, t, rest, dice, (*done, move))
+                continue
+            for die in set(dice):
+                if legal_move(mine, theirs, frm, to, die):
+                    rest_dice = list(dice)
+                    rest_dice.remove(die)
+                    walk(m, t, rest, rest_dice, (*done, move))
+
+    walk(position.mine, position.theirs, moves, list(dice_list(play.dice)), ())
+    return sorted(found)
+
+
+def points(side: tuple[int, ...]) -> Iterator[tuple[int, int]]:
+    """(own point, count) of a side's occupied points and bar (25)."""
+    for i, n in enumerate(side):
+        if n:
+            yield (BAR if i == 24 else i + 1), n
+
+
+def reads_legal(mine: tuple[int, ...], theirs: tuple[int, ...],
+                 partials: set[tuple[int, ...]]) -> bool:
+    """Whether the mover's checkers could be those of a legal partial play, or of one
+    with a checker in the hand (the trays are not sensed: held and borne off look
+    alike); the opponent's are not compared, as a hit under way may differ there.
+    Never when a checker stands on a point the opponent holds."""
+    if any(mine[i] and theirs[23 - i] for i in range(24)):
+        return False
+    if mine in partials:
+        return True
+    for i in range(25):
+        m = list(mine)
+        m[i] += 1
+        if tuple(m) in partials:
+            return True
+    return False

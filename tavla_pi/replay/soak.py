@@ -1,0 +1,524 @@
+"""The soak test: random legal games through the whole pipeline, every event checked.
+
+A :class:`Session` plays a money session or a match on a
+:class:`~tavla_pi.replay.runner.ScenarioRunner` (the modelled board with its
+parts' tolerances and noise, decode, reconcile, the referee, on a virtual
+clock).  The rules engine chooses: random opening throws and rolls, a random
+legal play, random cube actions.  A :class:`~tavla_pi.replay.hand.Hand`
+moves each play on the board.  The session keeps its own match state by the
+rules and checks every event the referee sends against it: one ``played``
+per turn with the chosen play, ``no_legal_move`` exactly when the roll has
+no play, the cube and the game's end as the rules say.  Anything else is a
+:class:`Failure`; the session's scenario (CONTRACTS.md §4 JSON lines) is
+then written out to replay with ``tavla-pi replay``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.daemon.pipeline import SCAN_MS
+from tavla_pi.errors import TavlaError
+from tavla_pi.events.event import Event
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.pinmap import PinMap
+from tavla_pi.reconcile import Ambiguous
+from tavla_pi.replay.actions import (
+    SHORT_PRESS_MS,
+    Action,
+    Dice,
+    Glitch,
+    Press,
+    Setup,
+    Wait,
+)
+from tavla_pi.replay.hand import Hand, HandStyle, Step, done_button
+from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.replay.writer import action_json, scenario_lines
+from tavla_pi.rules import cube as cube_rules
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.dice import OpeningRoll
+from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn_done
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+from tavla_pi.rules.scoring import GameResult, win_by_play
+
+MAX_TURNS = 600
+"""A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
+DONE_ATTEMPTS = 3
+"""How often the hand presses DONE on a complete board before the game counts as stuck."""
+SETUP_WAIT_MS = 400
+"""After setting up, long enough for the referee to see the starting position."""
+SETTLE_LIMIT_MS = 1000
+"""The longest the player waits for the board to settle before looking at the lights."""
+DECISIONS = frozenset({
+    "game_started", "opening_roll", "rolled", "played", "no_legal_move", "double_offered",
+    "double_taken", "double_dropped", "game_over", "match_over", "new_match"})
+"""Events that change the game: each must be one the session expects at that moment."""
+GAME_END = frozenset({"played", "double_dropped", "game_over", "match_over"})
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    """How the two players use the buttons: probabilities per chance.
+
+    ``double``: offer a double when allowed (per turn); ``take``: take it;
+    ``wrong_cube``: press CUBE when doubling is not allowed (rejected);
+    ``stray``: the other player presses ROLL or CUBE during a turn
+    (rejected); ``menu``: a short MENU press (shows the state, changes nothing).
+    """
+
+    double: float = 0.03
+    take: float = 0.7
+    wrong_cube: float = 0.01
+    stray: float = 0.02
+    menu: float = 0.01
+
+
+DEFAULT_STYLE = HandStyle()
+DEFAULT_PLAYERS = Players()
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Something the referee got wrong: where, what, and the scenario to replay it."""
+
+    kind: str
+    seed: int
+    match_length: int
+    game: int
+    turn: int
+    detail: str
+    dump: str | None = None
+
+    def __str__(self) -> str:
+        where = f"seed {self.seed} (match length {self.match_length}) game {self.game}"
+        dump = f" [{self.dump}]" if self.dump else ""
+        return f"{self.kind}: {where} turn {self.turn}: {self.detail}{dump}"
+
+
+@dataclass
+class SessionResult:
+    """The counts and failures of one session."""
+
+    seed: int
+    match_length: int
+    counts: Counter[str] = field(default_factory=Counter)
+    failures: list[Failure] = field(default_factory=list)
+
+
+class _AbortError(Exception):
+    """A failure after which the session cannot go on (the boards disagree)."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class Session:
+    """One money session (``games`` games) or one match, played and checked.
+
+    ``naive_done``: when plays read the same, press DONE as the lights invite
+    rather than cycling (CUBE) to the play on the board.
+    """
+
+    def __init__(self, pinmap: PinMap, seed: int, *, match_length: int = 0, games: int = 1,
+                 style: HandStyle = DEFAULT_STYLE, players: Players = DEFAULT_PLAYERS,
+                 dump_dir: Path | None = None, naive_done: bool = False) -> None:
+        self.seed = seed
+        self.match_length = match_length
+        self.games = games
+        self.rng = random.Random(seed)
+        self.settings = GameSettings(match_length=match_length)
+        self.rules = self.settings.rules
+        self.runner = ScenarioRunner(pinmap, self.settings, seed=seed)
+        self.hand = Hand(self.rng, style)
+        self.players = players
+        self.dump_dir = dump_dir
+        self.naive_done = naive_done
+        self.lines: list[Action | str] = []
+        self.events: list[Event] = []
+        self.match: MatchState = new_match(match_length, self.rules)
+        self.result = SessionResult(seed, match_length)
+        self.counts = self.result.counts
+        self.game = 0
+        self.turn = 0
+
+    # -- the session -------------------------------------------------------------------
+
+    def run(self) -> SessionResult:
+        """Play every game (or the match).
+
+        The referee's slips that the hand puts right (an illegal placement not
+        reported, say) are recorded and play goes on; a wrong commit, a stuck
+        game or an unexpected decision ends the session.
+        """
+        start, cpu = time.perf_counter(), time.process_time()
+        self._events(self.runner.advance(0))
+        try:
+            while self._more_games():
+                self.game += 1
+                self.counts["games"] += 1
+                self._game()
+            self.counts["sessions"] += 1
+        except _AbortError as abort:
+            self._fail(abort.kind, abort.detail)
+        except TavlaError as exc:
+            self._fail("error", f"{type(exc).__name__}: {exc}")
+        self.counts["virtual_ms"] += self.runner.clock.now_ms()
+        self.counts["wall_ms"] += round((time.perf_counter() - start) * 1000)
+        self.counts["cpu_ms"] += round((time.process_time() - cpu) * 1000)
+        self.counts.update(self.hand.tally)
+        return self.result
+
+    def _more_games(self) -> bool:
+        if self.match.is_money:
+            return self.game < self.games
+        return self.match.match_winner is None
+
+    def _game(self) -> None:
+        self.turn = 0
+        self._note(f"game {self.game}: score {self.match.score}")
+        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={"game_started"})
+        self._one(events, "game_started", position_id=Position.initial().position_id(),
+                  match_id=self.match.match_id())
+        mover, opening = self._opening()
+        dice: tuple[int, int] | None = opening
+        position = Position.initial()
+        first = True
+        while True:
+            self.turn += 1
+            if self.turn > MAX_TURNS:
+                raise _AbortError("stuck", f"no end after {MAX_TURNS} turns")
+            if not first:
+                if self._cube(mover):
+                    return
+                dice = self._roll(mover, position)
+            first = False
+            if dice is not None:
+                play = self.rng.choice(position.legal_plays(dice))
+                result = self._turn(play, mover, dice)
+                if result is not None:
+                    return
+                position = play.result
+            else:
+                position = position.swap()
+            mover = mover.opponent
+
+    # -- the opening roll, the cube, the roll ------------------------------------------
+
+    def _opening(self) -> tuple[Color, tuple[int, int]]:
+        throws: list[tuple[int, int]] = []
+        while True:
+            white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
+            button = f"{self.rng.choice(tuple(Color)).value}.roll"
+            events = self._do(Dice(white, black), _press(button), expect={"opening_roll"})
+            throws.append((white, black))
+            starter = {} if white == black else {
+                "starter": (Color.WHITE if white > black else Color.BLACK).value}
+            self._one(events, "opening_roll", white=white, black=black, **starter)
+            if white != black:
+                break
+        opening = OpeningRoll(tuple(throws))
+        self.match = start_game(self.match, opening, self.rules)
+        return opening.starter, opening.dice
+
+    def _cube(self, mover: Color) -> bool:
+        """Perhaps double (and take or drop); True if the game ended on a drop."""
+        allowed = cube_rules.may_double(self.match, mover, self.rules)
+        if not allowed:
+            if self.hand.chance(self.players.wrong_cube):
+                self.counts["cube_refused"] += 1
+                self._one(self._do(_press(f"{mover.value}.cube")), "rejected", player=mover.value)
+            return False
+        if not self.hand.chance(self.players.double):
+            return False
+        self.counts["cube_offers"] += 1
+        cube = self.match.cube * 2
+        events = self._do(_press(f"{mover.value}.cube"), expect={"double_offered"})
+        self._one(events, "double_offered", player=mover.value, cube=cube)
+        self.match = cube_rules.offer_double(self.match, mover, self.rules)
+        taker = mover.opponent
+        if self.hand.chance(self.players.take):
+            self.counts["cube_takes"] += 1
+            events = self._do(_press(f"{taker.value}.roll"), expect={"double_taken"})
+            self._one(events, "double_taken", player=taker.value, cube=cube)
+            self.match = cube_rules.take(self.match, taker)
+            return False
+        self.counts["cube_drops"] += 1
+        events = self._do(_press(f"{taker.value}.cube"), expect=GAME_END)
+        self._one(events, "double_dropped", player=taker.value, cube=cube)
+        self.match, result = cube_rules.drop(self.match, taker, self.rules)
+        self._game_over(events, result)
+        return True
+
+    def _stray(self, mover: Color) -> None:
+        """Perhaps the other player presses a button (rejected), or someone MENU."""
+        other = mover.opponent
+        if self.hand.chance(self.players.stray):
+            self.counts["stray_presses"] += 1
+            role = self.rng.choice(("roll", "cube"))
+            events = self._do(_press(f"{other.value}.{role}"))
+            self._one(events, "rejected", player=other.value)
+        if self.hand.chance(self.players.menu):
+            self.counts["menu_presses"] += 1
+            self._do(_press("menu"))
+
+    def _roll(self, mover: Color, position: Position) -> tuple[int, int] | None:
+        """Roll; the dice, or None when they cannot be played (the turn passed)."""
+        self._stray(mover)
+        dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+        events = self._do(Dice(*dice), _press(done_button(mover)),
+                          expect={"rolled", "no_legal_move"})
+        self._one(events, "rolled", player=mover.value, dice=list(dice))
+        self.match = rolled(self.match, (max(dice), min(dice)))
+        if position.legal_plays(dice):
+            self._none(events, "no_legal_move")
+            return dice
+        self.counts["no_move_turns"] += 1
+        self._one(events, "no_legal_move", player=mover.value, dice=list(dice))
+        self.match = turn_done(self.match)
+        return None
+
+    # -- one play ----------------------------------------------------------------------
+
+    def _turn(self, play: Play, mover: Color, dice: tuple[int, int]) -> GameResult | None:
+        """Move ``play`` by hand, press DONE, check the commit; the game's result if it ends."""
+        self._note(f"turn {self.turn}: {mover.value} {dice[0]}-{dice[1]} plays {play.notation}")
+        self.counts["turns"] += 1
+        self._stray(mover)
+        start = len(self.events)
+        steps = self.hand.turn(play, mover)
+        for step in steps:
+            self._step(step, mover)
+        events = self._done(play, mover)
+        self.counts["illegal_recovered"] += sum(s.what.startswith("illegal") for s in steps)
+        self._check_sync(self.events[start:])
+        result = None
+        if sum(play.result.theirs) == 0:
+            self.match, result = win_by_play(self.match, mover, play.result.mine, self.rules)
+        else:
+            self.match = turn_done(self.match)
+        self._one(events, "played", player=mover.value, dice=list(dice), play=play.notation,
+                  position_id=play.result.position_id(), match_id=self.match.match_id())
+        self.counts["plays_committed"] += 1
+        if result is not None:
+            self._game_over(events, result)
+        else:
+            self._none(events, "game_over")
+        return result
+
+    def _check_sync(self, events: list[Event]) -> None:
+        """The referee never commits while it says the board is out of sync."""
+        said = [e.type for e in events if e.type in ("out_of_sync", "in_sync", "played")]
+        if "out_of_sync" not in said:
+            return
+        before = said[:said.index("played")]
+        if before and before[-1] == "out_of_sync":
+            self._fail("played_out_of_sync", "played while the last word was out_of_sync")
+        else:
+            self.counts["in_sync_again"] += 1
+
+    def _step(self, step: Step, mover: Color) -> int:
+        """Apply one step of the hand; check the referee answered as it must.
+
+        Returns 1 if the referee failed to answer (a failure, recorded; the
+        game goes on, as the hand puts the board right), else 0.
+        """
+        if step.expect == "rejected":
+            self._settle()
+            if self._ambiguous():  # the board asks which play: a player would not press
+                self.counts["early_done_skipped"] += 1
+                return 0
+        try:
+            events = self._do(*step.actions)
+        except _AbortError as abort:
+            raise _AbortError(abort.kind, f"{abort.detail} during {step.what} "
+                              f"{_actions_brief(step.actions)}") from None
+        if step.carries is not None and step.expect is None:
+            self._check_lights(step.carries, events)
+        if step.expect is None:
+            return 0
+        answered = any(e.type == step.expect and e.fields.get("player", mover.value)
+                       == mover.value for e in events)
+        self.counts[f"{step.what}_answered"] += answered
+        if answered:
+            return 0
+        if step.carries is not None and self._unseen(step.carries[1], mover):
+            self.counts[f"{step.what}_unseen"] += 1
+            return 0
+        self._fail(f"{step.what}_unanswered",
+                   f"expected {step.expect} after {step.what} "
+                   f"{_actions_brief(step.actions)}, got {_brief(events)}")
+        return 1
+
+    def _check_lights(self, carries: tuple[str, str], events: list[Event]) -> None:
+        """A lifted checker's lit destinations include where the hand legally takes it."""
+        src, dst = carries
+        lifts = [e for e in events if e.type == "lifted" and e.fields.get("from") == src]
+        self.counts["lifts_seen"] += bool(lifts)
+        if lifts and dst not in lifts[-1].fields.get("destinations", ()):
+            self._fail("destination_not_lit",
+                       f"lifted from {src}, lit {lifts[-1].fields.get('destinations')}, "
+                       f"legal to {dst}")
+
+    def _unseen(self, at: str, mover: Color) -> bool:
+        """True if the sensors cannot tell a checker of ``mover`` put on ``at`` (a tall
+        stack whose count interval also holds one fewer)."""
+        obs = self.runner.pipeline.stable
+        if obs is None or at in ("bar", "off"):
+            return False
+        reading = obs.point(int(at))
+        if reading.color is mover:
+            return reading.count.low < self.runner.backend.board.count(at, mover)
+        return reading.other.low == 0
+
+    def _ambiguous(self) -> bool:
+        turn = self.runner.referee.turn
+        return turn is not None and isinstance(turn.verdict, Ambiguous)
+
+    def _settle(self) -> None:
+        """Wait (scan by scan, recorded) until the referee has seen the board as it is.
+
+        One scan at least: right after an action the pipeline has not scanned yet.
+        """
+        for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
+            self._do(Wait(SCAN_MS))
+            if self.runner.pipeline.settled:
+                return
+
+    def _done(self, play: Play, mover: Color) -> list[Event]:
+        """Press DONE (confirming the play if the board asks) until it commits."""
+        for attempt in range(DONE_ATTEMPTS):
+            self._settle()
+            self._confirm(play, mover)
+            events = self._do(_press(done_button(mover)), expect=GAME_END)
+            if any(e.type == "played" for e in events):
+                return events
+            reasons = [e.fields.get("reason") for e in events if e.type == "rejected"]
+            self._fail("done_refused", f"DONE on the complete board {play.notation}: "
+                       f"{reasons or [e.type for e in events]} (attempt {attempt + 1})")
+            self._do(Wait(1000))
+        raise _AbortError("stuck", f"DONE never committed {play.notation}")
+
+    def _confirm(self, play: Play, mover: Color) -> None:
+        """When plays read the same, cycle (CUBE) until the one offered first is ours.
+
+        The lights do not say which candidate DONE would confirm; this player
+        reads the referee's verdict instead.  A first candidate that is no
+        complete play is recorded: DONE, as the lights invite, would refuse.
+        """
+        turn = self.runner.referee.turn
+        if turn is None or not isinstance(turn.verdict, Ambiguous):
+            return
+        self.counts["ambiguous_asked"] += 1
+        if self.naive_done:
+            return
+        candidates = turn.verdict.candidates
+        shown = [c.play.notation if c.play else repr(c) for c in candidates]
+        if candidates[0].play is None:
+            self._fail("ambiguous_incomplete_first",
+                       f"asked between {shown} for {play.notation}: DONE would refuse")
+        results = [None if c.play is None else c.play.result for c in candidates]
+        if play.result not in results:
+            raise _AbortError("wrong_belief", f"asked between {shown}, not {play.notation}")
+        for _ in range(results.index(play.result)):
+            self._do(_press(f"{mover.value}.cube"))
+
+    def _game_over(self, events: list[Event], result: GameResult) -> None:
+        self.counts[f"won_{result.kind.value}"] += 1
+        self._one(events, "game_over", winner=result.winner.value, kind=result.kind.value,
+                  cube=self.match.cube, points=result.points, score=list(self.match.score))
+        winner = self.match.match_winner
+        if winner is None:
+            self._none(events, "match_over")
+        else:
+            self.counts["matches"] += 1
+            self._one(events, "match_over", winner=winner.value, score=list(self.match.score))
+
+    # -- actions and events ------------------------------------------------------------
+
+    def _do(self, *actions: Action, expect: Set[str] = frozenset()) -> list[Event]:
+        """Apply actions; their events.  Of the game's decisions (:data:`DECISIONS`)
+        only those in ``expect`` may happen."""
+        events: list[Event] = []
+        for action in actions:
+            self.lines.append(action)
+            events += self._events(self.runner.apply(action))
+        unexpected = [e for e in events if e.type in DECISIONS and e.type not in expect]
+        if unexpected:
+            raise _AbortError("wrong_commit" if unexpected[0].type == "played" else
+                              f"unexpected_{unexpected[0].type}", f"{_brief(unexpected)}")
+        return events
+
+    def _events(self, events: Iterable[Event]) -> list[Event]:
+        out = list(events)
+        self.events += out
+        return out
+
+    def _note(self, text: str) -> None:
+        self.lines.append(text)
+
+    def _one(self, events: Sequence[Event], kind: str, /, **fields: Any) -> Event:
+        """The one event of ``kind`` among ``events``, with these fields; else abort."""
+        found = [e for e in events if e.type == kind]
+        if len(found) != 1:
+            raise _AbortError(_mismatch(kind),
+                              f"expected one {kind} {fields}, got {_brief(events)}")
+        event = found[0]
+        wrong = [k for k, v in fields.items() if event.fields.get(k) != v]
+        if kind == "opening_roll" and ("starter" in event.fields) != ("starter" in fields):
+            wrong.append("starter")
+        if wrong:
+            raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
+        return event
+
+    def _none(self, events: Sequence[Event], kind: str, failure: str | None = None) -> None:
+        """No event of ``kind`` among ``events``; else abort with ``failure``."""
+        found = [e for e in events if e.type == kind]
+        if found:
+            raise _AbortError(failure or _mismatch(kind), f"unexpected {_brief(found)}")
+
+    # -- failures ----------------------------------------------------------------------
+
+    def _fail(self, kind: str, detail: str) -> None:
+        """Record a failure; the session's scenario is written out for the first of a kind."""
+        first = self.counts[kind] == 0
+        dump = self.dump(kind) if self.dump_dir is not None and first else None
+        self.result.failures.append(Failure(kind, self.seed, self.match_length, self.game,
+                                            self.turn, detail, dump))
+        self.counts[kind] += 1
+
+    def dump(self, kind: str) -> str:
+        """Write the session's scenario so far; the file's path."""
+        assert self.dump_dir is not None
+        self.dump_dir.mkdir(parents=True, exist_ok=True)
+        path = self.dump_dir / f"soak-{self.seed}-g{self.game}-t{self.turn}-{kind}.jsonl"
+        head = [f"# tavla-pi soak: {kind} at game {self.game}, turn {self.turn}",
+                f"# tavla-pi replay {path.name} --match-length {self.match_length}"
+                f" --seed {self.seed}"]
+        path.write_text("\n".join(head + scenario_lines(self.lines)) + "\n", encoding="utf-8")
+        return str(path)
+
+
+def _mismatch(kind: str) -> str:
+    return "wrong_commit" if kind == "played" else f"bad_{kind}"
+
+
+def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in events if e.type != "lifted"]
+
+
+def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
+    return [action_json(a) for a in actions if not isinstance(a, Wait | Glitch)]
+
+
+def _press(button: str) -> Press:
+    return Press(button, SHORT_PRESS_MS, long=False)

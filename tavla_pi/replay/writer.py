@@ -1,0 +1,54 @@
+"""Scenario actions written back as CONTRACTS.md §4 JSON lines (the inverse of parsing).
+
+The soak writes the scenario of a failing session with these, so that
+``tavla-pi replay`` plays it again exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from tavla_pi.replay.actions import (
+    Action,
+    Dice,
+    Glitch,
+    Lift,
+    Load,
+    Move,
+    Place,
+    Press,
+    Setup,
+    Wait,
+)
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """The CONTRACTS.md §4 JSON object of one action."""
+    out: dict[str, Any]
+    match action:
+        case Setup():
+            out = {"setup": "start"}
+        case Load(position_id, match_id):
+            out = {"load": {"position_id": position_id, "match_id": match_id}}
+        case Dice(a, b):
+            out = {"dice": [a, b]}
+        case Press(button, ms, long):
+            out = {"hold": button, "ms": ms} if long else {"press": button}
+        case Lift(at, color):
+            out = {"lift": at, "color": color.value}
+        case Place(at, color):
+            out = {"place": at, "color": color.value}
+        case Move(source, target, color):
+            out = {"move": f"{source}/{target}", "color": color.value}
+        case Glitch(at, color, ms):
+            out = {"glitch": {"at": at, "color": color.value, "ms": ms}}
+        case Wait(ms):
+            out = {"wait": ms}
+    return out
+
+
+def scenario_lines(lines: Iterable[Action | str]) -> list[str]:
+    """Scenario file lines: each action as JSON, each note as a ``#`` comment."""
+    return [f"# {x}" if isinstance(x, str) else json.dumps(action_json(x)) for x in lines]
