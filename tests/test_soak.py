@@ -4,7 +4,7 @@ The long run is ``tools/soak.py``.  Here: the hand moves every play it is
 given (checked on the modelled board alone), a few complete games and a
 short match through the real pipeline with every event checked, a failing
 session's scenario replays to the same events, and the bugs the soak found,
-each as the smallest scenario that shows it (strict xfail until fixed).
+each as the smallest scenario that shows it (kept as regression tests).
 """
 
 from __future__ import annotations
@@ -30,21 +30,18 @@ from tavla_pi.rules import Color, Play, Position
 
 FAILURES = Path(__file__).parent / "soak_failures"
 
-KNOWN = {
-    "ambiguous_incomplete_first": "tall_stack_bear_off.jsonl",
-    "destination_not_lit": "lights_under_ambiguity.jsonl",
-}
-"""Failures the soak still finds, with the scenario that shows each (see the xfails).
+KNOWN: dict[str, str] = {}
+"""Failures the soak still finds (kind -> scenario in soak_failures/): none now.
 
-A checker put on a point the opponent holds is not seen (held_point.jsonl,
-bear_off_onto_held_point.jsonl) and in a bear-off is committed: the games
-below put illegal checkers only where no dice reach, until that is fixed.
+The scenarios in soak_failures/ are the bugs it found and that were fixed
+(a checker on a point the opponent holds, a bear-off from a tall stack,
+lights while two readings stand); their tests below keep them fixed.
 """
 
 CLUMSY = HandStyle(any_order=0.3, multi_die=0.5, use_move=0.3, slide=0.3, glitch=0.1,
                    illegal=0.1, early_done=0.1, takeback=0.2, knock=0.1)
-CLUMSY_FAR = replace(CLUMSY, illegal_held=False)
-"""Clumsy, but illegal placements only where no dice reach (see KNOWN)."""
+CLUMSY_FAR = CLUMSY
+"""Clumsy, illegal placements included (on points no die reaches and on held points)."""
 
 
 @pytest.fixture(scope="module")
@@ -213,39 +210,24 @@ def replay(name: str) -> list[Event]:
     return list(runner.run(list(read_scenario(FAILURES / name))))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reconcile.matching: a location the decoder reads as mixed fits a board with the "
-    "dominant colour alone (Reading.other is ignored), so a checker put on a point the "
-    "opponent holds is not seen: no out_of_sync, the turn reads as a checker in the hand"))
 def test_a_checker_on_a_point_the_opponent_holds_is_out_of_sync() -> None:
     events = replay("held_point.jsonl")
     fixes = [e for e in events if e.type == "out_of_sync"]
     assert fixes and {"at": "12", "color": "white", "remove": 1} in fixes[-1]["fix"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the same fault in a bear-off commits: the stray checker on the opponent's point reads "
-    "as borne off, and 6/off 5/off is played with a white checker on Black's anchor"))
 def test_a_bear_off_onto_a_held_point_is_never_committed() -> None:
     events = replay("bear_off_onto_held_point.jsonl")
     assert not [e for e in events if e.type == "played"]
     assert [e for e in events if e.type == "rejected"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reconcile/game: bearing off from a tall stack is Ambiguous between the start and the "
-    "play; DONE confirms the first candidate (the start), refuses, and declines the play "
-    "for the rest of the turn: no DONE, CUBE or redoing the move ever commits it"))
 def test_a_bear_off_from_a_tall_stack_can_be_committed() -> None:
     events = replay("tall_stack_bear_off.jsonl")
     played = [e for e in events if e.type == "played"]
     assert played and played[0]["play"] == "1/off(2)"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reconcile: while two readings stand (an unseen 2/1 or 2/off), a lifted checker's "
-    "destinations are those of the first reading only; following them makes a board the "
-    "referee then commits as another play"))
 def test_a_lifted_checker_lights_the_destinations_of_every_reading() -> None:
     events = replay("lights_under_ambiguity.jsonl")
     lifted = [e for e in events if e.type == "lifted" and e["from"] == "2"]

@@ -283,7 +283,7 @@ class Session:
             self._none(events, "no_legal_move")
             return dice
         self.counts["no_move_turns"] += 1
-        self._one(events, "no_legal_move", player=mover.value, dice=list(dice))
+        self._one(events, "no_legal_move", player=mover.value, dice=sorted(dice, reverse=True))
         self.match = turn_done(self.match)
         return None
 
@@ -306,7 +306,8 @@ class Session:
             self.match, result = win_by_play(self.match, mover, play.result.mine, self.rules)
         else:
             self.match = turn_done(self.match)
-        self._one(events, "played", player=mover.value, dice=list(dice), play=play.notation,
+        self._one(events, "played", player=mover.value, dice=sorted(dice, reverse=True),
+                  play=play.notation,
                   position_id=play.result.position_id(), match_id=self.match.match_id())
         self.counts["plays_committed"] += 1
         if result is not None:
