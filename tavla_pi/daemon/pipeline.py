@@ -17,7 +17,7 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
-from tavla_pi.hal.base import RGB, Backend
+from tavla_pi.hal.base import RGB, Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.leds import LedLayout, render
 from tavla_pi.pinmap import PinMap
@@ -51,6 +51,7 @@ class Pipeline:
         self.latest: Observation | None = None
         self.frame: tuple[RGB, ...] = ()
         self.bad_frames = 0
+        self.decided_at = clock.now_ms()
 
     @property
     def settled(self) -> bool:
@@ -64,12 +65,21 @@ class Pipeline:
 
     def step(self) -> list[Event]:
         """Scan once and run every stage; the events decided."""
+        events = self.decide()
+        self.show(self.decided_at)
+        return events
+
+    def decide(self) -> list[Event]:
+        """Every stage but the LEDs: the hardware is read first, so a read that fails
+        leaves the game untouched.  The daemon journals the events, then calls :meth:`show`."""
         now = self.clock.now_ms()
-        events = self._sense(now)
-        for press in self.buttons.update(self.backend.buttons.levels(), now):
+        frame = self.backend.sensors.scan()
+        levels = self.backend.buttons.levels()
+        self.decided_at = now
+        events = self._sense(frame, now)
+        for press in self.buttons.update(levels, now):
             events += self.referee.on_button(press.name, press.long, now)
         events += self.referee.tick(now, self.settled)
-        self.show(now)
         return events
 
     def show(self, now: int) -> None:
@@ -77,9 +87,9 @@ class Pipeline:
         self.frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
         self.backend.pixels.show(self.frame)
 
-    def _sense(self, now: int) -> list[Event]:
+    def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:
-            obs = self.decoder.decode(self.backend.sensors.scan())
+            obs = self.decoder.decode(frame)
         except SensorFrameError:
             self.bad_frames += 1
             return []
