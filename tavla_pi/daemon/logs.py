@@ -28,9 +28,17 @@ class JournaldFormatter(logging.Formatter):
         return f"<{PRIORITIES.get(record.levelno, 6)}>{text}"
 
 
+class StderrHandler(logging.StreamHandler[TextIO]):
+    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def setup_logging(level: str, stream: TextIO | None = None) -> None:
-    """Send the package's logs to ``stream`` (stderr) at ``level`` (``info``, ...)."""
-    handler = logging.StreamHandler(stream or sys.stderr)
+    """Send the package's logs to ``stream`` (default: stderr) at ``level`` (``info``, ...)."""
+    handler = logging.StreamHandler(stream) if stream is not None else StderrHandler()
     if os.environ.get("JOURNAL_STREAM"):
         handler.setFormatter(JournaldFormatter("%(message)s"))
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -47,6 +47,10 @@ SETTLE_LIMIT_MS = 1000
 """How long a press waits for a moving board to settle first."""
 DONE_LIMIT_MS = 3000
 """How long a press waits for the DONE it caused to resolve."""
+
+
+Sleep = Callable[[int], Awaitable[None]]
+"""How the simulator lets time pass: real time in the daemon, a virtual clock in tests."""
 
 
 class SimActionError(BadInputError):
@@ -85,8 +89,9 @@ class SimDesk:
     """Applies scenario actions to the simulated board on the real clock."""
 
     def __init__(self, core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Path,
-                 settle_ms: int) -> None:
+                 *, settle_ms: int, sleep_ms: Sleep | None = None) -> None:
         self.core = core
+        self.sleep_ms = sleep_ms or real_sleep_ms
         self.backend = backend
         self.board = backend.board
         self.dice = dice
@@ -144,7 +149,7 @@ class SimDesk:
                 board.glitch(at, color, ms)
                 return
             case Wait(ms):
-                await _sleep_ms(ms)
+                await self.sleep_ms(ms)
                 return
         self.save()
 
@@ -161,33 +166,33 @@ class SimDesk:
     async def _move(self, move: Move) -> None:
         self.board.lift(move.source, move.color)
         self.save()
-        await _sleep_ms(self.settle_ms)
+        await self.sleep_ms(self.settle_ms)
         self.board.place(move.target, move.color)
         self.save()
-        await _sleep_ms(self.settle_ms)
+        await self.sleep_ms(self.settle_ms)
 
     async def _press(self, press: Press) -> None:
         await self._until(lambda: self.core.pipeline.settled, SETTLE_LIMIT_MS)
         buttons = self.backend.sim_buttons
         buttons.press(press.button)
         try:
-            await _sleep_ms(press.ms)
+            await self.sleep_ms(press.ms)
         finally:
             buttons.release(press.button)
-        await _sleep_ms(RELEASE_MS)
+        await self.sleep_ms(RELEASE_MS)
         await self._until(self._done_resolved, DONE_LIMIT_MS)
 
     def _done_resolved(self) -> bool:
         referee = self.core.referee
         return not referee.busy or referee.phase is Phase.NO_MOVE
 
-    @staticmethod
-    async def _until(done: Callable[[], bool], limit_ms: int) -> None:
+    async def _until(self, done: Callable[[], bool], limit_ms: int) -> None:
         waited = 0
         while not done() and waited < limit_ms:
-            await _sleep_ms(SCAN_MS)
+            await self.sleep_ms(SCAN_MS)
             waited += SCAN_MS
 
 
-async def _sleep_ms(ms: int) -> None:
+async def real_sleep_ms(ms: int) -> None:
+    """Let ``ms`` of real time pass (the scan loop runs meanwhile)."""
     await asyncio.sleep(ms / 1000)

@@ -108,7 +108,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = SimDesk(core, backend, dice, state_dir,
-                           max(SETTLE_MS, config.stable_ms + 2 * SCAN_MS))
+                           settle_ms=max(SETTLE_MS, config.stable_ms + 2 * SCAN_MS))
             desk.restore(core.rolls)
         pipeline.show(clock.now_ms())
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())

@@ -27,6 +27,8 @@ MAX_BODY = 16 * 1024
 MAX_CONNECTIONS = 64
 HEAD_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 5.0
+LINGER_S = 0.5
+"""How long a refused connection may still send before it is closed."""
 MAX_REQUESTS = 100
 """Requests served on one kept-alive connection before it is closed."""
 
@@ -127,7 +129,7 @@ class HttpServer:
         self._tasks.add(task)
         try:
             if len(self._tasks) > MAX_CONNECTIONS:
-                await _send(writer, Response.error(503, "too many connections"), keep=False)
+                await _refuse(reader, writer, Response.error(503, "too many connections"))
             else:
                 await self._serve(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
@@ -144,7 +146,7 @@ class HttpServer:
                 request = await _read_request(reader, HEAD_TIMEOUT_S if served == 0
                                               else IDLE_TIMEOUT_S)
             except BadRequestError as exc:
-                await _send(writer, Response.error(exc.status, str(exc)), keep=False)
+                await _refuse(reader, writer, Response.error(exc.status, str(exc)))
                 return
             if request is None:
                 return
@@ -239,6 +241,17 @@ async def _send(writer: asyncio.StreamWriter, response: Response, keep: bool) ->
     writer.write(_head(response.status, response.content_type, response.headers,
                        len(response.body), keep) + response.body)
     await writer.drain()
+
+
+async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                  response: Response) -> None:
+    """Answer, then read what the client still sends before closing, so that
+    closing with unread input does not reset the connection before the answer arrives."""
+    await _send(writer, response, keep=False)
+    if writer.can_write_eof():
+        writer.write_eof()
+    with contextlib.suppress(TimeoutError, ConnectionError):
+        await asyncio.wait_for(reader.read(4 * MAX_BODY), LINGER_S)
 
 
 async def _stream(writer: asyncio.StreamWriter, stream: Stream) -> None:
