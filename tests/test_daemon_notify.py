@@ -93,3 +93,10 @@ def test_environment(monkeypatch: pytest.MonkeyPatch, listener: tuple[socket.soc
     assert Notifier.from_environment().watchdog_ms == 0
     monkeypatch.delenv("NOTIFY_SOCKET")
     assert not Notifier.from_environment().enabled
+
+
+def test_a_full_socket_never_blocks(listener: tuple[socket.socket, str]) -> None:
+    _, path = listener
+    notifier = Notifier(path)
+    for _ in range(10_000):  # nobody reads: the socket's buffer fills, messages are dropped
+        notifier.status("x" * 200)

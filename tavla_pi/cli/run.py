@@ -94,10 +94,11 @@ def serve(config: Config, state_dir: Path,
         try:
             service = Service(opened.core, opened.sim, config.listen, token=config.token,
                               scan_hz=config.scan_hz, on_ready=on_ready)
-            return asyncio.run(service.run())
+            status = asyncio.run(service.run())
         finally:
             opened.close()
-            log.info("stopped")
+        log.info("stopped")
+        return status
     finally:
         notifier.close()
 

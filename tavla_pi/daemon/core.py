@@ -59,7 +59,7 @@ class Core:
         if not events:
             return
         self.journal.append(events)
-        self.rolls += simstore.count_rolls(events)
+        self.rolls = simstore.count_rolls(events, self.rolls)
         self.hub.publish(events)
         for event in events:
             level, line = describe(event)
@@ -74,8 +74,11 @@ class Core:
             self.notifier.status(text)
 
     def state(self) -> dict[str, Any]:
-        """``GET /api/state``."""
-        return snapshot(self.referee, self.pipeline, self.pipeline.backend.name)
+        """``GET /api/state``; ``events`` counts the current game's events (as /api/events
+        sends them first)."""
+        state = snapshot(self.referee, self.pipeline, self.pipeline.backend.name)
+        state["events"] = len(self.hub.game)
+        return state
 
 
 def status_line(referee: Referee) -> str:

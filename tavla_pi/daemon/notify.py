@@ -30,6 +30,7 @@ class Notifier:
         if address:
             self._address = "\0" + address[1:] if address.startswith("@") else address
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+            self._sock.setblocking(False)  # never let a full socket stall the scan loop
         self.watchdog_ms = watchdog_usec // 1000 if watchdog_usec else 0
         self._kick_every = max(self.watchdog_ms // 2, 1) if self.watchdog_ms else 1000
         self._last_kick: int | None = None
@@ -49,7 +50,8 @@ class Notifier:
         return self._sock is not None
 
     def send(self, *lines: str) -> None:
-        """Send ``KEY=value`` lines as one message; errors are ignored (systemd may be gone)."""
+        """Send ``KEY=value`` lines as one message; errors are ignored (systemd may be gone,
+        or its socket full: then the message is dropped, never waited for)."""
         if self._sock is None:
             return
         with contextlib.suppress(OSError):

@@ -1,34 +1,35 @@
-"""TEMPORARY stand-in until the journal branch lands: replaced by the real Journal/restore."""
+"""Continuing where the journal left off: open it, rebuild the state, say what was repaired.
+
+Every repair the journal made (a torn last line cut off, damaged lines set
+aside) and every event the fold had to skip is one warning line in the log.
+"""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
+import logging
 from pathlib import Path
 
-from tavla_pi.events.event import Event
-from tavla_pi.events.reader import read_events
+from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.restore import restore as fold
+
+log = logging.getLogger("tavla_pi.daemon")
 
 
-class _Journal:
-    def __init__(self, path: Path) -> None:
-        self._f = path.open("a", encoding="utf-8")
-
-    def append(self, events: Sequence[Event]) -> None:
-        self._f.write("".join(e.to_json() + "\n" for e in events))
-        self._f.flush()
-        os.fsync(self._f.fileno())
-
-    def close(self) -> None:
-        self._f.close()
+def open_journal(state_dir: Path) -> Journal:
+    """The state directory's journal, open for appending, its events read back."""
+    journal = Journal.open(state_dir)
+    for warning in journal.warnings:
+        log.warning("journal: %s", warning)
+    return journal
 
 
-def open_journal(state_dir: Path) -> tuple[_Journal, list[Event]]:
-    path = state_dir / "journal.jsonl"
-    events = list(read_events(path)) if path.exists() else []
-    return _Journal(path), events
-
-
-def restore(referee: Referee, events: Sequence[Event], now: int) -> None:
-    del referee, events, now
+def restore(referee: Referee, journal: Journal, now: int) -> None:
+    """Bring ``referee`` to the state the journal's events leave (nothing is emitted)."""
+    if not journal.events:
+        return
+    state = fold(journal.events, referee.settings, journal.where)
+    for warning in state.warnings:
+        log.warning("journal: %s", warning)
+    referee.resume(state, now)
+    log.info("resumed from %d journaled events: %s", len(journal.events), state.phase.value)

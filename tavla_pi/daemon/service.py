@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -80,7 +81,8 @@ class Service:
         try:
             await self.http.start()
         except OSError as exc:
-            raise ListenError(f"cannot listen on {self.listen}: {exc.strerror or exc}") from None
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise ListenError(f"cannot listen on {self.listen}: {reason}") from None
         host = f"[{self.listen.host}]" if ":" in self.listen.host else self.listen.host
         self.url = f"http://{host}:{self.http.port}/"
 

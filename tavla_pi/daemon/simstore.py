@@ -6,8 +6,8 @@ its truth (checkers per location, checkers in hand) and the queued dice to
 ``sim-board.json`` in the state directory after every simulator action, and
 lays the board out again from it on start.
 
-The dice queue is written with ``rolls``, how many rolls the journal held
-then; rolls journaled later took their dice from the front of the queue, so
+The dice queue is written with ``rolls``, how many rolls the journal's
+current match held then; rolls journaled later took their dice from the front of the queue, so
 on start the queue is what is left after the journal's later rolls.  That
 keeps the file and the journal consistent without writing both at once.
 """
@@ -76,9 +76,15 @@ class SimSnapshot:
         }, indent=1) + "\n"
 
 
-def count_rolls(events: Iterable[Event]) -> int:
-    """How many rolls (each two dice) ``events`` hold."""
-    return sum(1 for e in events if e.type in ROLL_EVENTS)
+def count_rolls(events: Iterable[Event], rolls: int = 0) -> int:
+    """``rolls`` plus the rolls (two dice each) in ``events``; a ``new_match`` starts
+    again from 0, as the journal starts a new file for a new match."""
+    for event in events:
+        if event.type == "new_match":
+            rolls = 0
+        elif event.type in ROLL_EVENTS:
+            rolls += 1
+    return rolls
 
 
 def save(state_dir: Path, snap: SimSnapshot) -> None:

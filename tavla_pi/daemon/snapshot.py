@@ -35,7 +35,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
                  "offered": view.double_offered_by is not None},
         "score": list(match.score),
         "match_length": match.match_length,
-        "fix": [f.to_event() for f in view.fixes],
+        "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
         "leds": [to_hex(rgb) for rgb in pipeline.frame],
         "backend": backend,
     }

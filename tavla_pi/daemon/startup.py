@@ -21,7 +21,7 @@ from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.hub import EventHub
 from tavla_pi.daemon.notify import Notifier
-from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline, PipelineSettings
+from tavla_pi.daemon.pipeline import Pipeline, PipelineSettings
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import count_rolls
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
@@ -40,8 +40,8 @@ log = logging.getLogger("tavla_pi.daemon")
 SIM_SEED = 0
 """The modelled board's parts: the same board on every start, as a real one."""
 CALIBRATION_FRAMES = 32
-SETTLE_MS = 200
-"""The simulator's settling time after a lift or a place (above the stability time)."""
+SETTLE_MARGIN_MS = 50
+"""The simulator's hand settles this long beyond the stability time (200 ms by default)."""
 
 
 class ContinuedClock:
@@ -89,8 +89,9 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        journal, events = resume.open_journal(state_dir)
+        journal = resume.open_journal(state_dir)
         stack.callback(journal.close)
+        events = list(journal.events)
         clock = ContinuedClock(events[-1].t + 1 if events else 0)
         backend = open_board(config.backend, pinmap, clock)
         stack.callback(backend.close)
@@ -98,7 +99,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         dice: DiceSource = QueuedDice() if sim else SecureDice()
         referee = Referee(GameSettings(match_length=config.match_length, rules=config.rules),
                           dice)
-        resume.restore(referee, events, clock.now_ms())
+        resume.restore(referee, journal, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
                             referee, clock, settings=settings)
@@ -108,12 +109,10 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = SimDesk(core, backend, dice, state_dir,
-                           settle_ms=max(SETTLE_MS, config.stable_ms + 2 * SCAN_MS))
+                           settle_ms=config.stable_ms + SETTLE_MARGIN_MS)
             desk.restore(core.rolls)
         pipeline.show(clock.now_ms())
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())
-    if events:
-        log.info("resumed from %d journaled events", len(events))
     return opened
 
 
