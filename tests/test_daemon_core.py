@@ -222,7 +222,8 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
     sock.setblocking(False)
     opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(str(tmp_path / "notify")))
     opened.core.pipeline.backend.sensors = DeadSensors()
-    service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50)
+    service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
+                      state_dir=tmp_path)
     try:
         assert asyncio.run(service.run()) == 1
     finally:

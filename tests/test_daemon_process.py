@@ -65,3 +65,37 @@ def test_a_taken_port_is_one_line_and_status_1(daemon: DaemonProcess, tmp_path: 
     assert done.returncode == 1
     assert f"tavla-pi: cannot listen on 127.0.0.1:{port}: Address already in use" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_tavla_pi_sim_prints_its_address_and_cleans_up(tmp_path: Path) -> None:
+    import http.client
+    import json
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    (tmp_path / "config.toml").write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "tavla_pi", "sim", "--config",
+                             str(tmp_path / "config.toml"), "--http", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        found = re.fullmatch(r"tavla-pi sim: the simulated board is at "
+                             r"http://127\.0\.0\.1:(\d+)/  \(Ctrl-C stops it\)\n", line)
+        assert found, line
+        conn = http.client.HTTPConnection("127.0.0.1", int(found[1]), timeout=30)
+        conn.request("GET", "/api/state")
+        state = json.loads(conn.getresponse().read())
+        conn.close()
+        assert state["backend"] == "sim" and state["phase"] == "setup"
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        log = proc.stderr.read() if proc.stderr else ""
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    state_dir = re.search(r"state in (\S+)", log)
+    assert state_dir, log
+    assert "tavla-pi-sim-" in state_dir[1] and not Path(state_dir[1]).exists()

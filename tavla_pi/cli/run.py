@@ -93,7 +93,7 @@ def serve(config: Config, state_dir: Path,
         opened = open_daemon(config, state_dir, notifier)
         try:
             service = Service(opened.core, opened.sim, config.listen, token=config.token,
-                              scan_hz=config.scan_hz, on_ready=on_ready)
+                              scan_hz=config.scan_hz, state_dir=state_dir, on_ready=on_ready)
             status = asyncio.run(service.run())
         finally:
             opened.close()

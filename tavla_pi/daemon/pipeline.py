@@ -83,9 +83,12 @@ class Pipeline:
         return events
 
     def show(self, now: int) -> None:
-        """Render the referee's view and write it to the LEDs."""
-        self.frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
-        self.backend.pixels.show(self.frame)
+        """Render the referee's view and write it to the LEDs (only when it changed:
+        the strip keeps its colours, and a write costs the bus a few milliseconds)."""
+        frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
+        if frame != self.frame:
+            self.backend.pixels.show(frame)
+            self.frame = frame
 
     def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:

@@ -15,6 +15,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from tavla_pi.config import Listen
 from tavla_pi.daemon.core import Core
@@ -37,8 +38,10 @@ class Service:
     """Runs an opened daemon until a signal (status 0) or a fault (status 1)."""
 
     def __init__(self, core: Core, sim: SimDesk | None, listen: Listen, *, token: str | None,
-                 scan_hz: int, on_ready: Callable[[str], None] | None = None) -> None:
+                 scan_hz: int, state_dir: Path,
+                 on_ready: Callable[[str], None] | None = None) -> None:
         self.core = core
+        self.state_dir = state_dir
         self.sim = sim
         self.listen = listen
         self.period = 1.0 / scan_hz
@@ -60,7 +63,8 @@ class Service:
         await self._bind()
         self.core.notifier.ready(f"listening on {self.url}")
         self.core.update_status()
-        log.info("ready: %s on the %s board", self.url, self.core.pipeline.backend.name)
+        log.info("ready: %s on the %s board, state in %s", self.url,
+                 self.core.pipeline.backend.name, self.state_dir)
         if self.on_ready is not None:
             self.on_ready(self.url)
         scan = asyncio.create_task(self._scan_loop())
