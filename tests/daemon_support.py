@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.clock import VirtualClock
-from tavla_pi.daemon.core import Core
+from tavla_pi.daemon.core import Core, EventJournal
 from tavla_pi.daemon.hub import EventHub
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
@@ -65,7 +65,8 @@ class VirtualDaemon:
     """Core, simulator and API of a sim daemon whose time is virtual."""
 
     def __init__(self, state_dir: Path, *, settings: GameSettings | None = None,
-                 token: str | None = None, notify: str | None = None) -> None:
+                 token: str | None = None, notify: str | None = None,
+                 journal: EventJournal | None = None) -> None:
         self.clock = VirtualClock()
         pinmap = load_pinmap()
         self.backend = open_sim_backend(pinmap, self.clock, random.Random(SIM_SEED))
@@ -73,7 +74,7 @@ class VirtualDaemon:
         self.referee = Referee(settings or GameSettings(), self.dice)
         calibration = board_calibration(self.backend, pinmap, state_dir)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
-        self.journal = MemoryJournal()
+        self.journal = journal if journal is not None else MemoryJournal()
         self.hub = EventHub()
         self.notifier = Notifier(notify)
         self.core = Core(self.pipeline, self.journal, self.hub, self.notifier)

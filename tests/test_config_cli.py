@@ -79,3 +79,24 @@ def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         main(["run", "--backend", "gpio"])
     assert info.value.code == 2
     assert "invalid choice: 'gpio'" in capsys.readouterr().err
+
+
+def test_a_damaged_saved_board_or_a_busy_journal_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tavla_pi.events.journal import Journal
+
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "sim-board.json").write_text('{"format": "tavla-pi sim board"')
+    args = ["run", "--backend", "sim", "--config", str(config), "--state-dir", str(state),
+            "--http", "127.0.0.1:0"]
+    status, err = run_main(args, capsys)
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"tavla-pi: {state / 'sim-board.json'}: cannot read the saved board")
+    (state / "sim-board.json").unlink()
+    with Journal.open(state):  # another daemon holds this state directory
+        status, err = run_main(args, capsys)
+    assert status == 2 and err.count("\n") == 1
+    assert str(state) in err

@@ -98,15 +98,20 @@ def test_the_simulated_board_is_saved_after_every_action(tmp_path: Path) -> None
         return daemon
 
     first = run(scenario())
+    rolls = first.core.rolls
+    assert rolls.rolls == 1 and rolls.match == first.journal.events[0].t
     second = VirtualDaemon(tmp_path)
-    assert second.desk.restore(rolls_now=first.core.rolls)
+    assert second.desk.restore(rolls)
     assert second.backend.board.counts() == first.backend.board.counts()
     assert second.backend.board.in_hand(Color.WHITE) == 1
     assert list(second.dice.queue) == [6, 5, 4, 4]
     third = VirtualDaemon(tmp_path)  # a roll journaled after the save took the first two
-    third.desk.restore(rolls_now=first.core.rolls + 1)
+    third.desk.restore(rolls.add([Event("rolled", 99_000)]))
     assert list(third.dice.queue) == [4, 4]
-    assert not VirtualDaemon(tmp_path / "elsewhere").desk.restore(0)
+    fourth = VirtualDaemon(tmp_path)  # a new match since, with one roll: same
+    fourth.desk.restore(rolls.add([Event("new_match", 99_000), Event("opening_roll", 99_001)]))
+    assert list(fourth.dice.queue) == [4, 4]
+    assert not VirtualDaemon(tmp_path / "elsewhere").desk.restore(simstore.RollCount())
 
 
 def test_a_snapshot_round_trips(tmp_path: Path) -> None:
@@ -115,12 +120,13 @@ def test_a_snapshot_round_trips(tmp_path: Path) -> None:
     board = SimBoard(_pinmap(), _clock())
     board.lay_out(START)
     board.lift("6", Color.WHITE)
-    snap = simstore.SimSnapshot.of(board, [1, 2], rolls=7)
+    snap = simstore.SimSnapshot.of(board, [1, 2], simstore.RollCount(1234, 7))
     simstore.save(tmp_path, snap)
     assert simstore.load(tmp_path) == snap
     doc = json.loads((tmp_path / simstore.FILENAME).read_text())
     assert doc["board"]["white"] == {"6": 4, "8": 3, "13": 5, "24": 2}
     assert doc["hands"] == {"white": 1, "black": 0}
+    assert doc["rolls"] == {"match": 1234, "count": 7}
 
 
 @pytest.mark.parametrize(("text", "where"), [
@@ -128,13 +134,17 @@ def test_a_snapshot_round_trips(tmp_path: Path) -> None:
     ('{"format": "other"}', "expected a 'tavla-pi sim board' file"),
     ('{"format": "tavla-pi sim board", "version": 1, "board": [], "hands": {}}', '"board"'),
     ('{"format": "tavla-pi sim board", "version": 1, "board": {"white": {"25": 1}},'
-     ' "hands": {}, "dice": [], "rolls": 0}', "board.white: bad location '25'"),
+     ' "hands": {}, "dice": [], "rolls": {}}', "board.white: bad location '25'"),
     ('{"format": "tavla-pi sim board", "version": 1, "board": {"white": {"5": 16}},'
-     ' "hands": {}, "dice": [], "rolls": 0}', "board.white.5: expected a count 0..15"),
+     ' "hands": {}, "dice": [], "rolls": {}}', "board.white.5: expected a count 0..15"),
     ('{"format": "tavla-pi sim board", "version": 1, "board": {}, "hands": {},'
-     ' "dice": [7], "rolls": 0}', "dice: expected a list of dice"),
+     ' "dice": [7], "rolls": {}}', "dice: expected a list of dice"),
     ('{"format": "tavla-pi sim board", "version": 1, "board": {}, "hands": {"black": true},'
-     ' "dice": [], "rolls": 0}', "hands.black: expected a count"),
+     ' "dice": [], "rolls": {}}', "hands.black: expected a count"),
+    ('{"format": "tavla-pi sim board", "version": 1, "board": {}, "hands": {},'
+     ' "dice": [], "rolls": 3}', 'rolls: expected {"match": ms or null, "count": n}'),
+    ('{"format": "tavla-pi sim board", "version": 1, "board": {}, "hands": {},'
+     ' "dice": [], "rolls": {"match": "x", "count": 1}}', "rolls.match: expected a time"),
 ])
 def test_a_damaged_saved_board_is_named(tmp_path: Path, text: str, where: str) -> None:
     (tmp_path / simstore.FILENAME).write_text(text)
@@ -247,3 +257,33 @@ def _pinmap() -> Any:
 def _clock() -> Any:
     from tavla_pi.clock import VirtualClock
     return VirtualClock()
+
+
+def test_a_new_match_starts_a_new_journal_file_and_a_new_game_stream(tmp_path: Path) -> None:
+    from tavla_pi.events.journal import ARCHIVE_DIR, Journal
+
+    journal = Journal.open(tmp_path)
+
+    async def scenario() -> VirtualDaemon:
+        daemon = VirtualDaemon(tmp_path, journal=journal)
+        await play(daemon, OPENING)
+        await daemon.sim({"dice": [6, 5]})
+        assert daemon.core.rolls.rolls == 1
+        await daemon.sim({"hold": "menu", "ms": 1600})
+        events = (await daemon.sim({"hold": "menu", "ms": 1600}))["events"]
+        assert [e["type"] for e in events] == ["new_match"]
+        assert [e.type for e in daemon.hub.game] == ["new_match"]
+        assert daemon.core.rolls == simstore.RollCount(events[0]["t"], 0)
+        assert (await daemon.state())["phase"] == "setup"
+        return daemon
+
+    daemon = run(scenario())
+    journal.close()
+    assert len(list((tmp_path / ARCHIVE_DIR).iterdir())) == 1
+    # the saved dice queue still holds the 6-5: no roll since the save
+    again = VirtualDaemon(tmp_path)
+    reopened = Journal.open(tmp_path)
+    again.desk.restore(simstore.RollCount().add(reopened.events))
+    reopened.close()
+    assert list(again.dice.queue) == [6, 5]
+    assert daemon.backend.board.counts() == again.backend.board.counts()

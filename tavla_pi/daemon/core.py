@@ -40,13 +40,13 @@ class Core:
     """The pipeline and the referee it feeds, with the journal and the hub behind them."""
 
     def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
-                 notifier: Notifier, *, rolls: int = 0) -> None:
+                 notifier: Notifier, *, rolls: simstore.RollCount | None = None) -> None:
         self.pipeline = pipeline
         self.referee: Referee = pipeline.referee
         self.journal = journal
         self.hub = hub
         self.notifier = notifier
-        self.rolls = rolls
+        self.rolls = rolls or simstore.RollCount()
         self._status = ""
 
     def step(self) -> None:
@@ -59,7 +59,7 @@ class Core:
         if not events:
             return
         self.journal.append(events)
-        self.rolls = simstore.count_rolls(events, self.rolls)
+        self.rolls = self.rolls.add(events)
         self.hub.publish(events)
         for event in events:
             level, line = describe(event)

@@ -78,7 +78,7 @@ class Core(Protocol):
 
     referee: Referee
     pipeline: Pipeline
-    rolls: int
+    rolls: simstore.RollCount
 
     def commit(self, events: list[Event]) -> None:
         """Journal ``events``, then publish them."""
@@ -99,7 +99,7 @@ class SimDesk:
         self.settle_ms = settle_ms
         self._lock = asyncio.Lock()
 
-    def restore(self, rolls_now: int) -> bool:
+    def restore(self, rolls_now: simstore.RollCount) -> bool:
         """Lay the board out as saved, and the dice queue; False when nothing was saved."""
         snap = simstore.load(self.state_dir)
         if snap is None:
@@ -136,8 +136,7 @@ class SimDesk:
             case Dice(a, b):
                 self.dice.queue.extend((a, b))
             case Press():
-                await self._press(action)
-                return
+                await self._press(action)  # a roll, or a new match: saved with the count
             case Lift(location, color):
                 board.lift(location, color)
             case Place(location, color):

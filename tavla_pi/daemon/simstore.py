@@ -6,10 +6,11 @@ its truth (checkers per location, checkers in hand) and the queued dice to
 ``sim-board.json`` in the state directory after every simulator action, and
 lays the board out again from it on start.
 
-The dice queue is written with ``rolls``, how many rolls the journal's
-current match held then; rolls journaled later took their dice from the front of the queue, so
-on start the queue is what is left after the journal's later rolls.  That
-keeps the file and the journal consistent without writing both at once.
+The dice queue is written with the roll count of the journal's current
+match (:class:`RollCount`: the match's first event time and its rolls);
+rolls journaled later took their dice from the front of the queue, so on
+start the queue is what the journal's later rolls left.  That keeps the
+file and the journal consistent without writing both at once.
 """
 
 from __future__ import annotations
@@ -38,16 +39,44 @@ class SimStoreError(BadInputError):
 
 
 @dataclass(frozen=True, slots=True)
+class RollCount:
+    """How many rolls (two dice each) the journal's current match holds.
+
+    ``match`` is the time of the match's first event (its file's first
+    line; a ``new_match`` starts a new one), None while the journal is empty.
+    """
+
+    match: int | None = None
+    rolls: int = 0
+
+    def add(self, events: Iterable[Event]) -> RollCount:
+        """The count after ``events``."""
+        match, rolls = self.match, self.rolls
+        for event in events:
+            if event.type == "new_match" or match is None:
+                match, rolls = event.t, 0
+            if event.type in ROLL_EVENTS:
+                rolls += 1
+        return RollCount(match, rolls)
+
+    def since(self, earlier: RollCount) -> int:
+        """Rolls made after ``earlier`` was counted."""
+        if self.match != earlier.match:  # a new match since: all of this one's rolls
+            return self.rolls
+        return max(self.rolls - earlier.rolls, 0)
+
+
+@dataclass(frozen=True, slots=True)
 class SimSnapshot:
     """The simulated board's checkers, hands and queued dice, with the roll count then."""
 
     counts: dict[tuple[str, Color], int]
     hands: dict[Color, int]
     dice: tuple[int, ...]
-    rolls: int
+    rolls: RollCount
 
     @classmethod
-    def of(cls, board: SimBoard, dice: Iterable[int], rolls: int) -> SimSnapshot:
+    def of(cls, board: SimBoard, dice: Iterable[int], rolls: RollCount) -> SimSnapshot:
         """What ``board`` holds now."""
         counts = {key: n for key, n in board.counts().items() if key[0] != "off"}
         return cls(counts, {c: board.in_hand(c) for c in Color}, tuple(dice), rolls)
@@ -59,10 +88,9 @@ class SimSnapshot:
             for _ in range(n):
                 board.lift("off", color)
 
-    def dice_left(self, rolls_now: int) -> tuple[int, ...]:
+    def dice_left(self, now: RollCount) -> tuple[int, ...]:
         """The queued dice not taken by rolls journaled after the save."""
-        taken = 2 * max(rolls_now - self.rolls, 0)
-        return self.dice[taken:]
+        return self.dice[2 * now.since(self.rolls):]
 
     def to_json(self) -> str:
         """The file's text."""
@@ -72,19 +100,9 @@ class SimSnapshot:
         return json.dumps({
             "format": FORMAT, "version": VERSION, "board": board,
             "hands": {c.value: n for c, n in self.hands.items()},
-            "dice": list(self.dice), "rolls": self.rolls,
+            "dice": list(self.dice),
+            "rolls": {"match": self.rolls.match, "count": self.rolls.rolls},
         }, indent=1) + "\n"
-
-
-def count_rolls(events: Iterable[Event], rolls: int = 0) -> int:
-    """``rolls`` plus the rolls (two dice each) in ``events``; a ``new_match`` starts
-    again from 0, as the journal starts a new file for a new match."""
-    for event in events:
-        if event.type == "new_match":
-            rolls = 0
-        elif event.type in ROLL_EVENTS:
-            rolls += 1
-    return rolls
 
 
 def save(state_dir: Path, snap: SimSnapshot) -> None:
@@ -133,10 +151,19 @@ def _parse(doc: Any, where: str) -> SimSnapshot:
                 raise SimStoreError(f"{where}: board.{color.value}", f"bad location {location!r}")
             counts[(location, color)] = _count(n, f"{where}: board.{color.value}.{location}")
     hand = {c: _count(hands.get(c.value, 0), f"{where}: hands.{c.value}") for c in Color}
-    dice, rolls = doc.get("dice"), doc.get("rolls")
+    dice = doc.get("dice")
     if not isinstance(dice, list) or not all(d in range(1, 7) and type(d) is int for d in dice):
         raise SimStoreError(f"{where}: dice", "expected a list of dice 1..6")
-    return SimSnapshot(counts, hand, tuple(dice), _count(rolls, f"{where}: rolls", 1 << 40))
+    return SimSnapshot(counts, hand, tuple(dice), _rolls(doc.get("rolls"), f"{where}: rolls"))
+
+
+def _rolls(value: Any, where: str) -> RollCount:
+    if not isinstance(value, dict):
+        raise SimStoreError(where, 'expected {"match": ms or null, "count": n}')
+    match = value.get("match")
+    if match is not None and type(match) is not int:
+        raise SimStoreError(f"{where}.match", f"expected a time in ms or null, got {match!r}")
+    return RollCount(match, _count(value.get("count"), f"{where}.count", 1 << 40))
 
 
 def _count(value: Any, where: str, most: int = 15) -> int:

@@ -23,7 +23,7 @@ from tavla_pi.daemon.hub import EventHub
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.pipeline import Pipeline, PipelineSettings
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
-from tavla_pi.daemon.simstore import count_rolls
+from tavla_pi.daemon.simstore import RollCount
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
 from tavla_pi.errors import ConfigError, HardwareError
 from tavla_pi.game.referee import Referee
@@ -105,7 +105,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
                             referee, clock, settings=settings)
         hub = EventHub()
         hub.load(events)
-        core = Core(pipeline, journal, hub, notifier, rolls=count_rolls(events))
+        core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events))
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = SimDesk(core, backend, dice, state_dir,
