@@ -21,7 +21,7 @@ checkers already moved are read again from the sensors).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -84,17 +84,25 @@ def restore(events: Iterable[Event], settings: GameSettings,
     ``where(i)`` names the place of the i-th event in warnings (e.g.
     ``Journal.where``: "<file>:<line>"); by default "event <i+1>".
     """
+    last = fresh(settings)
+    for last in restore_steps(events, settings, where):  # noqa: B007 (the last one counts)
+        pass
+    return last
+
+
+def restore_steps(events: Iterable[Event], settings: GameSettings,
+                  where: Callable[[int], str] | None = None) -> Iterator[Resumed]:
+    """The state after each event in turn (``restore`` of every prefix, in one pass)."""
     fold = _Fold(fresh(settings), settings)
     for index, event in enumerate(events):
         handler = _HANDLERS.get(event.type)
-        if handler is None:
-            continue
-        try:
-            handler(fold, event)
-        except (TavlaError, ValueError, KeyError, TypeError) as exc:
-            place = where(index) if where is not None else f"event {index + 1}"
-            fold.warnings.append(f"{place}: {event.type} skipped: {exc}")
-    return replace(fold.state, warnings=tuple(fold.warnings))
+        if handler is not None:
+            try:
+                handler(fold, event)
+            except (TavlaError, ValueError, KeyError, TypeError) as exc:
+                place = where(index) if where is not None else f"event {index + 1}"
+                fold.warnings.append(f"{place}: {event.type} skipped: {exc}")
+        yield replace(fold.state, warnings=tuple(fold.warnings))
 
 
 @dataclass
