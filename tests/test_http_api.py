@@ -202,3 +202,15 @@ def test_a_subscriber_too_far_behind_is_dropped() -> None:
         hub.publish([Event("in_sync", t) for t in range(5)])
         assert sub.dropped and await sub.next(0) is None
     run(scenario())
+
+
+def test_setup_may_start_a_match_of_a_given_length(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        daemon = VirtualDaemon(tmp_path)
+        events = (await daemon.sim({"setup": "start", "match_length": 5}))["events"]
+        assert [(e["type"], e["match_length"]) for e in events] == [("new_match", 5)]
+        await daemon.sleep(400)
+        state = await daemon.state()
+        assert (state["phase"], state["match_length"]) == ("opening", 5)
+        assert [e.type for e in daemon.journal.events] == ["new_match", "game_started"]
+    run(scenario())

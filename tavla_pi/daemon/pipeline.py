@@ -65,15 +65,21 @@ class Pipeline:
 
     def step(self) -> list[Event]:
         """Scan once and run every stage; the events decided."""
-        events = self.decide()
+        return self.process(self.backend.sensors.scan())
+
+    def process(self, frame: RawFrame) -> list[Event]:
+        """Run every stage on one raw frame (already scanned); the events decided."""
+        events = self.decide(frame)
         self.show(self.decided_at)
         return events
 
-    def decide(self) -> list[Event]:
-        """Every stage but the LEDs: the hardware is read first, so a read that fails
-        leaves the game untouched.  The daemon journals the events, then calls :meth:`show`."""
+    def decide(self, frame: RawFrame | None = None) -> list[Event]:
+        """Every stage but the LEDs, on ``frame`` (default: scan now).  The hardware is
+        read first, so a read that fails leaves the game untouched; the daemon journals
+        the events, then calls :meth:`show`."""
         now = self.clock.now_ms()
-        frame = self.backend.sensors.scan()
+        if frame is None:
+            frame = self.backend.sensors.scan()
         levels = self.backend.buttons.levels()
         self.decided_at = now
         events = self._sense(frame, now)

@@ -129,7 +129,10 @@ class SimDesk:
     async def _apply(self, action: Action) -> None:
         board = self.board
         match action:
-            case Setup():
+            case Setup(match_length):
+                if match_length is not None:
+                    now = self.core.pipeline.clock.now_ms()
+                    self.core.commit(self.core.referee.new_match(match_length, now))
                 board.setup_start()
             case Load(position_id, match_id):
                 self._load(position_id, match_id)
