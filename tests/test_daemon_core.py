@@ -309,3 +309,40 @@ def test_log_lines_for_journald_and_for_a_terminal(monkeypatch: pytest.MonkeyPat
     log.error("stopping")
     assert out.getvalue().endswith(" ERROR stopping\n") and out.getvalue().count("\n") == 1
     reset_logging()
+
+
+class BrokenJournal:
+    def append(self, events: object) -> None:
+        from tavla_pi.errors import JournalError
+        raise JournalError("journal.jsonl", "cannot write (No space left on device)")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_journal_that_fails_from_a_request_stops_the_daemon(tmp_path: Path) -> None:
+    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(None))
+    opened.core.journal = BrokenJournal()
+    service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
+                      state_dir=tmp_path)
+
+    async def scenario() -> tuple[int, bytes]:
+        running = asyncio.create_task(service.run())
+        while not service.url:
+            await asyncio.sleep(0)
+        reader, writer = await asyncio.open_connection("127.0.0.1", service.http.port)
+        body = b'{"setup": "start", "match_length": 3}'
+        writer.write(b"POST /api/sim HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+        answer = await reader.read()
+        writer.close()
+        return await running, answer
+
+    try:
+        status, answer = asyncio.run(scenario())
+    finally:
+        opened.close()
+    assert status == 1
+    assert answer.startswith(b"HTTP/1.1 503 ")
+    assert b"No space left on device" in answer

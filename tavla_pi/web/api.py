@@ -23,7 +23,7 @@ from typing import Any
 
 from tavla_pi.daemon.hub import EventHub, Subscription
 from tavla_pi.daemon.simdesk import SimDesk
-from tavla_pi.errors import BadInputError, TavlaError
+from tavla_pi.errors import BadInputError, JournalError, TavlaError
 from tavla_pi.hal.sim.places import BoardActionError
 from tavla_pi.replay.actions import parse_line
 from tavla_pi.web.server import Request, Response, Stream
@@ -131,6 +131,8 @@ class Api:
             await self._sim.apply(action)
         except BoardActionError as exc:
             return Response.error(409, str(exc))
+        except JournalError as exc:  # the daemon stops; the game resumes from the journal
+            return Response.error(503, str(exc))
         except BadInputError as exc:
             return Response.error(400, str(exc))
         except TavlaError as exc:
