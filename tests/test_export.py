@@ -211,7 +211,7 @@ def journal_of(state: Path, *matches: DirectMatch) -> None:
 
 def test_export_writes_the_latest_finished_match(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    first, second = direct_match(1, 3, games=5), direct_match(2, 0, games=2)
+    first, second = direct_match(1, 3, games=2), direct_match(2, 0, games=2)
     journal_of(tmp_path, first, second)
     assert main(["export", "--state-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out == mat(second)
@@ -222,7 +222,7 @@ def test_export_writes_the_latest_finished_match(tmp_path: Path,
 
 def test_export_all_writes_one_file_per_match(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    matches = [direct_match(seed, 3, games=5) for seed in (4, 5, 6)]
+    matches = [direct_match(seed, 3, games=2) for seed in (4, 5, 6)]
     journal_of(tmp_path / "state", *matches)
     out = tmp_path / "out"
     out.mkdir()
@@ -235,7 +235,7 @@ def test_export_all_writes_one_file_per_match(tmp_path: Path,
 
 def test_export_list_shows_each_match(tmp_path: Path,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    first, second = direct_match(1, 3, games=5), direct_match(2, 0, games=2)
+    first, second = direct_match(1, 3, games=2), direct_match(2, 0, games=2)
     journal_of(tmp_path, first, second)
     assert main(["export", "--state-dir", str(tmp_path), "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -253,7 +253,7 @@ def test_export_errors_are_one_line_and_exit_2(tmp_path: Path, args: list[str], 
                                                capsys: pytest.CaptureFixture[str]) -> None:
     unfinished = direct_match(3, 0, games=1)
     unfinished.steps = unfinished.steps[:10]
-    journal_of(tmp_path, direct_match(1, 3, games=5), unfinished)
+    journal_of(tmp_path, direct_match(1, 3, games=2), unfinished)
     assert main(["export", "--state-dir", str(tmp_path), *args]) == 2
     err = capsys.readouterr().err
     assert err.endswith(message)
@@ -268,7 +268,7 @@ def test_export_of_an_empty_state_directory_says_so(tmp_path: Path,
 
 def test_export_warns_about_damaged_lines_and_exports_the_rest(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    match = direct_match(1, 3, games=5)
+    match = direct_match(1, 3, games=2)
     journal_of(tmp_path, match)
     with (tmp_path / "journal.jsonl").open("ab") as out:
         out.write(b"\x00\x01 garbage\n")
