@@ -308,7 +308,7 @@ def test_history_numbers_every_match_with_a_game_oldest_first(tmp_path: Path) ->
         for match in matches:
             journal.append([Event("new_match", 0, {"match_length": match.settings.match_length}),
                             *match.events])
-    (tmp_path / JOURNAL_NAME).open("ab").write(b"not json\n")
+    (tmp_path / JOURNAL_NAME).open("ab").write(b'not json\n{"t": 9, "ty')  # and a write going on
     before = (tmp_path / JOURNAL_NAME).read_bytes()
     history = read_history(tmp_path)
     assert [m.number for m in history.matches] == [1, 2, 3]
