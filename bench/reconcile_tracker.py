@@ -3,14 +3,16 @@
 Every turn of random legal games (rules engine) is moved by hand, one lift
 and one placement per frame, with a misplaced checker and a takeback now and
 then; tall stacks read as intervals.  Prints the median, p99 and worst
-observe() time, the tree-building time per turn, and the same figures for the
-turn with the most nodes met (a double).
+observe() time (also without the calls a garbage-collector pass fell into),
+the tree-building time per turn, and the figures for the turn with the most
+nodes met (a double).
 
 Run: .venv/bin/python bench/reconcile_tracker.py [games] [seed]
 """
 
 from __future__ import annotations
 
+import gc
 import random
 import statistics
 import sys
@@ -69,15 +71,30 @@ def _ancestors(target: Node) -> set[Node]:
     return found
 
 
-def run_turn(tree: TurnTree, rng: random.Random, times: list[int]) -> None:
-    """Follow one random play of ``tree``, adding each observe() CPU time (ns)."""
+_collections = [0]
+
+
+def _count_gc(phase: str, info: dict[str, int]) -> None:
+    """gc callback: count collection passes (to tell GC pauses from our own time)."""
+    if phase == "start":
+        _collections[0] += 1
+
+
+def run_turn(tree: TurnTree, rng: random.Random, times: list[int],
+             quiet: list[int] | None = None) -> None:
+    """Follow one random play of ``tree``, adding each observe() CPU time (ns);
+    ``quiet`` gets those of calls during which the garbage collector did not run."""
     target = rng.choice(tree.complete)
     tracker = TurnTracker.from_tree(tree)
     for cells in frames(tree, target, rng):
         obs = observation(cells)
+        passes = _collections[0]
         t0 = time.thread_time_ns()
         tracker.observe(obs)
-        times.append(time.thread_time_ns() - t0)
+        elapsed = time.thread_time_ns() - t0
+        times.append(elapsed)
+        if quiet is not None and _collections[0] == passes:
+            quiet.append(elapsed)
 
 
 def report(name: str, times: list[int]) -> None:
@@ -89,8 +106,10 @@ def report(name: str, times: list[int]) -> None:
 
 
 def main(games: int, seed: int = 1) -> None:
+    gc.callbacks.append(_count_gc)
     rng = random.Random(seed)
     observe_times: list[int] = []
+    quiet_times: list[int] = []
     build_times: list[int] = []
     biggest: TurnTree | None = None
     for _ in range(games):
@@ -101,7 +120,7 @@ def main(games: int, seed: int = 1) -> None:
             tree = TurnTree(position, mover, dice)
             build_times.append(time.thread_time_ns() - t0)
             if tree.complete:
-                run_turn(tree, rng, observe_times)
+                run_turn(tree, rng, observe_times, quiet_times)
                 if biggest is None or len(tree) > len(biggest):
                     biggest = tree
                 position = rng.choice(tree.complete).position.swap()
@@ -110,6 +129,7 @@ def main(games: int, seed: int = 1) -> None:
             mover = mover.opponent
     print(f"{games} random games, {len(build_times)} turns")
     report("observe()", observe_times)
+    report("observe() without a GC pass in the call", quiet_times)
     report("tree build per turn", build_times)
     if biggest is not None:
         worst: list[int] = []

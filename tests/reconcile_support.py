@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Protocol
+
+from sim_support import calibrated, settle
 
 from tavla_pi.decode.observation import (
     NOTHING,
@@ -88,6 +91,10 @@ class Table:
         if i != OFF:
             self._side(color)[i] += 1
 
+    def count(self, location: str, color: Color) -> int:
+        """How many checkers of ``color`` really stand on ``location``."""
+        return self._side(color)[cell(location, color)]
+
     def cells(self) -> Cells:
         """The board as cells (only meaningful while no point holds two colours)."""
         return tuple(w - b for w, b in zip(self.white, self.black, strict=True))
@@ -102,8 +109,10 @@ class Table:
             if w and b:
                 faults.append(SensorFault(i, location_name(i), "mixed_colors", "both polarities"))
             if w or b:
-                color = W if w >= b else B
-                readings.append(Reading(color, count_reading(w + b, slots, saturate)))
+                color = B if b >= w else W            # the blot lies nearer the base
+                own, other = (w, b) if color is W else (b, w)
+                readings.append(Reading(color, count_reading(own, slots, saturate),
+                                        count_reading(other, slots, saturate)))
             else:
                 readings.append(NOTHING)
             name = location_name(i) if i < N_POINTS else ("bar-w" if i == WHITE_BAR else "bar-b")
@@ -171,10 +180,20 @@ def hand_movements(
         i += 1
 
 
-class Player:
-    """Moves checkers on a :class:`Table` and shows every settled board to a tracker."""
+class Surface(Protocol):
+    """A board a test moves checkers on and reads observations from."""
 
-    def __init__(self, tracker: TurnTracker, table: Table, rng: random.Random,
+    def lift(self, location: str, color: Color) -> None: ...
+    def place(self, location: str, color: Color) -> None: ...
+    def count(self, location: str, color: Color) -> int: ...
+    def cells(self) -> Cells: ...
+    def observation(self, saturate: bool = False) -> Observation: ...
+
+
+class Player:
+    """Moves checkers on a table and shows every settled board to a tracker."""
+
+    def __init__(self, tracker: TurnTracker, table: Surface, rng: random.Random,
                  saturate: bool = False) -> None:
         self.tracker = tracker
         self.table = table
@@ -216,7 +235,7 @@ class Player:
                 self.show()
         self.lift(loc(tree, frm))
         for h in early:
-            if self.table._side(opponent)[cell(loc(tree, h), opponent)]:
+            if self.table.count(loc(tree, h), opponent):
                 self.lift(loc(tree, h), opponent)
                 self.place("bar", opponent)
         verdict = self.place(loc(tree, to))
@@ -233,3 +252,30 @@ def own(**points: int) -> tuple[int, ...]:
     for key, n in points.items():
         out[24 if key == "bar" else int(key[1:]) - 1] = n
     return tuple(out)
+
+
+class SimTable:
+    """The modelled board (sensors, magnets, noise) read through the real decoder."""
+
+    def __init__(self, position: Position, mover: Color, seed: int, frames: int = 5) -> None:
+        self.board, self.decoder, self.clock = calibrated(seed)
+        board = position.to_board(mover)
+        self.board.lay_out({(loc, color): n for loc, color, n in board.items() if loc != "off"})
+        self.frames = frames
+
+    def lift(self, location: str, color: Color) -> None:
+        self.board.lift(location, color)
+
+    def place(self, location: str, color: Color) -> None:
+        self.board.place(location, color)
+
+    def count(self, location: str, color: Color) -> int:
+        return self.board.count(location, color)
+
+    def cells(self) -> Cells:
+        c = self.board.count
+        points = tuple(c(str(n), W) - c(str(n), B) for n in range(1, 25))
+        return (*points, c("bar", W), -c("bar", B))
+
+    def observation(self, saturate: bool = False) -> Observation:
+        return settle(self.board, self.decoder, frames=self.frames, clock=self.clock)

@@ -55,12 +55,30 @@ def test_extra_checkers_on_an_empty_point_are_removed() -> None:
     assert board_fixes(Board.initial(), obs) == (Fix("20", B, -1),)
 
 
+def with_mixed_fault(obs: Observation, location: str) -> Observation:
+    fault = SensorFault(40, location, "mixed_colors", "white and black checkers both sensed")
+    return Observation(obs.points, obs.bar_white, obs.bar_black, (fault,))
+
+
 def test_both_colours_on_a_point_ask_to_remove_the_stranger() -> None:
     board = Board.initial()
-    obs = sensed(board, p6=Reading(W, CountRange(6, 6)))
-    mixed = Observation(obs.points, obs.bar_white, obs.bar_black,
-                        (SensorFault(40, "6", "mixed_colors", "both polarities"),))
-    assert board_fixes(board, mixed) == (Fix("6", B, -1),)
+    obs = sensed(board, p6=Reading(W, CountRange(5, 5), CountRange(1, 1)))
+    assert board_fixes(board, with_mixed_fault(obs, "6")) == (Fix("6", B, -1),)
+    obs = sensed(board, p6=Reading(B, CountRange(1, 1), CountRange(6, 6)))
+    assert board_fixes(board, with_mixed_fault(obs, "6")) == (Fix("6", B, -1), Fix("6", W, -1))
+
+
+def test_a_mixed_fault_without_the_other_count_still_asks_to_remove_one() -> None:
+    board = Board.initial()
+    obs = sensed(board, p6=Reading(W, CountRange(5, 5)))
+    assert board_fixes(board, with_mixed_fault(obs, "6")) == (Fix("6", B, -1),)
+    assert board_fixes(board, obs) == ()          # without the fault: just 5 white
+
+
+def test_a_colourless_reading_in_doubt_fits_what_it_may_hide() -> None:
+    board = Board.initial()
+    obs = sensed(board, p6=Reading(None, CountRange(0, 9)), p13=Reading(None, CountRange(0, 3)))
+    assert board_fixes(board, obs) == (Fix("13", W, 2),)
 
 
 def test_the_bar_halves_are_checked_by_colour() -> None:

@@ -352,3 +352,50 @@ def test_partial_board_and_dice_used_for_the_game() -> None:
     assert partial.dice_used == (6,)
     assert partial.node.board.count("18", W) == 1 and partial.node.board.count("24", W) == 1
     assert partial.node.remaining == (6, 6, 6)
+
+
+def test_the_lift_stays_attached_while_the_board_does_not_change() -> None:
+    p = player(BEAR_OFF, (6, 4))
+    first = p.lift("6")
+    again = p.show()
+    assert isinstance(first, Partial) and again == first
+    assert again.lifted is not None and again.lifted.from_ == "6"
+
+
+def test_a_checker_put_on_a_stack_read_as_at_least_n_may_still_be_in_the_hand() -> None:
+    # White's 6 point holds 8: one more does not show.  Lifting from 8 (dice 2-1)
+    # reads as 8/6 done and as a checker held over the stack.
+    position = Position(own(p8=2, p6=8, p5=5), own(p6=5, p8=3, p13=5, p1=2))
+    p = player(position, (2, 1))
+    p.saturate = True
+    lifted = p.lift("8")
+    assert isinstance(lifted, Partial) and lifted.node.path == ((8, 6, False),)
+    assert lifted.lifted is not None
+    assert lifted.lifted.from_ == "8" and lifted.lifted.destinations == ("5", "6", "7")
+    partial = p.place("7")                           # it was held after all: 8/7
+    assert isinstance(partial, Partial) and partial.node.path == ((8, 7, False),)
+
+
+def test_entering_with_a_hit() -> None:
+    # White on the bar; Black has a blot on White's 22 (Black's own 3).
+    position = Position(own(bar=1, p24=1, p13=5, p8=3, p6=5),
+                        own(p3=1, p24=1, p13=5, p8=3, p6=5))
+    p = player(position, (3, 1))
+    lifted = p.lift("bar")
+    assert isinstance(lifted, InHand) and "22" in lifted.destinations
+    pending = p.place("22")
+    assert isinstance(pending, HitPending) and pending.to_bar == ("22",)
+    p.lift("22", B)
+    partial = p.place("bar", B)
+    assert isinstance(partial, Partial) and partial.node.path == ((25, 22, True),)
+
+
+def test_a_whole_play_the_sensors_cannot_see_is_offered_first() -> None:
+    # White's 1 point holds 12 ("7 or more" whatever is borne off); 1-1 bears off four.
+    position = Position(own(p1=12), own(p6=5, p8=3, p13=5, p23=2))
+    p = player(position, (1, 1))
+    p.saturate = True
+    asked = p.show()
+    assert isinstance(asked, Ambiguous)
+    assert [n.complete for n in asked.candidates] == [True, False]
+    assert notation(p.tracker.confirm()) == "1/off(4)"

@@ -17,7 +17,7 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
-from tavla_pi.hal.base import RGB, Backend
+from tavla_pi.hal.base import RGB, Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.leds import LedLayout, render
 from tavla_pi.pinmap import PinMap
@@ -64,8 +64,12 @@ class Pipeline:
 
     def step(self) -> list[Event]:
         """Scan once and run every stage; the events decided."""
+        return self.process(self.backend.sensors.scan())
+
+    def process(self, frame: RawFrame) -> list[Event]:
+        """Run every stage on one raw frame (already scanned); the events decided."""
         now = self.clock.now_ms()
-        events = self._sense(now)
+        events = self._sense(frame, now)
         for press in self.buttons.update(self.backend.buttons.levels(), now):
             events += self.referee.on_button(press.name, press.long, now)
         events += self.referee.tick(now, self.settled)
@@ -77,9 +81,9 @@ class Pipeline:
         self.frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
         self.backend.pixels.show(self.frame)
 
-    def _sense(self, now: int) -> list[Event]:
+    def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:
-            obs = self.decoder.decode(self.backend.sensors.scan())
+            obs = self.decoder.decode(frame)
         except SensorFrameError:
             self.bad_frames += 1
             return []

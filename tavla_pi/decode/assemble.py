@@ -7,16 +7,14 @@ bound is then tightened by the one fact the sensors cannot break: each side
 has 15 checkers, so a place holds at most 15 minus the lower bounds of that
 colour everywhere else.
 
-One prior narrows the interval: a hand fills a place's first layer before
-it stacks a second (the modelled board does the same), so while any pocket
-of a place is empty, a slot in the band where one checker and two stacked
-overlap (``ONE_PLUS``, from the parts' tolerances) counts as one.  A
-clearly stacked pair (``TWO_PLUS``) still counts as two or more.
+Two things narrow the interval: the layering prior and each pocket's
+history of steps (see :func:`_pocket_counts`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tavla_pi.decode.observation import (
@@ -53,14 +51,13 @@ class _Summary:
     weak_runs: list[list[int]] = field(default_factory=list)
 
 
-def _summarise(group: Group, levels: list[int], signs: list[int]) -> _Summary:
+def _summarise(group: Group, levels: list[int], signs: list[int],
+               known: Sequence[int | None]) -> _Summary:
     summary = _Summary()
     previous_weak = False
-    first_layer_open = any(levels[i] == EMPTY for i in group.sensors)
+    exact = _pocket_counts(group, levels, known)
     for slot, i in enumerate(group.sensors):
         level = levels[i]
-        if level == ONE_PLUS and first_layer_open:
-            level = ONE  # hands fill the first layer before stacking: see the module docstring
         if level >= UNKNOWN or level == WEAK:
             summary.unknown = True
             if level == WEAK:
@@ -73,11 +70,39 @@ def _summarise(group: Group, levels: list[int], signs: list[int]) -> _Summary:
         if level < ONE:
             continue
         color = Color.WHITE if signs[i] > 0 else Color.BLACK
-        summary.low[color] += _LOW[level]
-        summary.open[color] |= level in (ONE_PLUS, TWO_PLUS)
+        count = exact[slot]
+        summary.low[color] += _LOW[level] if count is None else count
+        summary.open[color] |= count is None
         if not any(c is color for c, _ in summary.first):
             summary.first.append((color, i))
     return summary
+
+
+def _pocket_counts(group: Group, levels: list[int],
+                   known: Sequence[int | None]) -> list[int | None]:
+    """Each pocket's count where a prior or the pocket's history pins it, else None.
+
+    Hands fill a place layer by layer, so a one-or-more pocket is one while
+    the first layer has a gap, and a two-or-more pocket is two while the
+    second layer has one (a third layer starts only over a full second).
+    Otherwise a pocket's own history of steps (:mod:`tavla_pi.decode.stacks`)
+    may still tell one from two.
+    """
+    pockets = [levels[i] for i in group.sensors]
+    first_gap = EMPTY in pockets
+    exact: list[int | None] = []
+    for i, level in zip(group.sensors, pockets, strict=True):
+        if level == ONE:
+            exact.append(1)
+        elif level == ONE_PLUS:
+            exact.append(1 if first_gap else known[i])
+        else:
+            exact.append(None)
+    second_gap = any(n is not None and n < 2 for n in exact) or first_gap
+    for slot, level in enumerate(pockets):
+        if level == TWO_PLUS and second_gap:
+            exact[slot] = 2
+    return exact
 
 
 def _count(summary: _Summary, color: Color, totals: dict[Color, int]) -> CountRange:
@@ -117,9 +142,15 @@ def _place_faults(group: Group, summary: _Summary) -> list[SensorFault]:
 
 
 def assemble(tables: Tables, levels: list[int], signs: list[int],
-             sensor_faults: list[SensorFault]) -> Observation:
-    """The observation of one frame's slot levels and signs."""
-    summaries = [_summarise(g, levels, signs) for g in tables.groups]
+             sensor_faults: list[SensorFault],
+             known: Sequence[int | None] | None = None) -> Observation:
+    """The observation of one frame's slot levels and signs.
+
+    ``known`` holds each pocket's count as its history tells it (0..2, or
+    None), from :class:`~tavla_pi.decode.stacks.StackWatch`.
+    """
+    history = known if known is not None else [None] * len(levels)
+    summaries = [_summarise(g, levels, signs, history) for g in tables.groups]
     totals = {
         color: sum(s.low[color] for s in summaries) for color in (Color.WHITE, Color.BLACK)
     }

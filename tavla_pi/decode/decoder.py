@@ -25,6 +25,7 @@ from tavla_pi.decode.crosstalk import Crosstalk
 from tavla_pi.decode.history import QuietMean, StuckWatch
 from tavla_pi.decode.observation import Observation, SensorFault
 from tavla_pi.decode.physics import REFERENCE, BoardDesign
+from tavla_pi.decode.stacks import StackWatch
 from tavla_pi.decode.tables import (
     EMPTY,
     ONE,
@@ -74,6 +75,8 @@ class Decoder:
         self._quiet = QuietMean(self._noise)
         self._samples = [0.0] * n
         self._levels = [EMPTY] * n
+        self._magnitudes = [0.0] * n
+        self._stacks = StackWatch(n, self.tables.second_layer_step)
         self._basis: tuple[list[int], list[int]] | None = None
         self._crosstalk = Crosstalk(self.tables)
         self._fixed = list(self._offset_unc)
@@ -90,11 +93,14 @@ class Decoder:
                 break
             self._compensate(levels, signs)
         self._levels = levels
-        return assemble(self.tables, levels, signs, self._sensor_faults(frame, levels, stuck))
+        known = self._stacks.update(levels, self._magnitudes)
+        faults = self._sensor_faults(frame, levels, stuck)
+        return assemble(self.tables, levels, signs, faults, known)
 
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
         levels, signs = [EMPTY] * self._n, [0] * self._n
         prev, comp, mean = self._levels, self._crosstalk.comp, self._quiet.mean
+        magnitudes = self._magnitudes
         fixed = self._fixed
         rail_low, rail_high = self._rails
         for i, raw in enumerate(frame):
@@ -104,6 +110,7 @@ class Decoder:
             spread = self._quiet.spread(i)
             v = mean[i] - comp[i]
             a = v if v >= 0.0 else -v
+            magnitudes[i] = a
             bounds = self._bounds(fixed[i] + NOISE_SIGMAS * spread)
             p, hyst = prev[i], HYSTERESIS_SIGMAS * spread
             level = EMPTY

@@ -63,6 +63,7 @@ class Tables:
         low_gain, high_gain = design.gain_bounds
         one, two = stack_field_mt(design, 1) * cpm, stack_field_mt(design, 2) * cpm
         self.one_min, self.one_max, self.two_min = one * low_gain, one * high_gain, two * low_gain
+        self.second_layer_step = (two - one) * low_gain
         self.gain_spread = high_gain - 1.0
         self.couplings = _couplings(design, sites)
 

@@ -264,7 +264,7 @@ class Referee:
         start = self.position()
         self.shown_dice = dice
         if not start.legal_plays(dice):
-            self._emit("no_legal_move", player=mover.value, dice=list(dice))
+            self._emit("no_legal_move", player=mover.value, dice=_high_first(dice))
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
             return
@@ -314,7 +314,7 @@ class Referee:
                                              self.settings.rules)
         else:
             self.match = turn_done(self.match)
-        self._emit("played", player=mover.value, dice=list(turn.dice), play=play.notation,
+        self._emit("played", player=mover.value, dice=_high_first(turn.dice), play=play.notation,
                    position_id=play.result.position_id(), match_id=self.match.match_id())
         if result is not None:
             self._game_over(result)
@@ -333,18 +333,26 @@ class Referee:
             self._enter(Phase.GAME_OVER)
         self.sync_fixes = ()
 
+    def new_match(self, length: int, now: int) -> list[Event]:
+        """Abandon whatever is going on and start a match of ``length`` points (0 money)."""
+        self._now = now
+        self._new_match(length)
+        return self._flush()
+
+    def _new_match(self, length: int) -> None:
+        self.menu_armed_until = -1
+        self.match = new_match(length, self.settings.rules)
+        self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
+        self._emit("new_match", match_length=length)
+        self._enter(Phase.SETUP)
+        if self.obs is not None:
+            self._check_setup(self.obs)
+
     def _menu(self, long: bool) -> None:
         if not long:
             self.menu_armed_until = -1
-            return
-        if self._now <= self.menu_armed_until:
-            self.menu_armed_until = -1
-            self.match = new_match(self.settings.match_length, self.settings.rules)
-            self.turn, self.result, self.sync_fixes = None, None, ()
-            self._emit("new_match", match_length=self.match.match_length)
-            self._enter(Phase.SETUP)
-            if self.obs is not None:
-                self._check_setup(self.obs)
+        elif self._now <= self.menu_armed_until:
+            self._new_match(self.settings.match_length)
         else:
             self.menu_armed_until = self._now + self.settings.menu_confirm_ms
 
@@ -359,3 +367,8 @@ class Referee:
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []
         return out
+
+
+def _high_first(dice: tuple[int, int]) -> list[int]:
+    """Dice as GNU Backgammon records a turn's roll: the higher die first."""
+    return sorted(dice, reverse=True)

@@ -15,6 +15,7 @@ from tavla_pi.reconcile import (
     Complete,
     HitPending,
     InHand,
+    Node,
     OutOfSync,
     Partial,
     TurnTracker,
@@ -64,11 +65,28 @@ class Turn:
         return self.verdict
 
     def complete_play(self) -> Play | None:
-        """The play to commit on DONE, if the board shows one (confirming a candidate)."""
+        """The play to commit on DONE, if the board shows one.
+
+        When candidates read the same, DONE can only mean a complete play: if
+        exactly one candidate is complete it is the play; if several are,
+        DONE confirms the one lit first (CUBE cycles the candidates); if none
+        is, DONE is refused and the candidates stay open.
+        """
         verdict = self.verdict
         if isinstance(verdict, Ambiguous):
+            complete = [n for n in verdict.candidates if n.play is not None]
+            if not complete:
+                return None
+            if len(complete) == 1 or verdict.candidates[0].play is None:
+                self._offer_first(complete[0])
             verdict = self.verdict = self.tracker.confirm()
         return verdict.play if isinstance(verdict, Complete) else None
+
+    def _offer_first(self, node: Node) -> None:
+        """Cycle the candidates until ``node`` (one of them) is the one DONE confirms."""
+        verdict = self.tracker.verdict
+        while isinstance(verdict, Ambiguous) and verdict.candidates[0] is not node:
+            verdict = self.tracker.cycle()
 
     def why_not_done(self) -> str:
         """The reason DONE is refused now, in a player's words."""

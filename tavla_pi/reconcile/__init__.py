@@ -5,6 +5,7 @@ turn, :class:`TurnTracker` answers with a :data:`Verdict`; outside a turn,
 :func:`board_fixes` says what to add or remove to reach an expected board.
 """
 
+from tavla_pi.reconcile.belief import Belief
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.reconcile.fixes import board_fixes
 from tavla_pi.reconcile.tracker import TurnTracker
@@ -22,6 +23,7 @@ from tavla_pi.reconcile.verdicts import (
 
 __all__ = [
     "Ambiguous",
+    "Belief",
     "Complete",
     "Fix",
     "HitPending",

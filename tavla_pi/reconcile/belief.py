@@ -4,7 +4,10 @@
 are nodes reached from them by hand movements the sensors could not see (a
 checker moved from one tall stack to another, or borne off from one: the
 trays are not sensed); they read the same, so they stay possible.
-``declined`` are candidates the player turned down when asked.
+``declined`` are candidates the player turned down when asked.  ``held``
+are nodes the board also reads as with a checker lifted from them (the
+reported node may only look like it, a checker in the hand being over the
+tray or over a stack read as "at least n").
 """
 
 from __future__ import annotations
@@ -23,12 +26,13 @@ class Belief:
     seen: tuple[Node, ...]
     unseen: frozenset[Node] = frozenset()
     declined: frozenset[Node] = frozenset()
+    held: tuple[Node, ...] = ()
 
     def distance(self, node: Node, mover: Color) -> int:
         """How many of the mover's checkers moved since the board was last seen."""
         return min(
             moved_between(b.cells, node.cells, mover, b.changed | node.changed)
-            for b in (*self.seen, *self.unseen)
+            for b in (*self.seen, *self.unseen, *self.held)
         )
 
     def rank(self, node: Node, mover: Color) -> tuple[int, int]:

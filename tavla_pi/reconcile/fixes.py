@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.decode.observation import Observation
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.reconcile.layout import N_LOCS, Cells, location_name
 from tavla_pi.reconcile.matching import Sensed
@@ -18,34 +18,29 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 
 
-def cell_fixes(i: int, v: int, reading: Reading, mixed: bool) -> tuple[Fix, ...]:
-    """The fixes that make location ``i`` hold signed count ``v`` (White +, Black -)."""
+def cell_fixes(i: int, v: int, sensed: Sensed) -> tuple[Fix, ...]:
+    """The fixes that make location ``i`` hold signed count ``v`` (White +, Black -).
+
+    Checkers of the wrong colour are removed first (as many as are surely
+    there), then the right colour is brought into its interval.
+    """
     want = Color.WHITE if v > 0 else Color.BLACK
     n = abs(v)
-    seen = reading.color
-    low, high = reading.count.low, reading.count.high
+    white, black = sensed.ranges[i]
     at = location_name(i)
-    if mixed and seen is not None:
-        return _mixed_fixes(at, want if n else None, seen, low)
-    if seen is None:
-        return (Fix(at, want, n - high),) if n > high else ()
-    if n == 0 or seen is not want:
-        clear = Fix(at, seen, -max(low, 1))
-        return (clear, Fix(at, want, n)) if n else (clear,)
-    if n < low:
-        return (Fix(at, want, n - low),)
-    if n > high:
-        return (Fix(at, want, n - high),)
-    return ()
-
-
-def _mixed_fixes(at: str, want: Color | None, seen: Color, low: int) -> tuple[Fix, ...]:
-    """Fixes for a location seen with both colours (counts there are not trusted)."""
-    if want is seen:
-        return (Fix(at, seen.opponent, -1),)
-    if want is None:
-        return (Fix(at, seen, -max(low, 1)), Fix(at, seen.opponent, -1))
-    return (Fix(at, seen, -max(low, 1)),)
+    fixes = []
+    for color, have in ((Color.WHITE, white), (Color.BLACK, black)):
+        if n and color is want:
+            continue
+        if have.low:
+            fixes.append(Fix(at, color, -have.low))
+    if n:
+        have = white if want is Color.WHITE else black
+        if n < have.low:
+            fixes.append(Fix(at, want, n - have.low))
+        elif n > have.high:
+            fixes.append(Fix(at, want, n - have.high))
+    return tuple(fixes)
 
 
 def cells_fixes(cells: Cells, sensed: Sensed, where: Iterable[int]) -> tuple[Fix, ...]:
@@ -53,7 +48,7 @@ def cells_fixes(cells: Cells, sensed: Sensed, where: Iterable[int]) -> tuple[Fix
     fixes: list[Fix] = []
     for i in sorted(where):
         if not sensed.fits_cell(i, cells[i]):
-            fixes.extend(cell_fixes(i, cells[i], sensed.readings[i], i in sensed.mixed))
+            fixes.extend(cell_fixes(i, cells[i], sensed))
     return tuple(fixes)
 
 
@@ -61,8 +56,7 @@ def fix_cost(i: int, v: int, sensed: Sensed) -> int:
     """How many checkers a player must add or remove at cell ``i`` to hold ``v``."""
     if sensed.fits_cell(i, v):
         return 0
-    fixes = cell_fixes(i, v, sensed.readings[i], i in sensed.mixed)
-    return sum(abs(f.delta) for f in fixes)
+    return sum(abs(f.delta) for f in cell_fixes(i, v, sensed))
 
 
 def board_cells(board: Board) -> Cells:

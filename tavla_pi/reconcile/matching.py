@@ -4,16 +4,18 @@
 interval per cell (White +, Black -, as in :mod:`tavla_pi.reconcile.layout`),
 so that checking a board is a few comparisons on the cells a play changed.
 
-A location the decoder flags ``mixed_colors`` (a hitter placed on a blot not
-yet lifted) may hold both colours: it fits a board that has both there, or
-one with just the colour the decoder saw as dominant.
+Each reading gives an interval for each colour (``count`` for the colour
+seen, ``other`` for the opposite one: non-empty while a hitter stands on a
+blot, or where a sensor is in doubt).  A location flagged ``mixed_colors``
+whose reading gives no count for the other colour is read as "the other
+colour there, how many unknown".
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.decode.observation import MAX_CHECKERS, CountRange, Observation, Reading
 from tavla_pi.reconcile.layout import N_LOCS, N_POINTS, Cells, location_name
 from tavla_pi.rules.color import Color
 
@@ -34,27 +36,43 @@ def mixed_cells(obs: Observation) -> frozenset[int]:
     return frozenset(i for i in range(N_POINTS) if location_name(i) in names)
 
 
-def interval(reading: Reading, mixed: bool) -> tuple[int, int]:
-    """The signed counts a single-coloured location may hold and still read as ``reading``."""
-    low, high = reading.count.low, reading.count.high
-    if mixed:
-        low = max(low, 1)
+def ranges(reading: Reading, mixed: bool) -> tuple[CountRange, CountRange]:
+    """The (white, black) count intervals of one reading."""
     if reading.color is None:
-        return (-high, high) if low == 0 else (1, 0)
+        either = CountRange(0, reading.count.high)
+        return either, either
+    other = reading.other
+    if mixed and other.high == 0:
+        other = CountRange(1, MAX_CHECKERS)
     if reading.color is Color.WHITE:
-        return low, high
-    return -high, -low
+        return reading.count, other
+    return other, reading.count
+
+
+def interval(white: CountRange, black: CountRange) -> tuple[int, int]:
+    """The signed counts a single-coloured (or empty) location may hold.
+
+    Empty (low > high) when both colours are surely there.
+    """
+    if white.low and black.low:
+        return 1, 0
+    if white.low:
+        return white.low, white.high
+    if black.low:
+        return -black.high, -black.low
+    return -black.high, white.high
 
 
 class Sensed:
     """One observation, ready for matching boards against it."""
 
-    __slots__ = ("hi", "lo", "mixed", "readings")
+    __slots__ = ("hi", "lo", "mixed", "ranges", "readings")
 
     def __init__(self, obs: Observation) -> None:
         self.readings = readings_of(obs)
         self.mixed = mixed_cells(obs)
-        bounds = [interval(r, i in self.mixed) for i, r in enumerate(self.readings)]
+        self.ranges = tuple(ranges(r, i in self.mixed) for i, r in enumerate(self.readings))
+        bounds = [interval(w, b) for w, b in self.ranges]
         self.lo = tuple(b[0] for b in bounds)
         self.hi = tuple(b[1] for b in bounds)
 
@@ -74,12 +92,5 @@ class Sensed:
 
     def fits_content(self, i: int, content: Content) -> bool:
         """True if location ``i`` holding ``content`` (white, black) reads as observed."""
-        white, black = content
-        if not (white and black):
-            return self.fits_cell(i, white - black)
-        reading = self.readings[i]
-        seen = reading.color
-        if seen is None:
-            return False
-        ours = white if seen is Color.WHITE else black
-        return ours in reading.count or white + black in reading.count
+        white, black = self.ranges[i]
+        return content[0] in white and content[1] in black

@@ -7,7 +7,9 @@ is explained, in this order of preference:
 1. a hit under way whose hitter stands on a blot the decoder saw as two colours;
 2. a node of the tree (any node: takebacks are always accepted) -- of those,
    the ones the fewest checker movements away from the belief; if those read
-   the same but are different boards, :class:`Ambiguous` (never a guess);
+   the same but are different boards, :class:`Ambiguous` (never a guess).  A
+   board that also reads as a checker lifted from the belief (over the tray,
+   or put on a stack read as "at least n") carries that lift along;
 3. a checker in the hand, lifted from the belief, or the other in-between
    boards of a hit, or a checker lifted from a farther node (frames missed);
 4. otherwise :class:`OutOfSync`, with the fewest fixes to the nearest node.
@@ -86,7 +88,8 @@ class TurnTracker:
         """Offer the next candidate first (CUBE while ambiguous); else no change."""
         if isinstance(self._verdict, Ambiguous):
             first, *rest = self._verdict.candidates
-            self._verdict = Ambiguous((*rest, first), self._verdict.differ)
+            self._verdict = Ambiguous((*rest, first), self._verdict.differ,
+                                      self._verdict.lifted)
         return self._verdict
 
     def confirm(self) -> Verdict:
@@ -132,14 +135,21 @@ class TurnTracker:
     def _settle(self, nodes: list[Node], sensed: Sensed, diff: frozenset[int]) -> Verdict:
         """The nearest matching node(s): a node verdict, or Ambiguous.
 
-        Nearest: fewest checkers moved since last seen.  Boards reached from
-        those by moves the sensors cannot see are also possible; if one is a
-        different complete play, the player is asked.
+        Nearest: fewest checkers moved since last seen.  If the board also
+        reads as a checker lifted from where it was last seen (borne off and
+        held look alike, the trays are not sensed; a checker put on a stack
+        read as "at least n" may not show), the lift is attached and its node
+        kept in mind.  Boards reached from the nearest by moves the sensors
+        cannot see are also possible; if one is a different complete play,
+        the player is asked.
         """
         belief = self._belief
         ranks = [belief.rank(n, self.mover) for n in nodes]
         top = min(ranks)
         best = [n for n, r in zip(nodes, ranks, strict=True) if r == top]
+        lifts = self._lifts(sensed, diff, dict.fromkeys((*belief.seen, *belief.held)))
+        lifted = self._in_hand(lifts) if lifts else None
+        held = tuple(lift[0] for d, _, lift in lifts if d == 0)
         unseen = self._unseen_from(best, set(nodes)) - belief.declined
         groups = _by_board(best)
         shown = {(g[0].mine, g[0].theirs) for g in groups}
@@ -147,10 +157,10 @@ class TurnTracker:
                   if g[0].complete and (g[0].mine, g[0].theirs) not in shown]
         if len(groups) + len(hidden) > 1:
             seen = tuple(n for g in (*groups, *hidden) for n in g)
-            return self._ambiguous([g[0] for g in (*groups, *hidden)], seen, unseen)
-        lifted = self._bear_off_lift(sensed, diff)
+            firsts = sorted((g[0] for g in (*groups, *hidden)), key=lambda n: not n.complete)
+            return self._ambiguous(firsts, seen, unseen, held, lifted)
         keep = belief.declined if _same_board(best[0], belief.seen[0]) else frozenset()
-        self._belief = Belief(tuple(best), frozenset(unseen) - set(best), keep)
+        self._belief = Belief(tuple(best), frozenset(unseen) - set(best), keep, held)
         return self._node_verdict(groups[0][0], lifted)
 
     def _unseen_from(self, best: list[Node], matching: set[Node]) -> set[Node]:
@@ -174,20 +184,17 @@ class TurnTracker:
         return Partial(node, lifted)
 
     def _ambiguous(
-        self, candidates: list[Node], seen: tuple[Node, ...], unseen: set[Node]
+        self, candidates: list[Node], seen: tuple[Node, ...], unseen: set[Node],
+        held: tuple[Node, ...], lifted: InHand | None,
     ) -> Ambiguous:
-        """Ambiguous between boards; keeps the order the player has cycled to."""
+        """Ambiguous between boards, complete plays first (DONE takes the first);
+        keeps the order the player has cycled to."""
         previous = self._verdict
         if isinstance(previous, Ambiguous) and set(previous.candidates) == set(candidates):
             candidates = list(previous.candidates)
-        self._belief = Belief(seen, frozenset(unseen) - set(seen), self._belief.declined)
-        return Ambiguous(tuple(candidates), _differ(candidates))
-
-    def _bear_off_lift(self, sensed: Sensed, diff: frozenset[int]) -> InHand | None:
-        """A checker in the hand from the belief that the board also reads as (the
-        trays are not sensed: borne off and held look alike)."""
-        lifts = self._lifts(sensed, diff, self._belief.seen)
-        return self._in_hand(lifts) if lifts else None
+        unseen_only = frozenset(unseen) - set(seen)
+        self._belief = Belief(seen, unseen_only, self._belief.declined, held)
+        return Ambiguous(tuple(candidates), _differ(candidates), lifted)
 
     # -- checkers in the hand ---------------------------------------------------------
 
@@ -237,7 +244,7 @@ class TurnTracker:
         """The in-between boards of hitting hand movements to or from the belief that
         read as observed."""
         states: list[HitState] = []
-        for node in self._belief.seen:
+        for node in dict.fromkeys((*self._belief.seen, *self._belief.held)):
             cached = self._hit_states.get(node.index)
             if cached is None:
                 chains = (*self.tree.chains_from(node), *self.tree.chains_into(node))

@@ -120,9 +120,6 @@ class TurnTree:
             self._check_results()
         self.nodes: tuple[Node, ...] = tuple(self._nodes.values())
         self.complete: tuple[Node, ...] = tuple(n for n in self.nodes if n.complete)
-        self._by_side: dict[Side, list[Node]] = {}
-        for node in self.nodes:
-            self._by_side.setdefault(node.mine, []).append(node)
         self._chains: dict[int, tuple[Chain, ...]] = {}
 
     # -- building ---------------------------------------------------------------------
@@ -206,10 +203,6 @@ class TurnTree:
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.nodes)
-
-    def with_side(self, mine: Side) -> list[Node]:
-        """The nodes where the mover's checkers stand exactly as ``mine``."""
-        return self._by_side.get(mine, [])
 
     def chains_from(self, node: Node) -> tuple[Chain, ...]:
         """Every hand movement from ``node``: one checker by one or more dice."""

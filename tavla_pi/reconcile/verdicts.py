@@ -37,7 +37,7 @@ class Unchanged:
 @dataclass(frozen=True, slots=True)
 class Partial:
     """A legal partial play is on the board; ``lifted`` if it also reads as a checker
-    in the hand (bearing off: trays are not sensed)."""
+    in the hand (the trays are not sensed; a stack may read as "at least n")."""
 
     node: Node
     lifted: InHand | None = None
@@ -91,11 +91,13 @@ class Ambiguous:
     """Several legal (partial) plays read the same: ask, never guess.
 
     ``candidates`` in the order offered (DONE confirms the first, CUBE cycles);
-    ``differ``: the locations where they differ, to light for the player.
+    ``differ``: the locations where they differ, to light for the player;
+    ``lifted`` if the board also reads as a checker in the hand.
     """
 
     candidates: tuple[Node, ...]
     differ: tuple[str, ...]
+    lifted: InHand | None = None
 
     @property
     def plays(self) -> tuple[Play | None, ...]:

@@ -19,11 +19,18 @@ from tavla_pi.rules.color import Color
 
 LOCATIONS: frozenset[str] = frozenset([str(n) for n in range(1, 25)] + ["bar", "off"])
 MAX_MS = 3_600_000
+MAX_MATCH = 64
 
 
 @dataclass(frozen=True, slots=True)
 class Setup:
-    """Put all 30 checkers in the starting position."""
+    """Put all 30 checkers in the starting position.
+
+    ``match_length`` (an addition to CONTRACTS.md §4, optional) also starts a
+    new match of that many points (0 = money play) before the board is set.
+    """
+
+    match_length: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +156,12 @@ class _Fields:
 def _setup(f: _Fields) -> Action:
     if f.data["setup"] != "start":
         raise f.fail("setup", '"start"')
-    return Setup()
+    if "match_length" not in f.data:
+        return Setup()
+    length = f.data["match_length"]
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
+        raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
+    return Setup(length)
 
 
 def _load(f: _Fields) -> Action:

@@ -93,7 +93,9 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case Setup():
+            case Setup(match_length):
+                if match_length is not None:
+                    yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
             case Load(position_id, match_id):
                 yield from self._load(position_id, match_id)

@@ -1,0 +1,55 @@
+"""One checker or two stacked? Told apart by following each pocket's steps.
+
+A pocket's absolute reading cannot always tell one checker from two
+stacked: with the parts' tolerances the two bands overlap (``ONE_PLUS``).
+But a second checker put on a first raises the reading by a clear step
+(the second layer's field, about 260 counts on the reference board) and
+taking it off lowers it by as much, whatever the tolerances.  Anchored
+whenever a pocket reads empty, exactly one or clearly two, the watch
+counts those steps, so a stack that grows or shrinks one checker at a time
+stays exact.  A third layer's step is too small to see (the sensor nears
+its output swing): two is the most the watch ever claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS
+
+
+class StackWatch:
+    """Per pocket: how many checkers (0, 1, 2) it holds, when its history says so."""
+
+    def __init__(self, sensors: int, second_layer_step: float) -> None:
+        self.half_step = second_layer_step / 2.0
+        self.count: list[int | None] = [None] * sensors
+        self.ref = [0.0] * sensors
+
+    def update(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int | None]:
+        """Feed one frame's levels and field magnitudes; each pocket's known count."""
+        count, ref, half = self.count, self.ref, self.half_step
+        for i, level in enumerate(levels):
+            a = magnitudes[i]
+            if level == EMPTY:
+                count[i], ref[i] = 0, a
+            elif level == ONE:
+                count[i], ref[i] = 1, a
+            elif level == TWO_PLUS:
+                count[i], ref[i] = 2, a
+            elif level == ONE_PLUS:
+                count[i], ref[i] = _stepped(count[i], ref[i], a, half)
+        return count
+
+
+def _stepped(known: int | None, ref: float, a: float, half: float) -> tuple[int | None, float]:
+    """The count after a one-or-more reading ``a``, from the last known count and reading."""
+    if known is None:
+        return None, a
+    if known == 0:
+        return 1, a  # one checker put on an empty pocket
+    if known == 1 and a - ref > half:
+        return 2, a
+    if known == 2 and ref - a > half:
+        return 1, a
+    return known, a if abs(a - ref) < half / 2.0 else ref

@@ -1,0 +1,46 @@
+"""Stacks grown and shrunk one checker at a time stay exact at the parts' tolerances."""
+
+from __future__ import annotations
+
+import pytest
+from sim_support import calibrated, settle
+
+from tavla_pi.decode.stacks import StackWatch
+from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS
+from tavla_pi.rules.color import Color
+
+W, B = Color.WHITE, Color.BLACK
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_stack_built_and_taken_down_checker_by_checker_reads_exactly(seed: int) -> None:
+    board, decoder, clock = calibrated(seed)
+    color = W if seed % 2 else B
+    point = str(1 + seed * 2)
+    settle(board, decoder, clock=clock)  # the decoder has seen the pocket empty
+    for n in range(1, 12):
+        board.lift("off", color)
+        board.place(point, color)
+        reading = settle(board, decoder, clock=clock).point(int(point))
+        assert (reading.count.low, reading.count.high) == (n, n), f"building, {n} checkers"
+    for n in range(10, 0, -1):
+        board.lift(point, color)
+        board.place("off", color)
+        reading = settle(board, decoder, clock=clock).point(int(point))
+        assert (reading.count.low, reading.count.high) == (n, n), f"taking down, {n} left"
+
+
+def test_the_watch_counts_second_layer_steps() -> None:
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0]) == [1]      # one put on an empty pocket
+    assert watch.update([ONE_PLUS], [1655.0]) == [1]      # noise: still one
+    assert watch.update([ONE_PLUS], [1860.0]) == [2]      # a second on top: a clear step up
+    assert watch.update([ONE_PLUS], [1650.0]) == [1]      # taken off again
+    assert watch.update([TWO_PLUS], [1900.0]) == [2]
+    assert watch.update([ONE], [1500.0]) == [1]
+
+
+def test_without_history_one_or_more_stays_unknown() -> None:
+    watch = StackWatch(2, second_layer_step=200.0)
+    assert watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0]) == [None, None]
