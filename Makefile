@@ -24,6 +24,15 @@ lint: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest
 
+## sim: the whole product on a desktop: the simulated board, its page in the browser
+sim: $(STAMP)
+	$(BIN)/tavla-pi sim --open
+
+## install: on a Raspberry Pi, install the service (sudo make install; DRY_RUN=1 only prints the plan)
+PREFIX ?= /opt/tavla-pi
+install:
+	@PREFIX="$(PREFIX)" PYTHON="$(PYTHON)" sh systemd/install.sh $(if $(filter-out 0 no,$(DRY_RUN)),--dry-run)
+
 ## hardware: regenerate hardware/wiring.svg, hardware/WIRING.md and the packaged pinout copy
 hardware: $(STAMP)
 	$(BIN)/python tools/gen_wiring.py

@@ -51,6 +51,7 @@ class Pipeline:
         self.latest: Observation | None = None
         self.frame: tuple[RGB, ...] = ()
         self.bad_frames = 0
+        self.decided_at = clock.now_ms()
 
     @property
     def settled(self) -> bool:
@@ -68,18 +69,32 @@ class Pipeline:
 
     def process(self, frame: RawFrame) -> list[Event]:
         """Run every stage on one raw frame (already scanned); the events decided."""
+        events = self.decide(frame)
+        self.show(self.decided_at)
+        return events
+
+    def decide(self, frame: RawFrame | None = None) -> list[Event]:
+        """Every stage but the LEDs, on ``frame`` (default: scan now).  The hardware is
+        read first, so a read that fails leaves the game untouched; the daemon journals
+        the events, then calls :meth:`show`."""
         now = self.clock.now_ms()
+        if frame is None:
+            frame = self.backend.sensors.scan()
+        levels = self.backend.buttons.levels()
+        self.decided_at = now
         events = self._sense(frame, now)
-        for press in self.buttons.update(self.backend.buttons.levels(), now):
+        for press in self.buttons.update(levels, now):
             events += self.referee.on_button(press.name, press.long, now)
         events += self.referee.tick(now, self.settled)
-        self.show(now)
         return events
 
     def show(self, now: int) -> None:
-        """Render the referee's view and write it to the LEDs."""
-        self.frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
-        self.backend.pixels.show(self.frame)
+        """Render the referee's view and write it to the LEDs (only when it changed:
+        the strip keeps its colours, and a write costs the bus a few milliseconds)."""
+        frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
+        if frame != self.frame:
+            self.backend.pixels.show(frame)
+            self.frame = frame
 
     def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation
 from tavla_pi.events.event import Event
+from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
@@ -104,6 +105,23 @@ class Referee:
         else:
             self._enter(Phase.AWAIT_ROLL)
         return self._flush()
+
+    def resume(self, state: Resumed, now: int) -> None:
+        """Continue from a state rebuilt from the journal (:mod:`tavla_pi.game.restore`).
+
+        Nothing is emitted.  A turn being moved starts afresh from the
+        committed position; a turn with no legal move passes after the usual delay.
+        """
+        self._now = now
+        self.match, self.board, self.result = state.match, state.board, state.result
+        self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
+        self.turn, self.sync_fixes, self.pass_at = None, (), None
+        self._enter(state.phase)
+        if state.phase is Phase.MOVING:
+            a, b = state.dice
+            self.turn = Turn.begin(self.position(), self.match.on_roll, (a, b))
+        elif state.phase is Phase.NO_MOVE:
+            self.pass_at = now + self.settings.no_move_pass_ms
 
     # -- what is shown -----------------------------------------------------------
 

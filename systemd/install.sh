@@ -1,0 +1,105 @@
+#!/bin/sh
+# tavla-pi: install the daemon as a systemd service on a Raspberry Pi.
+#
+#   sudo make install            (or: sudo systemd/install.sh)
+#   make install DRY_RUN=1       (or: systemd/install.sh --dry-run): print every step, change nothing
+#
+# Steps: a venv in $PREFIX (default /opt/tavla-pi) with tavla-pi and the Pi's
+# hardware libraries; the tavla-pi user in the gpio and spi groups
+# (systemd-sysusers); the unit, and the PWM drop-in when the LEDs need root;
+# /etc/tavla-pi/config.toml from config.example.toml if there is none; the
+# udev rules and the boot configuration (firmware/install.py); then the service
+# is enabled and (re)started. Safe to run again after `git pull`.
+set -eu
+
+PREFIX=${PREFIX:-/opt/tavla-pi}
+PYTHON=${PYTHON:-python3}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+DRY=0
+case "${1:-}" in
+  --dry-run) DRY=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--dry-run]" >&2; exit 2 ;;
+esac
+
+say() { echo "tavla-pi install: $*"; }
+run() {
+  echo "+ $*"
+  if [ "$DRY" = 0 ]; then "$@"; fi
+}
+fail() { echo "tavla-pi install: $*" >&2; exit 2; }
+
+# -- what this machine is ---------------------------------------------------------
+MODEL=$(tr -d '\0' 2>/dev/null < /proc/device-tree/model || true)
+case "$MODEL" in
+  "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*|"Raspberry Pi 500"*) FAMILY=pi5 ;;
+  "Raspberry Pi"*) FAMILY=pi4 ;;
+  *) FAMILY="" ;;
+esac
+if [ -z "$FAMILY" ]; then
+  [ "$DRY" = 1 ] || fail "this is not a Raspberry Pi (${MODEL:-no /proc/device-tree/model}); on a desktop run: make sim"
+  say "not a Raspberry Pi: showing the plan for a Pi 4"
+  FAMILY=pi4
+fi
+if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then
+  fail "run as root: sudo make install"
+fi
+$PYTHON -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || fail "tavla-pi needs Python 3.11 or newer ($($PYTHON --version 2>&1))"
+EXTRA=$([ "$FAMILY" = pi5 ] && echo pi5 || echo pi)
+LEDS=$($PYTHON -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["leds"]["driver"])' \
+       "$HERE/hardware/pinout.toml")
+say "model: ${MODEL:-unknown} ($FAMILY), LED driver: $LEDS, prefix: $PREFIX"
+
+# -- the program ---------------------------------------------------------------------
+run "$PYTHON" -m venv "$PREFIX"
+run "$PREFIX/bin/pip" install --quiet --upgrade pip
+run "$PREFIX/bin/pip" install --quiet "$HERE[$EXTRA]"
+run install -m 0644 "$HERE/README.md" "$PREFIX/README.md"
+
+# -- the user ------------------------------------------------------------------------
+run install -D -m 0644 "$HERE/systemd/tavla-pi.sysusers.conf" "/usr/lib/sysusers.d/tavla-pi.conf"
+run systemd-sysusers "/usr/lib/sysusers.d/tavla-pi.conf"
+
+# -- the unit ------------------------------------------------------------------------
+UNIT_DIR="/etc/systemd/system"
+UNIT=$(mktemp)
+trap 'rm -f "$UNIT"' EXIT
+sed "s#/opt/tavla-pi/#$PREFIX/#g" "$HERE/systemd/tavla-pi.service" > "$UNIT"
+say "the unit: systemd/tavla-pi.service with ExecStart under $PREFIX"
+run install -D -m 0644 "$UNIT" "$UNIT_DIR/tavla-pi.service"
+if [ "$LEDS" = pwm ] || { [ "$LEDS" = auto ] && [ "$FAMILY" != pi5 ]; }; then
+  say "the PWM LED driver maps /dev/mem: the service runs as root (pwm-root.conf);"
+  say "choose [leds] driver = \"spi\" in hardware/pinout.toml to run it unprivileged"
+  run install -D -m 0644 "$HERE/systemd/pwm-root.conf" "$UNIT_DIR/tavla-pi.service.d/pwm-root.conf"
+else
+  run rm -f "$UNIT_DIR/tavla-pi.service.d/pwm-root.conf"
+fi
+
+# -- the config ----------------------------------------------------------------------
+if [ -e "/etc/tavla-pi/config.toml" ]; then
+  say "keeping /etc/tavla-pi/config.toml"
+else
+  run install -d -m 0755 "/etc/tavla-pi"
+  run install -m 0640 -g tavla-pi "$HERE/config.example.toml" "/etc/tavla-pi/config.toml"
+fi
+
+# -- devices and boot configuration ----------------------------------------------------
+if [ "$DRY" = 1 ]; then
+  if [ -e /boot/firmware/config.txt ] || [ -e /boot/config.txt ]; then
+    run "$PYTHON" "$HERE/firmware/install.py" --model "$FAMILY" --dry-run
+  else
+    say "(no config.txt here: firmware/install.py would run on the Pi)"
+    echo "+ $PYTHON $HERE/firmware/install.py --model $FAMILY"
+  fi
+else
+  run "$PYTHON" "$HERE/firmware/install.py"
+fi
+run udevadm control --reload
+run udevadm trigger
+
+# -- start ---------------------------------------------------------------------------
+run systemctl daemon-reload
+run systemctl enable tavla-pi.service
+run systemctl restart tavla-pi.service
+say "done. Logs: journalctl -u tavla-pi -f. Reboot once if the boot configuration changed."

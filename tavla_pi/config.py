@@ -1,0 +1,278 @@
+"""The daemon's settings: a TOML file, checked whole before anything starts.
+
+Every key has a default, so no file at all is a valid configuration.  The
+service reads ``/etc/tavla-pi/config.toml`` (systemd's ``ConfigurationDirectory``),
+a desktop ``~/.config/tavla-pi/config.toml``; ``config.example.toml`` documents
+every key.  A fault raises :class:`~tavla_pi.errors.ConfigError` whose text
+names the file, the key and what was expected, e.g.
+``/etc/tavla-pi/config.toml: [board] brightness: expected a number 0..1, got 2``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import ipaddress
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.decode.stability import STABLE_MS
+from tavla_pi.errors import ConfigError
+from tavla_pi.leds import check_brightness
+from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
+
+FILENAME = "config.toml"
+MAX_BYTES = 64 * 1024
+"""A config file is a few hundred bytes; anything past this is refused unread."""
+DEFAULT_LISTEN = "127.0.0.1:8750"
+BACKENDS = ("auto", "pi", "sim")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+TOKEN_CHARS = re.compile(r"[!-~]{16,256}")
+"""A bearer token: 16 to 256 printable ASCII characters, no spaces."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listen:
+    """Where the HTTP interface listens: an IP literal (or ``localhost``) and a port."""
+
+    host: str
+    port: int
+
+    @property
+    def loopback(self) -> bool:
+        """True when only this machine can connect."""
+        if self.host == "localhost":
+            return True
+        return ipaddress.ip_address(self.host).is_loopback
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Every setting of the daemon, checked (see ``config.example.toml``)."""
+
+    source: str = ""
+    backend: str = "auto"
+    pinout: Path | None = None
+    brightness: float = 0.3
+    scan_hz: int = 50
+    stable_ms: int = STABLE_MS
+    match_length: int = 0
+    rules: MatchRules = field(default_factory=MatchRules)
+    listen: Listen = Listen("127.0.0.1", 8750)
+    token: str | None = None
+    state_dir: Path | None = None
+    log_level: str = "info"
+
+    def with_listen(self, text: str, where: str = "--http") -> Config:
+        """This config listening on ``text`` (``HOST:PORT``), e.g. from the command line."""
+        return replace(self, listen=parse_listen(text, where))
+
+    def check_exposure(self, where: str) -> None:
+        """Refuse to listen beyond this machine without a token (``where``: who said so)."""
+        if not self.listen.loopback and self.token is None:
+            file = self.source or "none was read"
+            raise ConfigError(where, f"listening on {self.listen} (not loopback) needs a "
+                                     f"[http] token in the config file ({file})")
+
+
+# -- values ----------------------------------------------------------------------
+
+Parser = Callable[[Any, str, Path], Any]
+
+
+def _fail(where: str, expected: str, got: Any) -> ConfigError:
+    shown = repr(got) if not isinstance(got, dict) else "a table"
+    return ConfigError(where, f"expected {expected}, got {shown}")
+
+
+def _choice(options: tuple[str, ...]) -> Parser:
+    def parse(value: Any, where: str, _: Path) -> str:
+        if value not in options:
+            raise _fail(where, "one of " + ", ".join(f'"{o}"' for o in options), value)
+        return str(value)
+    return parse
+
+
+def _integer(low: int, high: int) -> Parser:
+    def parse(value: Any, where: str, _: Path) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _fail(where, f"a whole number {low}..{high}", value)
+        return value
+    return parse
+
+
+def _boolean(value: Any, where: str, _: Path) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(where, "true or false", value)
+    return value
+
+
+def _brightness(value: Any, where: str, _: Path) -> float:
+    return check_brightness(value, where)
+
+
+def _path(value: Any, where: str, base: Path) -> Path:
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise _fail(where, "a file or directory path", value)
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _listen(value: Any, where: str, _: Path) -> Listen:
+    return parse_listen(value, where)
+
+
+def _token(value: Any, where: str, _: Path) -> str:
+    if not isinstance(value, str) or not TOKEN_CHARS.fullmatch(value):
+        raise ConfigError(where, "expected 16 to 256 printable ASCII characters without "
+                                 "spaces (e.g. the output of: openssl rand -hex 24)")
+    return value
+
+
+def parse_listen(value: Any, where: str) -> Listen:
+    """``"HOST:PORT"`` (IPv4, ``[IPv6]`` or ``localhost``; port 0 picks a free one)."""
+    expected = 'an address "HOST:PORT", e.g. "127.0.0.1:8750", "0.0.0.0:8750", "[::1]:8750"'
+    if not isinstance(value, str):
+        raise _fail(where, expected, value)
+    found = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})|([^:\[\]]+):(\d{1,5})", value)
+    if found is None:
+        raise _fail(where, expected, value)
+    host = found[1] or found[3]
+    port = int(found[2] or found[4])
+    if port > 65535:
+        raise ConfigError(where, f"port {port} is not 0..65535")
+    if host != "localhost":
+        try:
+            ipaddress.ip_address(host)
+        except ValueError:
+            raise ConfigError(where, f"{host!r} is not an IP address (or localhost)") from None
+    return Listen(host, port)
+
+
+# -- the schema: section -> key -> (Config field, parser) -----------------------------
+
+SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
+    "board": {
+        "backend": ("backend", _choice(BACKENDS)),
+        "pinout": ("pinout", _path),
+        "brightness": ("brightness", _brightness),
+        "scan_hz": ("scan_hz", _integer(10, 200)),
+        "stable_ms": ("stable_ms", _integer(20, 2000)),
+    },
+    "game": {
+        "match_length": ("match_length", _integer(0, MAX_MATCH_LENGTH)),
+        "crawford": ("crawford", _boolean),
+        "jacoby": ("jacoby", _boolean),
+        "beavers": ("beavers", _boolean),
+        "automatic_doubles": ("automatic_doubles", _integer(0, MAX_CUBE.bit_length() - 1)),
+    },
+    "http": {
+        "listen": ("listen", _listen),
+        "token": ("token", _token),
+    },
+    "daemon": {
+        "state_dir": ("state_dir", _path),
+        "log_level": ("log_level", _choice(LOG_LEVELS)),
+    },
+}
+RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
+
+
+def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
+    """A :class:`Config` from a parsed TOML document; relative paths are from ``base``."""
+    values: dict[str, Any] = {}
+    for section, table in doc.items():
+        keys = SCHEMA.get(section)
+        if keys is None:
+            raise _unknown_section(source, section)
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: {section}", f"expected a table [{section}]")
+        for key, value in table.items():
+            where = f"{source}: [{section}] {key}"
+            if key not in keys:
+                raise ConfigError(where, "unknown key" + _suggest(key, list(keys)))
+            name, parse = keys[key]
+            values[name] = parse(value, where, base)
+    rules = MatchRules(**{k: values.pop(k) for k in RULE_KEYS if k in values})
+    return Config(source=source, rules=rules, **values)
+
+
+def _unknown_section(source: str, name: str) -> ConfigError:
+    for section, keys in SCHEMA.items():
+        if name in keys:
+            return ConfigError(f"{source}: {name}", f"belongs in the [{section}] table")
+    return ConfigError(f"{source}: [{name}]", "unknown table" + _suggest(name, list(SCHEMA)))
+
+
+def _suggest(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f" (known: {', '.join(known)}){hint}"
+
+
+# -- files -----------------------------------------------------------------------------
+
+def default_config_path() -> Path:
+    """systemd's ``$CONFIGURATION_DIRECTORY``, else ``$XDG_CONFIG_HOME`` or ``~/.config``."""
+    service = os.environ.get("CONFIGURATION_DIRECTORY")
+    if service:
+        return Path(service.split(":")[0]) / FILENAME
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "tavla-pi" / FILENAME
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The settings in ``path``; with no path, the default file or, if none, the defaults.
+
+    A path that was named must exist; the default one may be absent.
+    """
+    if path is None:
+        path = default_config_path()
+        if not path.exists():
+            return Config()
+    text = read_text(path)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), _toml_problem(str(exc))) from None
+    except RecursionError:
+        raise ConfigError(str(path), "values nested too deeply") from None
+    return parse_config(doc, str(path), path.parent)
+
+
+def read_text(path: Path) -> str:
+    """A config file's text: a regular file, at most :data:`MAX_BYTES`, UTF-8."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(str(path), "not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise ConfigError(str(path), f"{info.st_size} bytes: too large for a config file "
+                                         f"(at most {MAX_BYTES})")
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(str(path), f"cannot read ({exc.strerror or exc})") from None
+    if len(data) > MAX_BYTES:
+        raise ConfigError(str(path), f"too large for a config file (at most {MAX_BYTES} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}: line {line}", "not UTF-8 text") from None
+
+
+def _toml_problem(message: str) -> str:
+    """``"line 3, column 7: invalid value"`` from tomllib's ``"Invalid value (at line 3, ...)"``."""
+    found = re.fullmatch(r"(.*) \(at (line \d+, column \d+|end of document)\)", message)
+    if found is None:
+        return f"not valid TOML ({message})"
+    return f"{found[2]}: not valid TOML ({found[1][:1].lower()}{found[1][1:]})"

@@ -1,0 +1,107 @@
+"""The running product in one object: pipeline, referee, journal and event hub.
+
+``commit()`` is the one way events leave the game: into the journal first
+(written and synced), then to the hub (web clients), the log and systemd's
+status line.  An event a client has seen is therefore always on disk.  When
+the journal cannot take events the game is ahead of it: ``on_fatal`` stops
+the daemon, and systemd's restart brings the game back from the journal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from tavla_pi.daemon import simstore
+from tavla_pi.daemon.hub import EventHub
+from tavla_pi.daemon.logs import describe
+from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.pipeline import Pipeline
+from tavla_pi.daemon.snapshot import snapshot
+from tavla_pi.events.event import Event
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import Phase
+
+log = logging.getLogger("tavla_pi.daemon")
+
+
+class EventJournal(Protocol):
+    """Where events go before anyone sees them (``tavla_pi.events.journal.Journal``)."""
+
+    def append(self, events: Sequence[Event]) -> None:
+        """Write, flush and sync ``events``."""
+        ...
+
+    def close(self) -> None:
+        """Release the file; safe twice."""
+        ...
+
+
+class Core:
+    """The pipeline and the referee it feeds, with the journal and the hub behind them."""
+
+    def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
+                 notifier: Notifier, *, rolls: simstore.RollCount | None = None) -> None:
+        self.pipeline = pipeline
+        self.referee: Referee = pipeline.referee
+        self.journal = journal
+        self.hub = hub
+        self.notifier = notifier
+        self.rolls = rolls or simstore.RollCount()
+        self.on_fatal: Callable[[BaseException], None] | None = None
+        self._status = ""
+
+    def step(self) -> None:
+        """One scan of the board: its events committed, then the LEDs show the result."""
+        self.commit(self.pipeline.decide())
+        self.pipeline.show(self.pipeline.decided_at)
+
+    def commit(self, events: list[Event]) -> None:
+        """Journal ``events``, then publish them, log them and update the status line."""
+        if not events:
+            return
+        try:
+            self.journal.append(events)
+        except Exception as exc:  # the game is now ahead of its journal: stop, restart from it
+            if self.on_fatal is not None:
+                self.on_fatal(exc)
+            raise
+        self.rolls = self.rolls.add(events)
+        self.hub.publish(events)
+        for event in events:
+            level, line = describe(event)
+            log.log(level, line)
+        self.update_status()
+
+    def update_status(self) -> None:
+        """Tell systemd what the board is doing, when it changed."""
+        text = status_line(self.referee)
+        if text != self._status:
+            self._status = text
+            self.notifier.status(text)
+
+    def state(self) -> dict[str, Any]:
+        """``GET /api/state``; ``events`` counts the current game's events (as /api/events
+        sends them first)."""
+        state = snapshot(self.referee, self.pipeline, self.pipeline.backend.name)
+        state["events"] = len(self.hub.game)
+        return state
+
+
+def status_line(referee: Referee) -> str:
+    """One line for ``systemctl status``: the phase, whose turn, the score."""
+    match = referee.match
+    score = f"score {match.score[0]}-{match.score[1]}"
+    if match.match_length:
+        score += f" of {match.match_length}"
+    phase = referee.phase
+    if phase in (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE, Phase.DOUBLE_OFFERED):
+        who = match.on_roll.value
+        doing = {Phase.AWAIT_ROLL: f"{who} to roll", Phase.MOVING: f"{who} moving",
+                 Phase.NO_MOVE: f"{who} cannot move",
+                 Phase.DOUBLE_OFFERED: f"{who} doubled"}[phase]
+        return f"{doing}, cube {match.cube}, {score}"
+    names = {Phase.SETUP: "waiting for the starting position", Phase.OPENING: "opening roll",
+             Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over"}
+    return f"{names[phase]}, {score}"

@@ -1,0 +1,87 @@
+"""Log lines for journald or a terminal: one line per event worth reading.
+
+Under systemd (``JOURNAL_STREAM`` set) each line starts with its syslog
+priority (``<6>``), which journald turns into the entry's priority and
+strips; journald adds the time.  On a terminal lines carry the time and level.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from tavla_pi.events.event import Event
+
+PRIORITIES = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
+              logging.CRITICAL: 2}
+
+
+class JournaldFormatter(logging.Formatter):
+    """``<priority>message``: journald's level prefix, no time (journald adds it)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record).replace("\n", "\n    ")
+        return f"<{PRIORITIES.get(record.levelno, 6)}>{text}"
+
+
+class StderrHandler(logging.StreamHandler[TextIO]):
+    """Writes to whatever ``sys.stderr`` is when a record comes (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def setup_logging(level: str, stream: TextIO | None = None) -> None:
+    """Send the package's logs to ``stream`` (default: stderr) at ``level`` (``info``, ...)."""
+    handler = logging.StreamHandler(stream) if stream is not None else StderrHandler()
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(JournaldFormatter("%(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s",
+                                               "%H:%M:%S"))
+    root = logging.getLogger("tavla_pi")
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    root.propagate = False
+
+
+def _opening(f: Mapping[str, Any]) -> str:
+    starter = f.get("starter")
+    end = f"{starter} starts" if starter else "a tie, roll again"
+    return f"opening roll: white {f['white']}, black {f['black']}: {end}"
+
+
+def _cube(verb: str) -> Callable[[Mapping[str, Any]], str]:
+    return lambda f: f"{f['player']} {verb} the double (cube {f['cube']})"
+
+
+LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "game_started": lambda f: f"game started: position {f['position_id']}, "
+                              f"match {f['match_id']}",
+    "opening_roll": _opening,
+    "rolled": lambda f: f"{f['player']} rolled {f['dice'][0]}-{f['dice'][1]}",
+    "played": lambda f: f"{f['player']} played {f['play']} (position {f['position_id']})",
+    "no_legal_move": lambda f: f"{f['player']} has no legal move with {f['dice']}",
+    "double_offered": _cube("offered"),
+    "double_taken": _cube("took"),
+    "double_dropped": _cube("dropped"),
+    "game_over": lambda f: f"game over: {f['winner']} wins {f['points']} ({f['kind']}), "
+                           f"score {f['score']}",
+    "match_over": lambda f: f"match over: {f['winner']} wins, score {f['score']}",
+    "new_match": lambda f: "new match",
+    "rejected": lambda f: f"rejected ({f['player']}): {f['reason']}",
+}
+"""One readable line per event a player or a maintainer cares about."""
+
+
+def describe(event: Event) -> tuple[int, str]:
+    """A log level and one readable line for an event (sensing chatter at debug level)."""
+    line = LINES.get(event.type)
+    if line is None:
+        return logging.DEBUG, f"{event.type} {json.dumps(dict(event.fields))}"
+    return logging.INFO, line(event.fields)

@@ -1,0 +1,199 @@
+"""``POST /api/sim``: scenario actions (CONTRACTS.md §4) on the simulated board, in real time.
+
+Lifts, places and glitches happen at once; a press holds the simulated
+button for its time while the scan loop keeps running (the release is
+scheduled, never waited for in a blocking way); ``move`` is lift, settle,
+place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
+arrive.  After each change the board and the dice queue are saved
+(:mod:`tavla_pi.daemon.simstore`), so a restart finds the checkers where they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Protocol
+
+from tavla_pi.daemon import simstore
+from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
+from tavla_pi.errors import BadInputError
+from tavla_pi.events.event import Event
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import Phase
+from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.replay.actions import (
+    Action,
+    Dice,
+    Glitch,
+    Lift,
+    Load,
+    Move,
+    Place,
+    Press,
+    Setup,
+    Wait,
+)
+from tavla_pi.rules.dice import DiceSource, SecureDice
+from tavla_pi.rules.match import MatchState
+from tavla_pi.rules.position import Position
+
+MAX_ACTION_MS = 60_000
+"""The longest ``wait`` or ``hold`` one request may ask for."""
+RELEASE_MS = 60
+"""Time after a release for the button decoder to report the press."""
+SETTLE_LIMIT_MS = 1000
+"""How long a press waits for a moving board to settle first."""
+DONE_LIMIT_MS = 3000
+"""How long a press waits for the DONE it caused to resolve."""
+
+
+Sleep = Callable[[int], Awaitable[None]]
+"""How the simulator lets time pass: real time in the daemon, a virtual clock in tests."""
+
+
+class SimActionError(BadInputError):
+    """An action the simulator refuses before changing anything."""
+
+
+class QueuedDice:
+    """The simulator's dice: queued values first (``{"dice": [a, b]}``), then real random ones."""
+
+    def __init__(self, fallback: DiceSource | None = None) -> None:
+        self.queue: deque[int] = deque()
+        self._fallback = fallback or SecureDice()
+
+    def roll_one(self) -> int:
+        """The next queued die, or a random one."""
+        return self.queue.popleft() if self.queue else self._fallback.roll_one()
+
+    def roll(self) -> tuple[int, int]:
+        """The next two dice."""
+        return self.roll_one(), self.roll_one()
+
+
+class Core(Protocol):
+    """What the simulator needs of the running daemon."""
+
+    referee: Referee
+    pipeline: Pipeline
+    rolls: simstore.RollCount
+
+    def commit(self, events: list[Event]) -> None:
+        """Journal ``events``, then publish them."""
+        ...
+
+
+class SimDesk:
+    """Applies scenario actions to the simulated board on the real clock."""
+
+    def __init__(self, core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Path,
+                 *, settle_ms: int, sleep_ms: Sleep | None = None) -> None:
+        self.core = core
+        self.sleep_ms = sleep_ms or real_sleep_ms
+        self.backend = backend
+        self.board = backend.board
+        self.dice = dice
+        self.state_dir = state_dir
+        self.settle_ms = settle_ms
+        self._lock = asyncio.Lock()
+
+    def restore(self, rolls_now: simstore.RollCount) -> bool:
+        """Lay the board out as saved, and the dice queue; False when nothing was saved."""
+        snap = simstore.load(self.state_dir)
+        if snap is None:
+            return False
+        snap.restore(self.board)
+        self.dice.queue.extend(snap.dice_left(rolls_now))
+        return True
+
+    def save(self) -> None:
+        """Write the board and the dice queue to the state directory."""
+        snap = simstore.SimSnapshot.of(self.board, self.dice.queue, self.core.rolls)
+        simstore.save(self.state_dir, snap)
+
+    @staticmethod
+    def check(action: Action) -> None:
+        """Refuse an action too long for one request."""
+        ms = action.ms if isinstance(action, Press | Wait) else 0
+        if ms > MAX_ACTION_MS:
+            raise SimActionError("ms", f"at most {MAX_ACTION_MS} ms per request, got {ms}")
+
+    async def apply(self, action: Action) -> None:
+        """Apply ``action``; board errors (no such checker, ...) change nothing."""
+        self.check(action)
+        async with self._lock:
+            await self._apply(action)
+
+    async def _apply(self, action: Action) -> None:
+        board = self.board
+        match action:
+            case Setup(match_length):
+                if match_length is not None:
+                    now = self.core.pipeline.clock.now_ms()
+                    self.core.commit(self.core.referee.new_match(match_length, now))
+                board.setup_start()
+            case Load(position_id, match_id):
+                self._load(position_id, match_id)
+            case Dice(a, b):
+                self.dice.queue.extend((a, b))
+            case Press():
+                await self._press(action)  # a roll, or a new match: saved with the count
+            case Lift(location, color):
+                board.lift(location, color)
+            case Place(location, color):
+                board.place(location, color)
+            case Move():
+                await self._move(action)
+                return
+            case Glitch(at, color, ms):
+                board.glitch(at, color, ms)
+                return
+            case Wait(ms):
+                await self.sleep_ms(ms)
+                return
+        self.save()
+
+    def _load(self, position_id: str, match_id: str) -> None:
+        position = Position.from_position_id(position_id)
+        match = MatchState.from_match_id(match_id)
+        counts = {(loc, color): n for loc, color, n in position.to_board(match.on_roll).items()
+                  if loc != "off"}
+        self.board.lay_out(counts)
+        self.core.commit(self.core.referee.load(position, match,
+                                                self.core.pipeline.clock.now_ms()))
+
+    async def _move(self, move: Move) -> None:
+        self.board.lift(move.source, move.color)
+        self.save()
+        await self.sleep_ms(self.settle_ms)
+        self.board.place(move.target, move.color)
+        self.save()
+        await self.sleep_ms(self.settle_ms)
+
+    async def _press(self, press: Press) -> None:
+        await self._until(lambda: self.core.pipeline.settled, SETTLE_LIMIT_MS)
+        buttons = self.backend.sim_buttons
+        buttons.press(press.button)
+        try:
+            await self.sleep_ms(press.ms)
+        finally:
+            buttons.release(press.button)
+        await self.sleep_ms(RELEASE_MS)
+        await self._until(self._done_resolved, DONE_LIMIT_MS)
+
+    def _done_resolved(self) -> bool:
+        referee = self.core.referee
+        return not referee.busy or referee.phase is Phase.NO_MOVE
+
+    async def _until(self, done: Callable[[], bool], limit_ms: int) -> None:
+        waited = 0
+        while not done() and waited < limit_ms:
+            await self.sleep_ms(SCAN_MS)
+            waited += SCAN_MS
+
+
+async def real_sleep_ms(ms: int) -> None:
+    """Let ``ms`` of real time pass (the scan loop runs meanwhile)."""
+    await asyncio.sleep(ms / 1000)

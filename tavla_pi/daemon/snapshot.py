@@ -1,0 +1,70 @@
+"""``GET /api/state``: the game, the sensed board and the LEDs as one JSON object.
+
+``board`` is what the rules engine holds (committed plays only), ``sensed``
+what the sensors report: per colour and location the interval of checkers
+``[low, high]`` (a stack reads as "at least n"), checkers of unknown colour
+under ``unknown``, and any sensor faults.  ``leds`` is the frame last shown,
+``#rrggbb`` in chain order (as ``pinout.toml`` numbers the LEDs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tavla_pi.daemon.pipeline import Pipeline
+from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.game.referee import Referee
+from tavla_pi.leds import to_hex
+
+
+def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
+    """The state of the board and the game, ready for JSON."""
+    match = referee.match
+    view = referee.view()
+    owner = match.cube_owner
+    return {
+        "phase": referee.phase.value,
+        "on_roll": view.on_roll.value if view.on_roll is not None else None,
+        "position_id": referee.position().position_id(),
+        "match_id": match.match_id(),
+        "board": referee.board.as_dict(),
+        "sensed": sensed(pipeline.stable),
+        "dice": list(view.dice),
+        "dice_used": list(view.dice_used),
+        "cube": {"value": match.cube, "owner": owner.value if owner is not None else None,
+                 "offered": view.double_offered_by is not None},
+        "score": list(match.score),
+        "match_length": match.match_length,
+        "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
+        "leds": [to_hex(rgb) for rgb in pipeline.frame],
+        "backend": backend,
+    }
+
+
+def sensed(obs: Observation | None) -> dict[str, Any] | None:
+    """An observation as ``{"white": {loc: [low, high]}, "black": ..., "unknown": ...}``."""
+    if obs is None:
+        return None
+    out: dict[str, Any] = {"white": {}, "black": {}, "unknown": {}}
+    readings = [(str(n), r) for n, r in enumerate(obs.points, start=1)]
+    readings += [("bar", obs.bar_white), ("bar", obs.bar_black)]
+    for location, reading in readings:
+        _add(out, location, reading)
+    out["faults"] = [{"sensor": f.sensor, "location": f.location, "kind": f.kind}
+                     for f in obs.faults]
+    return out
+
+
+def _add(out: dict[str, Any], location: str, reading: Reading) -> None:
+    key = reading.color.value if reading.color is not None else "unknown"
+    _merge(out[key], location, reading.count.low, reading.count.high)
+    if reading.other.high and reading.color is not None:
+        _merge(out[reading.color.opponent.value], location, reading.other.low, reading.other.high)
+
+
+def _merge(table: dict[str, list[int]], location: str, low: int, high: int) -> None:
+    if not high:
+        return
+    if location in table:
+        low, high = table[location][0] + low, table[location][1] + high
+    table[location] = [low, high]

@@ -1,0 +1,136 @@
+"""Opening everything the daemon runs on, in order, from a checked config.
+
+State directory, pin map, journal (and the game it holds), board backend
+(``auto`` falls back to the simulated board when no hardware is found),
+calibration, referee, pipeline.  What fails to open closes what was opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from tavla_pi.clock import Clock
+from tavla_pi.config import Config
+from tavla_pi.daemon import resume
+from tavla_pi.daemon.core import Core
+from tavla_pi.daemon.hub import EventHub
+from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.pipeline import Pipeline, PipelineSettings
+from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
+from tavla_pi.daemon.simstore import RollCount
+from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
+from tavla_pi.errors import ConfigError, HardwareError
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.hal.backends import open_backend
+from tavla_pi.hal.base import Backend
+from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.hal.sim.board import SimBoard
+from tavla_pi.pinmap import PinMap, load_pinmap
+from tavla_pi.rules.dice import DiceSource, SecureDice
+
+log = logging.getLogger("tavla_pi.daemon")
+
+SIM_SEED = 0
+"""The modelled board's parts: the same board on every start, as a real one."""
+CALIBRATION_FRAMES = 32
+SETTLE_MARGIN_MS = 50
+"""The simulator's hand settles this long beyond the stability time (200 ms by default)."""
+
+
+class ContinuedClock:
+    """The monotonic clock in ms, continuing from ``start_ms`` (the journal's last event).
+
+    Event times then never go backwards across restarts, or reboots.
+    """
+
+    def __init__(self, start_ms: int = 0) -> None:
+        self._base = start_ms - time.monotonic_ns() // 1_000_000
+
+    def now_ms(self) -> int:
+        """Milliseconds on the continued timeline."""
+        return self._base + time.monotonic_ns() // 1_000_000
+
+
+@dataclass
+class Opened:
+    """The daemon's parts once open; ``close()`` releases them (LEDs blanked)."""
+
+    core: Core
+    backend: Backend
+    sim: SimDesk | None
+    state_dir: Path
+    stack: ExitStack
+
+    def close(self) -> None:
+        """Close the journal and the devices; safe twice."""
+        self.stack.close()
+
+
+def prepare_state_dir(path: Path) -> Path:
+    """Create the state directory if needed; a :class:`ConfigError` if it is unusable."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(str(path),
+                          f"cannot create the state directory ({exc.strerror})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(str(path), "the state directory is not writable")
+    return path
+
+
+def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
+    """Open every part in order; on failure nothing stays open."""
+    with ExitStack() as stack:
+        pinmap = load_pinmap(config.pinout)
+        journal = resume.open_journal(state_dir)
+        stack.callback(journal.close)
+        events = list(journal.events)
+        clock = ContinuedClock(events[-1].t + 1 if events else 0)
+        backend = open_board(config.backend, pinmap, clock)
+        stack.callback(backend.close)
+        sim = isinstance(backend, SimBackend)
+        dice: DiceSource = QueuedDice() if sim else SecureDice()
+        referee = Referee(GameSettings(match_length=config.match_length, rules=config.rules),
+                          dice)
+        resume.restore(referee, journal, clock.now_ms())
+        settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
+        pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
+                            referee, clock, settings=settings)
+        hub = EventHub()
+        hub.load(events)
+        core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events))
+        desk = None
+        if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
+            desk = SimDesk(core, backend, dice, state_dir,
+                           settle_ms=config.stable_ms + SETTLE_MARGIN_MS)
+            desk.restore(core.rolls)
+        pipeline.show(clock.now_ms())
+        opened = Opened(core, backend, desk, state_dir, stack.pop_all())
+    return opened
+
+
+def open_board(name: str, pinmap: PinMap, clock: Clock) -> Backend:
+    """Backend ``name``; ``auto`` tries the real board, then says so and simulates one."""
+    if name in ("auto", "pi"):
+        try:
+            return open_backend("pi", pinmap, clock)
+        except HardwareError as exc:
+            if name == "pi":
+                raise
+            log.warning("no board hardware found (%s): running on the simulated board", exc)
+    return open_backend("sim", pinmap, clock, random.Random(SIM_SEED))
+
+
+def board_calibration(backend: Backend, pinmap: PinMap, state_dir: Path) -> Calibration:
+    """The real board's saved calibration; the simulated board's measured on its empty twin."""
+    if not isinstance(backend, SimBackend):
+        return calibration_for(state_dir, pinmap)
+    twin = SimBoard(pinmap, ContinuedClock(), random.Random(SIM_SEED), backend.board.design)
+    return calibrate([twin.scan() for _ in range(CALIBRATION_FRAMES)], pinmap)

@@ -1,0 +1,326 @@
+"""The journal: every event, appended durably, so a match survives a power cut.
+
+Layout of the state directory::
+
+    journal.jsonl                  the current match, one event per line
+    matches/000001-<utc>.jsonl     earlier matches, oldest first (number order)
+    journal.corrupt-<utc>.jsonl    a damaged journal as it was found, kept aside
+    journal.lock                   held while a daemon writes the journal
+
+:meth:`Journal.append` writes whole lines, flushes and ``fsync``s before it
+returns.  When a ``new_match`` event arrives and the current file holds a
+game, the file is renamed into ``matches/`` (an atomic rename) and the new
+match starts a new ``journal.jsonl``.
+
+:meth:`Journal.open` reads back what is there and repairs it: a half-written
+last line is dropped (cut off the file, so it never glues onto the next
+line); damaged lines in the middle are left out, and the file is first kept
+aside as ``journal.corrupt-<utc>.jsonl``.  Each repair is one warning line
+naming file and line.  A journal that cannot be used at all (a directory in
+its place, no permission, another daemon writing it) is a JournalError.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shutil
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+
+from tavla_pi.errors import JournalError
+from tavla_pi.events.event import Event
+from tavla_pi.events.scan import Scan, check_regular, scan_file
+
+JOURNAL_NAME = "journal.jsonl"
+ARCHIVE_DIR = "matches"
+LOCK_NAME = "journal.lock"
+_ARCHIVE = re.compile(r"^(\d+)(?:-[^/]*)?\.jsonl$")
+
+
+class Journal:
+    """The durable event log of one state directory (see the module docstring).
+
+    ``events`` are the current match's events (read back, then appended);
+    ``warnings`` says what :meth:`open` had to repair.
+    """
+
+    def __init__(self, state_dir: Path, scan: Scan, lock_fd: int, fd: int) -> None:
+        self.state_dir = state_dir
+        self.path = state_dir / JOURNAL_NAME
+        self.events: list[Event] = scan.events
+        self.warnings: list[str] = []
+        self._lines = scan.lines
+        self._line = max(scan.lines, default=0)
+        self._lock_fd: int | None = lock_fd
+        self._fd: int | None = fd
+        self._size = os.fstat(fd).st_size
+        self._has_game = any(e.type == "game_started" for e in self.events)
+
+    @classmethod
+    def open(cls, state_dir: Path) -> Journal:
+        """Open (creating if needed) the journal of ``state_dir`` for appending."""
+        state_dir = Path(state_dir)
+        _make_dir(state_dir)
+        lock_fd = _lock(state_dir / LOCK_NAME)
+        try:
+            path = state_dir / JOURNAL_NAME
+            scan = scan_file(path)
+            warnings = _repair(scan)
+            fd = _open_append(path)
+        except BaseException:
+            os.close(lock_fd)
+            raise
+        journal = cls(state_dir, scan, lock_fd, fd)
+        journal.warnings = warnings
+        return journal
+
+    def where(self, index: int) -> str:
+        """``"<file>:<line>"`` of ``events[index]``, for messages."""
+        return f"{self.path}:{self._lines[index]}"
+
+    def append(self, events: Iterable[Event]) -> None:
+        """Write ``events`` durably; a ``new_match`` after a game starts a new file."""
+        chunk: list[Event] = []
+        for event in events:
+            if event.type == "new_match" and (self._has_game or _any_game(chunk)):
+                self._write(chunk)
+                self._rotate()
+                chunk = []
+            chunk.append(event)
+        self._write(chunk)
+
+    def close(self) -> None:
+        """Close the file and release the lock; safe to call twice."""
+        for name in ("_fd", "_lock_fd"):
+            fd = getattr(self, name)
+            if fd is not None:
+                setattr(self, name, None)
+                os.close(fd)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Journal {self.path} {len(self.events)} events>"
+
+    # -- writing ---------------------------------------------------------------
+
+    def _write(self, events: Sequence[Event]) -> None:
+        if not events:
+            return
+        fd = self._require_open()
+        data = b"".join(encode(event) for event in events)
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # never leave half a line behind
+                os.ftruncate(fd, self._size)
+            raise JournalError(str(self.path), f"cannot write ({exc.strerror})") from None
+        self._size += len(data)
+        for event in events:
+            self._line += 1
+            self.events.append(event)
+            self._lines.append(self._line)
+        self._has_game = self._has_game or _any_game(events)
+
+    def _rotate(self) -> None:
+        """Move the current match into ``matches/`` and start an empty journal."""
+        fd = self._require_open()
+        archive = self.state_dir / ARCHIVE_DIR
+        try:
+            _make_dir(archive)
+            target = archive / _archive_name(archive)
+            os.rename(self.path, target)
+            _sync_dir(archive)
+            _sync_dir(self.state_dir)
+        except OSError as exc:
+            raise JournalError(str(self.path), f"cannot archive the match ({exc.strerror})") \
+                from None
+        self._fd = None
+        os.close(fd)
+        self._fd = _open_append(self.path)
+        self._size, self._line, self._has_game = 0, 0, False
+        self.events, self._lines = [], []
+
+    def _require_open(self) -> int:
+        if self._fd is None:
+            raise JournalError(str(self.path), "the journal is closed")
+        return self._fd
+
+
+def encode(event: Event) -> bytes:
+    """One journal line: the event's JSON (ASCII only, so it always reads back) and newline."""
+    text = json.dumps(event.to_dict(), separators=(", ", ": "), ensure_ascii=True)
+    return text.encode("ascii") + b"\n"
+
+
+def archive_files(state_dir: Path) -> list[Path]:
+    """The archived matches of ``state_dir``, oldest first."""
+    archive = Path(state_dir) / ARCHIVE_DIR
+    try:
+        names = os.listdir(archive)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise JournalError(str(archive), f"cannot list the archived matches ({exc.strerror})") \
+            from None
+    numbered = [(int(m.group(1)), name) for name in names if (m := _ARCHIVE.match(name))]
+    return [archive / name for _, name in sorted(numbered)]
+
+
+# -- repair ---------------------------------------------------------------------
+
+
+def _repair(scan: Scan) -> list[str]:
+    """Make the file hold exactly the scan's good events, whole lines; the warnings."""
+    warnings = scan.warnings()
+    if scan.bad:
+        kept = _set_aside(scan)
+        warnings.append(f"{scan.path}: {len(scan.bad)} damaged line(s) left out; "
+                        f"the file as found is kept as {kept.name}")
+    elif scan.unterminated:
+        _append_newline(scan.path)
+    elif scan.path.exists() and scan.path.stat().st_size != scan.end:
+        _truncate(scan.path, scan.end)
+    return warnings
+
+
+def _set_aside(scan: Scan) -> Path:
+    """Copy the damaged file aside, then replace it by its good events (atomically)."""
+    path = scan.path
+    kept = _free_name(path.parent, f"journal.corrupt-{_utc()}", ".jsonl")
+    temp = path.with_name(path.name + ".tmp")
+    try:
+        shutil.copyfile(path, kept)
+        _sync_file(kept)
+        with open(temp, "wb") as out:
+            out.write(b"".join(encode(event) for event in scan.events))
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+        _sync_dir(path.parent)
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot repair the journal ({exc.strerror})") from None
+    scan.lines = list(range(1, len(scan.events) + 1))
+    return kept
+
+
+def _append_newline(path: Path) -> None:
+    try:
+        with open(path, "ab") as out:
+            out.write(b"\n")
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot repair the journal ({exc.strerror})") from None
+
+
+def _truncate(path: Path, size: int) -> None:
+    try:
+        with open(path, "r+b") as out:
+            out.truncate(size)
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot repair the journal ({exc.strerror})") from None
+
+
+# -- files and directories --------------------------------------------------------
+
+
+def _make_dir(path: Path) -> None:
+    """Create ``path`` (and its parents) unless it is a directory already."""
+    try:
+        path.mkdir(parents=True)
+    except FileExistsError:
+        if not path.is_dir():
+            raise JournalError(str(path), "is not a directory (it must hold the journal)") \
+                from None
+        return
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot create the directory ({exc.strerror})") from None
+    _sync_dir(path.parent)
+
+
+def _lock(path: Path) -> int:
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot open the lock file ({exc.strerror})") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise JournalError(str(path.with_name(JOURNAL_NAME)),
+                           "another tavla-pi is writing this journal") from None
+    return fd
+
+
+def _open_append(path: Path) -> int:
+    created = not path.exists()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot open for writing ({exc.strerror})") from None
+    try:
+        check_regular(path, os.fstat(fd).st_mode)
+        if created:
+            os.fsync(fd)
+            _sync_dir(path.parent)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _sync_dir(path: Path) -> None:
+    """fsync a directory, so a created or renamed entry survives a power cut."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_file(path: Path) -> None:
+    with open(path, "rb") as stream:
+        os.fsync(stream.fileno())
+
+
+def _archive_name(archive: Path) -> str:
+    numbers = [int(m.group(1)) for name in os.listdir(archive) if (m := _ARCHIVE.match(name))]
+    return f"{max(numbers, default=0) + 1:06d}-{_utc()}.jsonl"
+
+
+def _free_name(folder: Path, stem: str, suffix: str) -> Path:
+    candidate, n = folder / f"{stem}{suffix}", 1
+    while candidate.exists():
+        n += 1
+        candidate = folder / f"{stem}-{n}{suffix}"
+    return candidate
+
+
+def _utc() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+
+
+def _any_game(events: Iterable[Event]) -> bool:
+    return any(event.type == "game_started" for event in events)

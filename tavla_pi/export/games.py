@@ -1,0 +1,158 @@
+"""A match's events as a game record: who did what, turn by turn, game by game.
+
+Each finished game becomes a list of :class:`Entry` (a roll and its play in
+the mover's own numbering, or a cube action), the score it started from and
+its result: what a match file (``.mat``) writes.  Plays are derived from the
+positions, wildbg style: the legal play of the roll that leads from the
+position before to the Position ID after, its single-die moves written
+"from/to" (25 the bar, 0 off, ``*`` a hit).
+
+Only games that start from the starting position and end (``game_over``)
+are recorded; the others are listed in ``skipped`` with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from tavla_pi.errors import JournalError, TavlaError
+from tavla_pi.events.event import Event
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import MatchState
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's action: ``"31: 8/5 6/5"``, ``"Doubles => 2"``, ``"Takes"``..."""
+
+    player: Color
+    text: str
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: the score before and after it, the entries, who won how much."""
+
+    score: tuple[int, int]
+    entries: tuple[Entry, ...]
+    winner: Color
+    points: int
+    final_score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """The finished games of a match and the games that could not be recorded."""
+
+    match_length: int
+    games: tuple[GameRecord, ...]
+    skipped: tuple[str, ...] = ()
+
+
+def record_match(events: Sequence[Event], where: Callable[[int], str],
+                 match_length: int | None = None) -> MatchRecord:
+    """The game record of one match's events (``where(i)`` names event i's place)."""
+    games: list[GameRecord] = []
+    skipped: list[str] = []
+    starts = [i for i, e in enumerate(events) if e.type == "game_started"]
+    for start, end in zip(starts, [*starts[1:], len(events)], strict=True):
+        try:
+            game = _record_game(events, start, end, where)
+        except (TavlaError, ValueError) as exc:
+            skipped.append(str(exc))
+            continue
+        if game is not None:
+            games.append(game)
+    length = match_length
+    if starts:
+        length = MatchState.from_match_id(events[starts[0]]["match_id"]).match_length
+    return MatchRecord(length or 0, tuple(games), tuple(skipped))
+
+
+@dataclass
+class _Game:
+    """A game being recorded: the position with the player on roll, the entries so far."""
+
+    position: Position
+    where: str = ""
+    entries: list[Entry] = field(default_factory=list)
+    beavered: bool = False
+
+    def add(self, player: str, text: str) -> None:
+        self.entries.append(Entry(Color(player), text))
+
+    def played(self, event: Event) -> None:
+        a, b = event["dice"]
+        play = _find_play(self.position, (a, b), event["position_id"])
+        if play is None:
+            raise JournalError(self.where, f'played: "{event["play"]}" with {a}-{b} does not '
+                               f'lead to {event["position_id"]} from {self.position.position_id()}')
+        self.add(event["player"], f"{_roll(a, b)}: {_moves(play)}")
+        self.position = play.result
+
+    def no_move(self, event: Event) -> None:
+        a, b = event["dice"]
+        self.add(event["player"], f"{_roll(a, b)}:")
+        self.position = self.position.swap()
+
+    def cube(self, event: Event) -> None:
+        if event.type == "double_offered":
+            self.add(event["player"], f"Doubles => {event['cube']}")
+        elif event.type == "double_dropped":
+            self.add(event["player"], "Drops")
+        elif event.fields.get("beaver"):
+            self.add(event["player"], f"Beavers => {event['cube']}")
+            self.beavered = True
+        elif self.beavered:  # a match file lets the next roll say the beaver was taken
+            self.beavered = False
+        else:
+            self.add(event["player"], "Takes")
+
+
+def _record_game(events: Sequence[Event], start: int, end: int,
+                 where: Callable[[int], str]) -> GameRecord | None:
+    """The record of the game started at ``events[start]``; None if it did not end."""
+    first = events[start]
+    if Position.from_position_id(first["position_id"]) != Position.initial():
+        raise JournalError(where(start), "game_started: the game starts from a loaded "
+                           "position, which a match file cannot hold")
+    before = MatchState.from_match_id(first["match_id"])
+    game = _Game(Position.initial())
+    for index in range(start + 1, end):
+        event = events[index]
+        game.where = where(index)
+        if event.type == "played":
+            game.played(event)
+        elif event.type == "no_legal_move":
+            game.no_move(event)
+        elif event.type.startswith("double_"):
+            game.cube(event)
+        elif event.type == "game_over":
+            return _finished(game, before, event)
+    return None
+
+
+def _finished(game: _Game, before: MatchState, over: Event) -> GameRecord:
+    a, b = over["score"]
+    return GameRecord(score=before.score, entries=tuple(game.entries),
+                      winner=Color(over["winner"]), points=int(over["points"]),
+                      final_score=(int(a), int(b)))
+
+
+def _find_play(position: Position, dice: tuple[int, int], position_id: str) -> Play | None:
+    for play in position.legal_plays(dice):
+        if play.result.position_id() == position_id:
+            return play
+    return None
+
+
+def _roll(a: int, b: int) -> str:
+    return f"{max(a, b)}{min(a, b)}"
+
+
+def _moves(play: Play) -> str:
+    """Single-die moves in the mover's numbering, in an order they can be made."""
+    return " ".join(f"{src}/{dst}{'*' if hit else ''}" for src, dst, hit in play.moves)

@@ -1,0 +1,288 @@
+"""Restoring the referee from the journal's events: after any prefix, as if never stopped.
+
+Matches are played on a bare referee (tests/journal_support.py); after every
+event the state restored from the events so far must equal the live
+referee's, and a referee resumed at any point must go on exactly as the
+live one did when given the same inputs.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from journal_support import (
+    B,
+    DirectMatch,
+    Policy,
+    Step,
+    W,
+    apply,
+    direct_match,
+    observation,
+    snapshot,
+)
+
+from tavla_pi.events.event import Event
+from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.restore import Resumed, fresh, restore, restore_steps
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.view import Phase
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.dice import ScriptedDice
+from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
+from tavla_pi.rules.position import Position
+from tavla_pi.rules.scoring import WinKind
+
+NOISE = ("lifted", "out_of_sync", "in_sync")
+"""Events that depend on what the sensors showed a turn, not on the game state."""
+
+
+def resumed(events: list[Event], settings: GameSettings, now: int,
+            dice: ScriptedDice | None = None) -> Referee:
+    """A fresh referee continued from ``events``."""
+    return resume(restore(events, settings), settings, now, dice)
+
+
+def resume(state: Resumed, settings: GameSettings, now: int,
+           dice: ScriptedDice | None = None) -> Referee:
+    """A fresh referee continued from ``state``."""
+    assert state.warnings == ()
+    referee = Referee(settings, dice or ScriptedDice())
+    referee.resume(state, now)
+    return referee
+
+
+def played_with_menus(seed: int, match_length: int, games: int) -> DirectMatch:
+    """A match with random doubles, drops, laggards and new-match presses."""
+    rng = random.Random(seed)
+    policy = Policy(random.Random(rng.random()), laggard=rng.choice([None, W, B]),
+                    doubles=rng.choice([0.0, 0.05, 0.3]), takes=rng.choice([0.5, 1.0]))
+    match = DirectMatch(GameSettings(match_length=match_length), policy,
+                        random.Random(rng.random()))
+    ended = 0
+    while match.referee.phase is not Phase.MATCH_OVER and ended < games:
+        events = match.new_match() if rng.random() < 0.005 else match.turn()
+        ended += sum(e.type == "game_over" for e in events)
+    return match
+
+
+def prefixes(match: DirectMatch) -> list[tuple[int, Step]]:
+    """(number of events, the step whose state they leave) for every event."""
+    out, count = [], 0
+    for step in match.steps:
+        types = [e.type for e in step.events]
+        for i in range(len(step.events)):
+            count += 1
+            if types[i] == "new_match" and "game_started" in types[i:]:
+                continue  # the board was already set up: the game starts in the same step
+            out.append((count, step))
+    return out
+
+
+CASES = [(seed, length) for seed in range(2) for length in (0, 1, 3, 5, 7)]
+
+
+@pytest.mark.parametrize(("seed", "length"), CASES)
+def test_restoring_after_every_event_gives_the_live_state(seed: int, length: int) -> None:
+    match = played_with_menus(seed, length, games=2)
+    events = match.events
+    assert any(e.type == "game_over" for e in events)
+    states = list(restore_steps(events, match.settings))
+    assert states[-1] == restore(events, match.settings)
+    for count, step in prefixes(match):
+        referee = resume(states[count - 1], match.settings, step.now)
+        assert snapshot(referee) == step.state, (count, events[count - 1])
+
+
+def continue_after(match: DirectMatch, kill: int) -> list[Event]:
+    """Stop after step ``kill``, restore, show the board, feed the rest: the events."""
+    steps = match.steps
+    done = [e for step in steps[: kill + 1] for e in step.events]
+    now = steps[kill].now
+    dice = ScriptedDice()
+    referee = resumed(done, match.settings, now, dice)
+    board = next((s.call[1] for s in reversed(steps[: kill + 1]) if s.call[0] == "obs"), None)
+    if board is not None:  # the daemon's first stable frame after the restart
+        assert [e.type for e in referee.on_observation(observation(board), now)
+                if e.type not in NOISE] == []
+    dice.extend([s.call[1] for s in steps[: kill + 1] if s.call[0] == "dice"][
+        len([1 for e in done if e.type in ("rolled", "opening_roll")]):])
+    out: list[Event] = []
+    for step in steps[kill + 1:]:
+        out += apply(referee, dice, step.call, step.now)
+    return out
+
+
+def graded(events: list[Event]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.type, dict(e.fields)) for e in events if e.type not in NOISE]
+
+
+def transient(step: Step) -> bool:
+    """A press whose effect is not an event yet, so a restart forgets it: the first of
+    two long MENU presses, or DONE while the board settles (the player presses again)."""
+    pending_done = step.call[0] == "button" and step.state["phase"] is Phase.MOVING
+    return pending_done or step.call[:2] == ("button", "menu")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_referee_resumed_anywhere_goes_on_as_the_live_one(seed: int) -> None:
+    match = played_with_menus(100 + seed, 5, games=2)
+    rng = random.Random(seed)
+    kills = [k for k, step in enumerate(match.steps[:-1]) if not transient(step)]
+    for kill in sorted(rng.sample(kills, 15)):
+        live = [e for step in match.steps[kill + 1:] for e in step.events]
+        assert graded(continue_after(match, kill)) == graded(live), kill
+
+
+def test_a_power_cut_mid_write_resumes_from_the_journal(tmp_path: Path) -> None:
+    """The daemon's path: journal every step, lose power mid-write, reopen, go on."""
+    match = played_with_menus(7, 5, games=3)
+    steps = match.steps
+    kill = next(k for k, s in enumerate(steps) if k > len(steps) // 3
+                and "game_over" in [e.type for e in s.events[1:]])
+    with Journal.open(tmp_path) as journal:
+        for step in steps[:kill]:
+            journal.append(step.events)
+    torn = b"".join(encode(e) for e in steps[kill].events)[:-7]  # the power went off here
+    with (tmp_path / JOURNAL_NAME).open("ab") as out:
+        out.write(torn)
+    with Journal.open(tmp_path) as journal:
+        assert len(journal.warnings) == 1
+        assert "half-written last line" in journal.warnings[0]
+        state = restore(journal.events, match.settings, where=journal.where)
+        dice = ScriptedDice()
+        referee = resume(state, match.settings, steps[kill].now, dice)
+        # the last line of the step is lost, but it said nothing the rest does not imply
+        assert snapshot(referee) == steps[kill].state
+        out = [e for step in steps[kill + 1:] for e in apply(referee, dice, step.call, step.now)]
+    live = [e for step in steps[kill + 1:] for e in step.events]
+    assert graded(out) == graded(live)
+
+
+def test_a_turn_being_moved_starts_afresh_from_the_committed_position() -> None:
+    match = direct_match(1, 3, games=1)
+    rolled_at = next(i for i, s in enumerate(match.steps)
+                     if any(e.type == "rolled" for e in s.events))
+    events = [e for s in match.steps[: rolled_at + 1] for e in s.events]
+    referee = resumed(events, match.settings, 0)
+    assert referee.phase is Phase.MOVING
+    assert referee.turn is not None
+    assert referee.turn.start == referee.position()
+    assert referee.turn.mover is referee.match.on_roll
+    assert referee.turn.verdict is None  # nothing read yet: the sensors tell what moved
+
+
+def test_a_roll_with_no_legal_move_passes_after_the_usual_delay() -> None:
+    closed = Board.from_counts({"bar": 1, "6": 5, "8": 3, "13": 6},
+                               {**{str(p): 2 for p in range(19, 25)}, "12": 3})
+    match = MatchState(game_state=GameState.PLAYING, dice=(6, 5))
+    events = [Event("game_started", 0, {"position_id": Position.from_board(closed, W)
+                                       .position_id(), "match_id": match.match_id()})]
+    referee = resumed(events, GameSettings(), 10_000)
+    assert referee.phase is Phase.NO_MOVE
+    assert referee.busy
+    referee.tick(11_000, True)
+    assert referee.phase is Phase.NO_MOVE
+    referee.tick(12_000, True)
+    assert referee.phase is Phase.AWAIT_ROLL
+    assert referee.match.on_roll is B
+
+
+def test_an_empty_journal_is_a_new_match_waiting_for_the_setup() -> None:
+    settings = GameSettings(match_length=7)
+    state = restore([], settings)
+    assert state == fresh(settings)
+    assert state.phase is Phase.SETUP
+    assert state.match.match_length == 7
+
+
+def test_the_journal_match_length_wins_over_the_settings() -> None:
+    events = [Event("new_match", 0, {"match_length": 5})]
+    assert restore(events, GameSettings(match_length=3)).match.match_length == 5
+
+
+def test_a_lost_game_over_line_is_derived_from_the_last_play() -> None:
+    match = direct_match(4, 3, games=1, laggard=B)
+    events = match.events
+    over = next(i for i, e in enumerate(events) if e.type == "game_over")
+    torn = restore(events[:over], match.settings)
+    whole = restore(events[: over + 1], match.settings)
+    assert torn.result == whole.result
+    assert torn.phase is whole.phase is Phase.GAME_OVER
+    assert whole.result is not None and whole.result.kind is WinKind(events[over]["kind"])
+
+
+def test_a_lost_drop_line_is_derived_from_game_over() -> None:
+    settings = GameSettings(match_length=5)
+    match = direct_match(2, 5, games=1, doubles=1.0, takes=0.0)
+    events = match.events
+    drop = next(i for i, e in enumerate(events) if e.type == "double_dropped")
+    without = events[:drop] + events[drop + 1:]
+    assert restore(without, settings).match.score == restore(events, settings).match.score
+
+
+def start(match: MatchState | None = None) -> Event:
+    """A game_started event for the starting position."""
+    match = match or MatchState(game_state=GameState.NONE)
+    return Event("game_started", 0, {"position_id": Position.initial().position_id(),
+                                     "match_id": match.match_id()})
+
+
+HOSTILE: list[tuple[list[Event], str]] = [
+    ([Event("rolled", 1, {"player": "white", "dice": [3, 1]})], "no roll is awaited (setup)"),
+    ([start(), Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
+                                   "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+     "Position ID"),
+    ([start(), Event("game_started", 3, {"position_id": "4HPwATDgc/ABMA",
+                                         "match_id": "////////////"})], "Match ID"),
+    ([start(), Event("opening_roll", 1, {"white": 9, "black": 2})], "skipped"),
+    ([start(), Event("double_taken", 1, {"player": "black", "cube": 2})], "no game"),
+    ([start(), Event("match_over", 1, {"winner": "white", "score": [3, 0]})], "not over"),
+    ([start(), Event("rolled", 1, {"player": "purple", "dice": [1, 2]})], "purple"),
+    ([start(), start(MatchState(resignation=Resignation.GAMMON))], "a resignation is on offer"),
+    ([start(MatchState()), Event("rolled", 1, {"player": "white"})], "dice"),
+]
+
+
+@pytest.mark.parametrize(("events", "words"), HOSTILE)
+def test_events_that_cannot_apply_are_skipped_with_a_warning(events: list[Event],
+                                                              words: str) -> None:
+    state = restore(events, GameSettings(), where=lambda i: f"j.jsonl:{i + 10}")
+    assert len(state.warnings) == 1
+    warning = state.warnings[0]
+    assert warning.startswith(f"j.jsonl:{len(events) + 9}: {events[-1].type} skipped")
+    assert words in warning
+
+
+def test_a_skipped_event_leaves_the_state_to_be_resynchronised_by_the_next_play() -> None:
+    match = direct_match(7, 3, games=1)
+    events = list(match.events)
+    roll = next(i for i, e in enumerate(events) if e.type == "rolled")
+    events[roll] = replace(events[roll], fields={**events[roll].fields, "player":
+                                                 "black" if events[roll]["player"] == "white"
+                                                 else "white"})
+    state = restore(events, match.settings)
+    assert len(state.warnings) >= 1
+    assert state.match.match_id() == match.referee.match.match_id()
+    assert state.phase is match.referee.phase
+
+
+def test_unknown_event_types_are_ignored() -> None:
+    events = [start(), Event("sparkle", 5, {"colour": "gold"})]
+    assert restore(events, GameSettings()) == restore(events[:1], GameSettings())
+
+
+def test_automatic_doubles_in_money_play_are_restored_with_the_rules() -> None:
+    rules = MatchRules(automatic_doubles=2)
+    settings = GameSettings(rules=rules)
+    match = next(m for seed in range(50)
+                 if (m := direct_match(seed, 0, games=1, rules=rules)).referee.match.cube > 1
+                 and not any(e.type.startswith("double") for e in m.events))
+    states = list(restore_steps(match.events, settings))
+    assert all(state.warnings == () for state in states)
+    assert states[-1].match == match.referee.match

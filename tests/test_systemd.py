@@ -1,0 +1,148 @@
+"""The service files: systemd accepts the unit, the user is created as promised, the installer's
+dry run shows every step and changes nothing."""
+
+from __future__ import annotations
+
+import configparser
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "tavla-pi.service"
+DROP_IN = ROOT / "systemd" / "pwm-root.conf"
+SYSUSERS = ROOT / "systemd" / "tavla-pi.sysusers.conf"
+INSTALL = ROOT / "systemd" / "install.sh"
+TAVLA = Path(sys.executable).with_name("tavla-pi")
+
+needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze is not installed (apt install systemd)")
+
+
+def unit() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(UNIT)
+    return parser
+
+
+def verify(tmp_path: Path, text: str,
+           drop_in: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``systemd-analyze verify`` on ``text``, its ExecStart pointed at this venv's tavla-pi
+    (verify insists the program exists; /opt/tavla-pi is where `make install` puts it)."""
+    path = tmp_path / "tavla-pi.service"
+    path.write_text(text.replace("/opt/tavla-pi/bin/tavla-pi", str(TAVLA)))
+    if drop_in is not None:
+        (tmp_path / "tavla-pi.service.d").mkdir(exist_ok=True)
+        (tmp_path / "tavla-pi.service.d" / "pwm-root.conf").write_text(drop_in)
+    return subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True,
+                          text=True, timeout=60, check=False,
+                          env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
+
+
+@needs_analyze
+def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+    assert TAVLA.exists()
+    done = verify(tmp_path, UNIT.read_text())
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+@needs_analyze
+def test_systemd_accepts_the_unit_with_the_pwm_drop_in(tmp_path: Path) -> None:
+    done = verify(tmp_path, UNIT.read_text(), DROP_IN.read_text())
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+@needs_analyze
+@pytest.mark.parametrize(("change", "complaint"), [
+    (("Type=notify", "Type=notifyy"), "Failed to parse service type"),
+    (("NoNewPrivileges=yes", "NoNewPrivilegs=yes"), "Unknown key"),
+])
+def test_the_check_catches_a_broken_unit(tmp_path: Path, change: tuple[str, str],
+                                         complaint: str) -> None:
+    done = verify(tmp_path, UNIT.read_text().replace(*change))
+    assert complaint in done.stderr
+
+
+def test_the_unit_promises() -> None:
+    service = unit()["Service"]
+    assert service["Type"] == "notify"
+    assert service["NotifyAccess"] == "main"
+    assert service["WatchdogSec"] == "10s"
+    assert service["Restart"] == "on-failure"
+    assert service["ExecStart"] == "/opt/tavla-pi/bin/tavla-pi run"
+    assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tavla-pi"
+    assert service["User"] == "tavla-pi"
+    assert service["SupplementaryGroups"].split() == ["gpio", "spi"]
+    assert int(service["TimeoutStopSec"].rstrip("s")) <= 5
+    assert (service["NoNewPrivileges"], service["ProtectSystem"]) == ("yes", "strict")
+    assert service["CapabilityBoundingSet"] == ""
+    for closing in ("PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock",
+                    "ProcSubset", "PrivateUsers"):
+        assert closing not in service, f"{closing} would cut the board's devices off"
+    assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_drop_in_runs_the_pwm_driver_as_root() -> None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    parser.read(DROP_IN)
+    assert dict(parser["Service"]) == {"User": "root", "Group": "root",
+                                       "SupplementaryGroups": "",
+                                       "CapabilityBoundingSet": "CAP_SYS_RAWIO"}
+
+
+@pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="no systemd-sysusers")
+def test_sysusers_makes_the_user_in_the_gpio_and_spi_groups(tmp_path: Path) -> None:
+    (tmp_path / "etc").mkdir()
+    subprocess.run(["systemd-sysusers", f"--root={tmp_path}", str(SYSUSERS)],
+                   capture_output=True, check=True, timeout=60)
+    users = {line.split(":")[0]: line.split(":") for line in
+             (tmp_path / "etc" / "passwd").read_text().splitlines()}
+    assert users["tavla-pi"][5:] == ["/var/lib/tavla-pi", "/usr/sbin/nologin"]
+    groups = {line.split(":")[0]: line.split(":")[3] for line in
+              (tmp_path / "etc" / "group").read_text().splitlines()}
+    assert groups["gpio"] == groups["spi"] == "tavla-pi"
+
+
+def dry_run(*command: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PREFIX": "/nonexistent/tavla-pi-prefix"}
+    return subprocess.run(list(command), capture_output=True, text=True, timeout=120,
+                          check=False, cwd=ROOT, env=env)
+
+
+def test_the_install_dry_run_shows_every_step_and_changes_nothing() -> None:
+    done = dry_run("sh", str(INSTALL), "--dry-run")
+    assert done.returncode == 0, done.stderr
+    steps = [line[2:] for line in done.stdout.splitlines() if line.startswith("+ ")]
+    text = "\n".join(steps)
+    assert "-m venv /nonexistent/tavla-pi-prefix" in text
+    assert f"/nonexistent/tavla-pi-prefix/bin/pip install --quiet {ROOT}[pi" in text
+    assert "/usr/lib/sysusers.d/tavla-pi.conf" in text and "systemd-sysusers" in text
+    assert "/etc/systemd/system/tavla-pi.service" in text
+    assert "firmware/install.py" in text
+    assert "udevadm control --reload" in text
+    assert "systemctl enable tavla-pi.service" in text
+    assert "config.example.toml /etc/tavla-pi/config.toml" in text or \
+        "keeping /etc/tavla-pi/config.toml" in done.stdout
+    assert not Path("/nonexistent/tavla-pi-prefix").exists()
+
+
+def test_make_install_dry_run() -> None:
+    done = dry_run("make", "--no-print-directory", "install", "DRY_RUN=1")
+    assert done.returncode == 0, done.stderr
+    assert "+ systemctl restart tavla-pi.service" in done.stdout
+    assert not Path("/nonexistent/tavla-pi-prefix").exists()
+
+
+def test_install_refuses_a_desktop_and_bad_usage() -> None:
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("this is a Raspberry Pi")
+    done = dry_run("sh", str(INSTALL))
+    assert done.returncode == 2
+    assert "this is not a Raspberry Pi" in done.stderr and "make sim" in done.stderr
+    assert dry_run("sh", str(INSTALL), "--bogus").returncode == 2
