@@ -184,7 +184,7 @@ def test_a_beaver_is_written_and_a_taken_beaver_left_to_the_next_roll() -> None:
     opened = [e for e in short_game().events if not e.type.startswith(("double", "game_o"))]
     beaver = [
         Event("double_offered", 1, {"player": "black", "cube": 2}),
-        Event("double_taken", 2, {"player": "white", "cube": 4, "beaver": True}),
+        Event("double_taken", 2, {"player": "white", "cube": 2, "beaver": True}),
         Event("double_taken", 3, {"player": "black", "cube": 4}),
         Event("double_offered", 4, {"player": "black", "cube": 8}),
         Event("double_dropped", 5, {"player": "white", "cube": 8}),

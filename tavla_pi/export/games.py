@@ -79,6 +79,7 @@ class _Game:
     position: Position
     where: str = ""
     entries: list[Entry] = field(default_factory=list)
+    offered: int = 1
     beavered: bool = False
 
     def add(self, player: str, text: str) -> None:
@@ -100,11 +101,13 @@ class _Game:
 
     def cube(self, event: Event) -> None:
         if event.type == "double_offered":
-            self.add(event["player"], f"Doubles => {event['cube']}")
+            self.offered = int(event["cube"])
+            self.add(event["player"], f"Doubles => {self.offered}")
         elif event.type == "double_dropped":
             self.add(event["player"], "Drops")
-        elif event.fields.get("beaver"):
-            self.add(event["player"], f"Beavers => {event['cube']}")
+        elif event.fields.get("beaver"):  # the beaver redoubles what was offered
+            self.offered *= 2
+            self.add(event["player"], f"Beavers => {self.offered}")
             self.beavered = True
         elif self.beavered:  # a match file lets the next roll say the beaver was taken
             self.beavered = False
