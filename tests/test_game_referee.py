@@ -155,3 +155,28 @@ def test_menu_long_press_twice_starts_a_new_match() -> None:
                     {"hold": "menu", "ms": 2000}, {"hold": "menu", "ms": 2000})
     assert [e["type"] for e in events if e["type"] in ("new_match", "game_started")] == [
         "game_started", "new_match", "game_started"]
+
+
+def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
+    from tavla_pi.game.settings import GameSettings
+    from tavla_pi.pinmap import load_pinmap
+    from tavla_pi.replay.runner import ScenarioRunner
+    from tavla_pi.rules.match import MatchRules
+
+    settings = GameSettings(rules=MatchRules(beavers=True))
+    runner = ScenarioRunner(load_pinmap(), settings)
+    events = replay(*START, dice(3, 1), press("white.roll"), move("8/5", "white"),
+                    move("6/5", "white"), press("white.roll"),
+                    press("black.cube"),                          # black doubles to 2
+                    {"hold": "white.cube", "ms": 2000},          # white beavers: cube 2 -> 4
+                    press("white.roll"),                          # not white's to answer now
+                    press("black.roll"),                          # black takes the beaver
+                    runner=runner)
+    assert graded(events, "double_offered", "double_taken", "rejected") == [
+        ("double_offered", 2, "black"),
+        ("double_taken", True, 2, "white"),
+        ("rejected", "white"),
+        ("double_taken", 4, "black"),
+    ]
+    assert runner.referee.match.cube == 4
+    assert runner.referee.match.cube_owner is Color.WHITE

@@ -244,8 +244,9 @@ class Referee:
         self._enter(Phase.DOUBLE_OFFERED)
 
     def _answer_double(self, color: Color, role: str, long: bool) -> None:
-        if color is self.match.on_roll:
-            self._reject(color, f"{color.opponent.value} must take or drop the double")
+        answerer = self.match.to_act  # the doubled player, or the doubler after a beaver
+        if color is not answerer:
+            self._reject(color, f"{answerer.value} must take or drop the double")
         elif role == "roll":
             self.match = cube_rules.take(self.match, color)
             self._emit("double_taken", player=color.value, cube=self.match.cube)
