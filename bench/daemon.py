@@ -92,6 +92,54 @@ def main() -> None:
     print(f"resident memory:      {rss:7.1f} MB   (aim < 60 MB)")
     print(f"idle CPU, {seconds:.0f} s at 50 Hz: {cpu * 100:6.2f} %    of one core (aim < 3 %)")
     print(f"SIGTERM to exit:      {stop_s * 1000:7.0f} ms   (exit status {status})")
+    step_costs()
+
+
+def step_costs(steps: int = 2000) -> None:
+    """CPU time of one scan step on the set-up board, and of its parts (timed inside it)."""
+    from tavla_pi.config import Config
+    from tavla_pi.daemon.notify import Notifier
+    from tavla_pi.daemon.startup import open_daemon
+
+    with tempfile.TemporaryDirectory() as folder:
+        opened = open_daemon(Config(backend="sim"), Path(folder), Notifier(None))
+        try:
+            board = opened.backend.board  # type: ignore[attr-defined]
+            board.setup_start()
+            pipeline = opened.core.pipeline
+            parts = {"scan": 0.0, "decode": 0.0}
+            pipeline.backend.sensors = Timed(board, "scan", parts)  # type: ignore[assignment]
+            pipeline.decoder = Timed(pipeline.decoder, "decode", parts)  # type: ignore[assignment]
+            start = time.process_time()
+            for _ in range(steps):
+                opened.core.step()
+            total = (time.process_time() - start) / steps * 1000
+        finally:
+            opened.close()
+    scan, decode = (parts[k] / steps * 1000 for k in ("scan", "decode"))
+    print(f"one scan step:        {total:7.3f} ms CPU ({total * 5:.1f} % of a core at 50 Hz): "
+          f"sensor model {scan:.3f}, decode {decode:.3f}, "
+          f"the rest {total - scan - decode:.3f}")
+
+
+class Timed:
+    """Adds the CPU time of ``scan`` or ``decode`` calls of ``inner`` to ``parts[name]``."""
+
+    def __init__(self, inner: object, name: str, parts: dict[str, float]) -> None:
+        self._inner, self._name, self._parts = inner, name, parts
+
+    def __getattr__(self, attribute: str) -> object:
+        value = getattr(self._inner, attribute)
+        if attribute != self._name:
+            return value
+
+        def timed(*args: object) -> object:
+            start = time.process_time()
+            try:
+                return value(*args)
+            finally:
+                self._parts[self._name] += time.process_time() - start
+        return timed
 
 
 if __name__ == "__main__":

@@ -78,8 +78,9 @@ class Config:
     def check_exposure(self, where: str) -> None:
         """Refuse to listen beyond this machine without a token (``where``: who said so)."""
         if not self.listen.loopback and self.token is None:
+            file = self.source or "none was read"
             raise ConfigError(where, f"listening on {self.listen} (not loopback) needs a "
-                                     f"[http] token in the config file ({self.source or 'none'})")
+                                     f"[http] token in the config file ({file})")
 
 
 # -- values ----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import socket
 from collections.abc import Sequence
@@ -127,3 +128,11 @@ def notify_socket(path: Path) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(str(path))
     return sock
+
+
+def reset_logging() -> None:
+    """Undo ``setup_logging`` (which ``tavla-pi run`` calls) for the tests that follow."""
+    logger = logging.getLogger("tavla_pi")
+    logger.handlers.clear()
+    logger.setLevel(logging.NOTSET)
+    logger.propagate = True

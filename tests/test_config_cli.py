@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from daemon_support import reset_logging
 
 from tavla_pi.cli import main
+
+
+@pytest.fixture(autouse=True)
+def _logging() -> Iterator[None]:
+    yield
+    reset_logging()
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

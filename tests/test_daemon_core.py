@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, notify_socket
+from daemon_support import VirtualDaemon, notify_socket, reset_logging
 
 from tavla_pi.config import Config, Listen
 from tavla_pi.daemon import service as service_module
@@ -206,8 +206,8 @@ def test_open_and_close_leave_the_leds_blank_and_the_journal_closed(tmp_path: Pa
 
 def test_auto_without_hardware_says_so_and_simulates(tmp_path: Path,
                                                      caplog: pytest.LogCaptureFixture) -> None:
+    reset_logging()
     caplog.set_level(logging.WARNING, "tavla_pi")
-    logging.getLogger("tavla_pi").propagate = True
     opened = open_daemon(Config(), tmp_path, Notifier(None))
     opened.close()
     assert opened.backend.name == "sim"
@@ -287,3 +287,62 @@ def test_a_new_match_starts_a_new_journal_file_and_a_new_game_stream(tmp_path: P
     reopened.close()
     assert list(again.dice.queue) == [6, 5]
     assert daemon.backend.board.counts() == again.backend.board.counts()
+
+
+def test_log_lines_for_journald_and_for_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from tavla_pi.daemon.logs import setup_logging
+
+    log = logging.getLogger("tavla_pi.daemon")
+    out = io.StringIO()
+    monkeypatch.setenv("JOURNAL_STREAM", "8:1234")
+    setup_logging("info", out)
+    log.info("white played 8/5 6/5")
+    log.warning("the board does not answer")
+    log.debug("not shown at info")
+    assert out.getvalue() == "<6>white played 8/5 6/5\n<4>the board does not answer\n"
+    out = io.StringIO()
+    monkeypatch.delenv("JOURNAL_STREAM")
+    setup_logging("warning", out)
+    log.info("not shown")
+    log.error("stopping")
+    assert out.getvalue().endswith(" ERROR stopping\n") and out.getvalue().count("\n") == 1
+    reset_logging()
+
+
+class BrokenJournal:
+    def append(self, events: object) -> None:
+        from tavla_pi.errors import JournalError
+        raise JournalError("journal.jsonl", "cannot write (No space left on device)")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_journal_that_fails_from_a_request_stops_the_daemon(tmp_path: Path) -> None:
+    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(None))
+    opened.core.journal = BrokenJournal()
+    service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
+                      state_dir=tmp_path)
+
+    async def scenario() -> tuple[int, bytes]:
+        running = asyncio.create_task(service.run())
+        while not service.url:
+            await asyncio.sleep(0)
+        reader, writer = await asyncio.open_connection("127.0.0.1", service.http.port)
+        body = b'{"setup": "start", "match_length": 3}'
+        writer.write(b"POST /api/sim HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+        answer = await reader.read()
+        writer.close()
+        return await running, answer
+
+    try:
+        status, answer = asyncio.run(scenario())
+    finally:
+        opened.close()
+    assert status == 1
+    assert answer.startswith(b"HTTP/1.1 503 ")
+    assert b"No space left on device" in answer

@@ -17,7 +17,8 @@ from tavla_pi import __version__
 from tavla_pi.errors import BadInputError, TavlaError
 
 # Subcommand modules, in the order ``--help`` lists them.
-COMMANDS: tuple[str, ...] = ("run", "sim", "replay", "calibrate", "diag", "dice_stats")
+COMMANDS: tuple[str, ...] = ("run", "sim", "replay", "calibrate", "diag", "dice_stats",
+                             "export")
 
 
 def _load(name: str) -> ModuleType:

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.errors import BadInputError
+from tavla_pi.events.history import journal_files
+from tavla_pi.events.journal import JOURNAL_NAME
 from tavla_pi.events.reader import read_events
 from tavla_pi.stats.dice import (
     FACES,
@@ -20,8 +22,6 @@ from tavla_pi.stats.dice import (
     roll_probability,
     roll_test,
 )
-
-JOURNAL_NAME = "journal.jsonl"
 
 
 def default_state_dir() -> Path:
@@ -37,20 +37,28 @@ def add_parser(subparsers: Any) -> None:
         description="Counts every recorded roll (journal or replay output) and tests the "
                     "faces and the 21 rolls for fairness with Pearson's chi-square test.")
     parser.add_argument("files", nargs="*", type=Path,
-                        help="event files (JSON lines); default: the journal in --state-dir")
+                        help="event files (JSON lines); default: every match in --state-dir")
     parser.add_argument("--state-dir", type=Path, default=None,
-                        help="state directory holding journal.jsonl")
+                        help="state directory holding journal.jsonl and matches/")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the distributions and the tests."""
-    files: list[Path] = args.files or [(args.state_dir or default_state_dir()) / JOURNAL_NAME]
+    files: list[Path] = args.files or _journal_files(args.state_dir or default_state_dir())
     rolls = [roll for path in files for roll in dice_from_events(read_events(path))]
     if not rolls:
         raise BadInputError(", ".join(map(str, files)), "no recorded rolls")
     print(report(rolls))
     return 0
+
+
+def _journal_files(state_dir: Path) -> list[Path]:
+    """The current journal and every archived match, oldest first."""
+    files = journal_files(state_dir)
+    if not files:
+        raise BadInputError(str(state_dir / JOURNAL_NAME), "no journal here (nothing recorded)")
+    return files
 
 
 def report(rolls: list[tuple[int, int]]) -> str:

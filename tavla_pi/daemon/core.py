@@ -2,13 +2,15 @@
 
 ``commit()`` is the one way events leave the game: into the journal first
 (written and synced), then to the hub (web clients), the log and systemd's
-status line.  An event a client has seen is therefore always on disk.
+status line.  An event a client has seen is therefore always on disk.  When
+the journal cannot take events the game is ahead of it: ``on_fatal`` stops
+the daemon, and systemd's restart brings the game back from the journal.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from tavla_pi.daemon import simstore
@@ -47,6 +49,7 @@ class Core:
         self.hub = hub
         self.notifier = notifier
         self.rolls = rolls or simstore.RollCount()
+        self.on_fatal: Callable[[BaseException], None] | None = None
         self._status = ""
 
     def step(self) -> None:
@@ -58,7 +61,12 @@ class Core:
         """Journal ``events``, then publish them, log them and update the status line."""
         if not events:
             return
-        self.journal.append(events)
+        try:
+            self.journal.append(events)
+        except Exception as exc:  # the game is now ahead of its journal: stop, restart from it
+            if self.on_fatal is not None:
+                self.on_fatal(exc)
+            raise
         self.rolls = self.rolls.add(events)
         self.hub.publish(events)
         for event in events:

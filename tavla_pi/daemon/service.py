@@ -51,9 +51,16 @@ class Service:
         self.url = ""
         self.on_ready = on_ready
         self._stop = asyncio.Event()
+        self._failed = False
+        core.on_fatal = self._fatal
 
     def stop(self) -> None:
         """Ask the daemon to end (what SIGTERM does)."""
+        self._stop.set()
+
+    def _fatal(self, exc: BaseException) -> None:
+        log.error("stopping: %s", exc)
+        self._failed = True
         self._stop.set()
 
     async def run(self) -> int:
@@ -71,7 +78,7 @@ class Service:
         scan = asyncio.create_task(self._scan_loop())
         stop = asyncio.create_task(self._stop.wait())
         await asyncio.wait({scan, stop}, return_when=asyncio.FIRST_COMPLETED)
-        status = 0 if stop.done() else 1
+        status = 0 if stop.done() and not self._failed else 1
         self.core.notifier.stopping()
         for task in (scan, stop):
             task.cancel()
@@ -95,10 +102,12 @@ class Service:
         try:
             await self._scan()
         except TavlaError as exc:
-            log.error("stopping: %s", exc)
+            if not self._failed:
+                log.error("stopping: %s", exc)
             raise
         except Exception:
-            log.exception("the scan loop failed; stopping")
+            if not self._failed:
+                log.exception("the scan loop failed; stopping")
             raise
 
     async def _scan(self) -> None:

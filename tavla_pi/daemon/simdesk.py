@@ -161,7 +161,6 @@ class SimDesk:
         counts = {(loc, color): n for loc, color, n in position.to_board(match.on_roll).items()
                   if loc != "off"}
         self.board.lay_out(counts)
-        self.save()
         self.core.commit(self.core.referee.load(position, match,
                                                 self.core.pipeline.clock.now_ms()))
 

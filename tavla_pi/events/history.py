@@ -59,7 +59,9 @@ def read_history(state_dir: Path) -> History:
     history = History()
     for path in journal_files(state_dir):
         scan = scan_file(path)
-        history.warnings += [f"{w} (left out)" for w in scan.warnings()]
+        # a torn last line may be a write in progress: only damaged lines are worth a word
+        history.warnings += [f"{scan.path}:{line}: {problem} (left out)"
+                             for line, problem in scan.bad]
         for start, end in _match_spans(scan.events):
             events = scan.events[start:end]
             if any(e.type == "game_started" for e in events):

@@ -159,8 +159,17 @@ def _new_match(fold: _Fold, event: Event) -> None:
     fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=())
 
 
-def _game_started(fold: _Fold, event: Event) -> None:
+def _match_of(event: Event) -> MatchState:
+    """The event's Match ID, if this board can continue from it."""
     match = MatchState.from_match_id(event["match_id"])
+    if match.resignation:
+        raise ValueError(f"Match ID {event['match_id']}: a resignation is on offer, "
+                         "which this board does not play")
+    return match
+
+
+def _game_started(fold: _Fold, event: Event) -> None:
+    match = _match_of(event)
     position = Position.from_position_id(event["position_id"])
     fold.set(match=match, board=position.to_board(match.on_roll), dice=(), result=None,
              opening_throws=())
@@ -205,7 +214,7 @@ def _no_legal_move(fold: _Fold, event: Event) -> None:
 
 def _played(fold: _Fold, event: Event) -> None:
     mover = _color(event)
-    match = MatchState.from_match_id(event["match_id"])
+    match = _match_of(event)
     position = Position.from_position_id(event["position_id"])
     before = fold.match
     fold.set(match=match, board=position.to_board(match.on_roll))

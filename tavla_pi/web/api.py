@@ -26,7 +26,7 @@ from typing import Any
 
 from tavla_pi.daemon.hub import EventHub, Subscription
 from tavla_pi.daemon.simdesk import SimDesk
-from tavla_pi.errors import BadInputError, TavlaError
+from tavla_pi.errors import BadInputError, JournalError, TavlaError
 from tavla_pi.hal.base import RGB
 from tavla_pi.hal.sim.places import BoardActionError
 from tavla_pi.leds import to_hex
@@ -135,7 +135,7 @@ class Api:
     async def _events(self, request: Request) -> Response | Stream:
         unknown = sorted(set(request.query) - {"leds"})
         if unknown:
-            return Response.error(400, f"/api/events: unknown parameter {unknown[0]!r} "
+            return Response.error(400, f"/api/events: unknown parameter {unknown[0][:20]!r} "
                                        "(only leds=0 or leds=1)")
         leds = request.query.get("leds", "0")
         if leds not in ("0", "1"):
@@ -188,6 +188,8 @@ class Api:
             await self._sim.apply(action)
         except BoardActionError as exc:
             return Response.error(409, str(exc))
+        except JournalError as exc:  # the daemon stops; the game resumes from the journal
+            return Response.error(503, str(exc))
         except BadInputError as exc:
             return Response.error(400, str(exc))
         except TavlaError as exc:

@@ -1,0 +1,113 @@
+"""``tavla-pi export``: finished games as GNU Backgammon match files (``.mat``).
+
+Reads every match the state directory remembers (``journal.jsonl`` and
+``matches/``, never changing them), numbered from 1, oldest first, as
+``--list`` shows them.  By default the latest match with a finished game is
+written; ``--match N`` picks one, ``--all`` writes each to its own file.
+GNU Backgammon reads the result with ``import mat FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.cli.dice_stats import default_state_dir
+from tavla_pi.errors import BadInputError
+from tavla_pi.events.history import MatchLog, read_history
+from tavla_pi.export import MatchRecord, format_match, record_match
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``export``."""
+    parser = subparsers.add_parser(
+        "export", help="write finished games as GNU Backgammon match files (.mat)",
+        description="Writes the finished games of a match in GNU Backgammon's match format "
+                    "(import it in gnubg with: import mat FILE). White is gnubg's player 0, "
+                    "Black player 1; a money session is a 0 point match.")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help="state directory holding journal.jsonl and matches/")
+    parser.add_argument("--out", type=Path, default=None, metavar="PATH",
+                        help="file to write (default: standard output); with --all, a "
+                             "directory (default: the current one)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--match", type=int, default=None, metavar="N",
+                       help="the match numbered N by --list (default: the latest finished)")
+    which.add_argument("--all", action="store_true",
+                       help="every match with a finished game, one file each")
+    which.add_argument("--list", action="store_true", help="list the matches and stop")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export (or list) and say what could not be exported."""
+    state_dir = args.state_dir or default_state_dir()
+    history = read_history(state_dir)
+    _warn(history.warnings)
+    records = [(log, record(log)) for log in history.matches]
+    if args.list:
+        print(listing(records))
+        return 0
+    chosen = _chosen(args, records, state_dir)
+    for _, rec in chosen:
+        _warn(rec.skipped)
+    if args.all:
+        folder = args.out or Path()
+        for log, rec in chosen:
+            path = folder / f"tavla-match-{log.number}.mat"
+            _write(path, format_match(rec))
+            print(path)
+    else:
+        text = format_match(chosen[0][1])
+        if args.out is None:
+            sys.stdout.write(text)
+        else:
+            _write(args.out, text)
+    return 0
+
+
+def record(log: MatchLog) -> MatchRecord:
+    """The game record of one match of the history."""
+    return record_match(log.events, log.where, log.match_length)
+
+
+def listing(records: list[tuple[MatchLog, MatchRecord]]) -> str:
+    """One line per match: number, length, finished games, score, file."""
+    if not records:
+        return "no match recorded yet"
+    lines = ["  N  length  games  score  file"]
+    for log, rec in records:
+        length = f"{rec.match_length} pt" if rec.match_length else "money"
+        score = "-".join(map(str, rec.games[-1].final_score)) if rec.games else "0-0"
+        lines.append(f"{log.number:>3}  {length:>6}  {len(rec.games):>5}  {score:>5}  {log.path}")
+    return "\n".join(lines)
+
+
+def _chosen(args: argparse.Namespace, records: list[tuple[MatchLog, MatchRecord]],
+            state_dir: Path) -> list[tuple[MatchLog, MatchRecord]]:
+    finished = [(log, rec) for log, rec in records if rec.games]
+    if args.match is not None:
+        if not 1 <= args.match <= len(records):
+            span = f"1..{len(records)}" if records else "none recorded"
+            raise BadInputError("--match", f"no match {args.match} ({span})")
+        log, rec = records[args.match - 1]
+        if not rec.games:
+            raise BadInputError(f"match {args.match} ({log.path})", "has no finished game yet")
+        return [(log, rec)]
+    if not finished:
+        raise BadInputError(str(state_dir), "no finished game to export")
+    return finished if args.all else finished[-1:]
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="ascii")
+    except OSError as exc:
+        raise BadInputError(str(path), f"cannot write ({exc.strerror})") from None
+
+
+def _warn(warnings: Any) -> None:
+    for warning in warnings:
+        print(f"tavla-pi: warning: {warning}", file=sys.stderr)
