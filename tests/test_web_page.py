@@ -73,9 +73,13 @@ def pixel(rgb: tuple[int, int, int], state: dict[str, Any]) -> str:
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).last.bounding_box()
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """The middle of the last element ``selector`` finds (found again if redrawn meanwhile)."""
+    for _ in range(50):
+        box = page.locator(selector).last.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector} is not drawn")
 
 
 def target_of(location: str, color: str) -> str:
@@ -140,6 +144,15 @@ def board_picture(page: Page) -> list[str]:
         ".layer-checkers .checker, .layer-checkers .tray-checker",
         "els => els.map(e => `${e.dataset.loc}/${e.dataset.color}/${e.getAttribute('class')}`)")
     return sorted(items)
+
+
+def settle(page: Page, done: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    """Wait (bounded) until ``done()``: the page redraws after the daemon's sensors settle."""
+    for _ in range(int(timeout_s / 0.05)):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    assert done()
 
 
 def opened_game(daemon: SimDaemon) -> None:
@@ -284,7 +297,7 @@ def test_the_page_reconnects_when_the_daemon_restarts(daemon: SimDaemon,
     page.wait_for_function("n => document.querySelectorAll('#log li').length === n",
                            arg=len(lines))
     assert page.locator("#log li span").all_inner_texts() == lines
-    assert board_picture(page) == picture
+    settle(page, lambda: board_picture(page) == picture)
     press(page, "black.cube")  # and the page drives the new daemon
     assert wait_log(page, "double_offered") == ["Black doubles to 2"]
 

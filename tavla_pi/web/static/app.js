@@ -51,19 +51,25 @@ async function refresh() {
   }
 }
 
+let drawn = "";
+
 function show(s, withLeds) {
   state = s;
   delete document.body.dataset.stateError;
-  document.body.dataset.backend = s.backend;
-  document.body.dataset.phase = s.phase;
-  view.render(s);
+  const key = JSON.stringify({ ...s, leds: null });
+  if (key !== drawn) { // redraw only what changed: most refreshes follow a blinking LED
+    drawn = key;
+    document.body.dataset.backend = s.backend;
+    document.body.dataset.phase = s.phase;
+    view.render(s);
+    renderPanel();
+  }
   if (withLeds) {
     lastFrame = s.leds;
     view.showLeds(s.leds);
   } else if (lastFrame) {
     view.showLeds(lastFrame);
   }
-  renderPanel();
 }
 
 let soon = null;

@@ -127,11 +127,12 @@ export class BoardView {
     pockets.forEach((stack) => stack.forEach((c) => { counts[c] += 1; }));
     const unseen = {};
     const phantom = {};
+    const compare = state.physical && state.sensed; // no reading yet (just started): no marks
     for (const c of COLORS) {
       if (half && c !== half) continue;
       const [lo, hi] = seen(c, loc);
-      unseen[c] = state.physical ? Math.max(0, counts[c] - hi) : 0;
-      phantom[c] = state.physical ? Math.max(0, lo - counts[c]) : 0;
+      unseen[c] = compare ? Math.max(0, counts[c] - hi) : 0;
+      phantom[c] = compare ? Math.max(0, lo - counts[c]) : 0;
     }
     // unseen checkers: the topmost ones of that colour, counted from the last pocket
     const order = [];
