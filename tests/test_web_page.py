@@ -236,6 +236,37 @@ def test_opening_roll_and_a_whole_turn_with_an_illegal_drop(daemon: SimDaemon,
     shot(page, "simulator-played")
 
 
+def test_a_hit_checker_is_dragged_to_the_bar(daemon: SimDaemon, open_page: OpenPage) -> None:
+    opened_game(daemon)
+    daemon.sim({"press": "white.roll"})
+    daemon.sim({"move": "13/10", "color": "white"})
+    daemon.sim({"move": "6/5", "color": "white"})  # a blot on 5
+    daemon.sim({"press": "white.roll"})
+    daemon.sim({"dice": [4, 1]})
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=await_roll]")
+    press(page, "black.roll")
+    assert wait_log(page, "rolled") == ["Black rolled 4-1"]
+    lift(page, "1", "black")
+    drop(page, "5", "black")  # 1/5*: White's blot is hit
+    page.wait_for_selector(".hints li >> text=Put the hit checker on the bar")
+    state = daemon.state()
+    assert state["to_bar"] == ["5"]
+    lift(page, "5", "white")
+    drop(page, "bar", "white")
+    wait_count(page, "bar", 1)
+    page.wait_for_selector(".hints li >> text=Put the hit checker on the bar", state="detached")
+    lift(page, "17", "black")
+    drop(page, "18", "black")
+    wait_count(page, "18", 1, "black")
+    press(page, "black.roll")
+    assert wait_log(page, "played", 2)[0] == "Black played 24/20* 8/7"  # Black's numbering
+    page.wait_for_selector("body[data-phase=await_roll]")
+    assert daemon.state()["board"]["white"]["bar"] == 1
+    assert page.inner_text("#phase") == "White to roll (or CUBE to double)"
+    shot(page, "simulator-hit")
+
+
 # ---- the cube, a reload, a restart ------------------------------------------------------
 
 
