@@ -296,6 +296,7 @@ def test_offer_and_take_the_cube_then_reload(daemon: SimDaemon, open_page: OpenP
     assert wait_log(page, "double_taken") == ["White takes: the cube is at 2"]
     page.wait_for_selector("#cube[data-value='2'][data-owner=white]")
     assert page.inner_text("#cube") == "2, White owns it"
+    assert page.inner_text("#phase") == "Black to roll"  # the cube is White's now
     wait_led(page, "cube.2", pixel(CUBE, state))
     wait_led(page, "cube.owner.white", pixel(IVORY, state))
     assert led(page, "cube.owner.black") == "#000000"

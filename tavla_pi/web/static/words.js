@@ -36,7 +36,7 @@ export function phaseText(s) {
   switch (s.phase) {
     case "setup": return t("phase_setup");
     case "opening": return t("phase_opening");
-    case "await_roll": return t("phase_await_roll", { player: who });
+    case "await_roll": return t(mayDouble(s) ? "phase_await_roll_cube" : "phase_await_roll", { player: who });
     case "double_offered":
       return t("phase_double_offered", {
         player: who, cube: s.cube.value * 2, taker: player(other(s.on_roll)),
@@ -67,6 +67,11 @@ export function hints(s) {
     if (n) out.push(t("hint_hand", { player: player(c), n }));
   }
   return out;
+}
+
+/** Whether the player on roll may well double (the Crawford game is not told apart). */
+function mayDouble(s) {
+  return s.cube.value < 64 && (s.cube.owner === null || s.cube.owner === s.on_roll);
 }
 
 function other(color) {
