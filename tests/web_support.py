@@ -39,10 +39,11 @@ def free_port() -> int:
 class SimDaemon:
     """``python -m tavla_pi run --backend sim`` on a fixed free port, restartable."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, token: str | None = None) -> None:
         self.state_dir = workdir / "state"
         self.config = workdir / "config.toml"
-        self.config.write_text("# the defaults\n")
+        self.token = token
+        self.config.write_text(f'[http]\ntoken = "{token}"\n' if token else "# the defaults\n")
         self.log_path = workdir / "daemon.log"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
@@ -87,8 +88,9 @@ class SimDaemon:
                 timeout: float = HTTP_TIMEOUT_S) -> tuple[int, Any]:
         """One request; the status and the JSON answer."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        auth = {"Authorization": f"Bearer {self.token}"} if self.token else {}
         try:
-            conn.request(method, path, body, headers or {})
+            conn.request(method, path, body, {**auth, **(headers or {})})
             answer = conn.getresponse()
             return answer.status, json.loads(answer.read() or b"null")
         finally:

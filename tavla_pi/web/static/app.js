@@ -45,7 +45,9 @@ async function refresh() {
       show(s, serial === ledSerial || lastFrame === null);
     } while (again);
   } catch (err) {
-    document.body.dataset.stateError = String(err.message || err);
+    const error = String(err.message || err);
+    document.body.dataset.stateError = error;
+    say(t("state_error", { error }), "error");
   } finally {
     fetching = false;
   }
@@ -55,7 +57,10 @@ let drawn = "";
 
 function show(s, withLeds) {
   state = s;
-  delete document.body.dataset.stateError;
+  if (document.body.dataset.stateError !== undefined) {
+    delete document.body.dataset.stateError;
+    say("");
+  }
   const key = JSON.stringify({ ...s, leds: null });
   if (key !== drawn) { // redraw only what changed: most refreshes follow a blinking LED
     drawn = key;
