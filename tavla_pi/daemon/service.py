@@ -45,7 +45,8 @@ class Service:
         self.sim = sim
         self.listen = listen
         self.period = 1.0 / scan_hz
-        self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback)
+        self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
+                       leds=lambda: core.pipeline.frame)
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""
         self.on_ready = on_ready

@@ -4,7 +4,15 @@
 what the sensors report: per colour and location the interval of checkers
 ``[low, high]`` (a stack reads as "at least n"), checkers of unknown colour
 under ``unknown``, and any sensor faults.  ``leds`` is the frame last shown,
-``#rrggbb`` in chain order (as ``pinout.toml`` numbers the LEDs).
+``#rrggbb`` in chain order (as ``pinout.toml`` numbers the LEDs), and
+``led_features`` names the board feature each of them shows (``null`` for a
+spare LED), so the web page draws every pixel where the board has it;
+``led_brightness`` is the brightness setting the frame is scaled by.
+
+Additions for the web page: what the light says in words (``lifted``,
+``press_done``, ``to_bar``, ``candidates``, ``winner``, ``points_won``,
+``menu_armed``) and, on the simulated board only, ``physical``: where the
+modelled checkers really are (pockets bottom first, trays, hands).
 """
 
 from __future__ import annotations
@@ -14,7 +22,10 @@ from typing import Any
 from tavla_pi.daemon.pipeline import Pipeline
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.referee import Referee
-from tavla_pi.leds import to_hex
+from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.hal.sim.board import POINTS, SimBoard
+from tavla_pi.leds import LedLayout, to_hex
+from tavla_pi.rules.color import Color
 
 
 def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
@@ -37,7 +48,39 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "match_length": match.match_length,
         "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
         "leds": [to_hex(rgb) for rgb in pipeline.frame],
+        "led_features": led_features(pipeline.layout),
+        "led_brightness": pipeline.settings.brightness,
         "backend": backend,
+        "lifted": ({"from": view.lifted_from, "destinations": list(view.destinations)}
+                   if view.lifted_from is not None else None),
+        "press_done": view.press_done,
+        "to_bar": list(view.to_bar),
+        "candidates": list(view.candidates),
+        "winner": view.winner.value if view.winner is not None else None,
+        "points_won": view.points_won,
+        "menu_armed": referee.menu_armed_until >= pipeline.clock.now_ms(),
+        "physical": (physical(pipeline.backend.board)
+                     if isinstance(pipeline.backend, SimBackend) else None),
+    }
+
+
+def led_features(layout: LedLayout) -> list[str | None]:
+    """The feature name of every LED index (``None``: a spare LED)."""
+    names: list[str | None] = [None] * layout.count
+    for feature in layout.features:
+        names[feature.index] = feature.name
+    return names
+
+
+def physical(board: SimBoard) -> dict[str, Any]:
+    """The simulated board as it really is: colours per pocket, trays and hands."""
+    points = {p: [[c.value for c in stack] for stack in board.pockets(p)] for p in POINTS}
+    return {
+        "points": {p: pockets for p, pockets in points.items() if any(pockets)},
+        "bar": {c.value: [[k.value for k in stack] for stack in board.pockets("bar", c)]
+                for c in Color},
+        "off": {c.value: board.count("off", c) for c in Color},
+        "hand": {c.value: board.in_hand(c) for c in Color},
     }
 
 

@@ -3,8 +3,10 @@
 | route | answer |
 | --- | --- |
 | ``GET /`` | the web page (``static/index.html``) |
+| ``GET /static/<file>`` | the page's modules, style sheet and pictures (``static/``) |
 | ``GET /api/state`` | the state as JSON (:mod:`tavla_pi.daemon.snapshot`) |
-| ``GET /api/events`` | server-sent events: the current game's events, then live ones |
+| ``GET /api/events`` | server-sent events: the current game's events, then live ones; |
+| | with ``?leds=1`` also ``event: leds`` frames whenever the LEDs change |
 | ``POST /api/sim`` | one scenario action as a JSON body (sim backend only, else 404) |
 
 With a token configured every ``/api/`` request needs ``Authorization:
@@ -17,20 +19,39 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-from collections.abc import AsyncIterator, Awaitable, Callable
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
 
 from tavla_pi.daemon.hub import EventHub, Subscription
 from tavla_pi.daemon.simdesk import SimDesk
 from tavla_pi.errors import BadInputError, JournalError, TavlaError
+from tavla_pi.hal.base import RGB
 from tavla_pi.hal.sim.places import BoardActionError
-from tavla_pi.replay.actions import parse_line
+from tavla_pi.leds import to_hex
+from tavla_pi.replay.actions import Action, parse_line
 from tavla_pi.web.server import Request, Response, Stream
 
 HEARTBEAT_S = 15.0
 """A comment line on a quiet event stream, so dead clients are noticed."""
+LED_PERIOD_S = 0.05
+"""How often a stream with ``?leds=1`` looks for a new LED frame (at most 20 frames a second)."""
 JSON = "application/json"
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+PAGE_HEADERS = (
+    ("Cache-Control", "no-cache"),
+    ("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
+                                "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
+    ("Referrer-Policy", "no-referrer"),
+)
+"""The page and its files: revalidated on every load, nothing from elsewhere, no framing."""
 
 Route = Callable[[Request], Awaitable[Response | Stream]]
 
@@ -40,17 +61,30 @@ def page() -> bytes:
     return resources.files("tavla_pi.web").joinpath("static/index.html").read_bytes()
 
 
+def static_files() -> dict[str, tuple[bytes, str]]:
+    """Every file of ``static/`` the page may load: name -> (content, content type)."""
+    files: dict[str, tuple[bytes, str]] = {}
+    for entry in resources.files("tavla_pi.web").joinpath("static").iterdir():
+        suffix = "." + entry.name.rpartition(".")[2]
+        if entry.is_file() and suffix in STATIC_TYPES and not entry.name.startswith("."):
+            files[entry.name] = (entry.read_bytes(), STATIC_TYPES[suffix])
+    return files
+
+
 class Api:
     """Routes requests to the running daemon's state, events and simulator."""
 
     def __init__(self, state: Callable[[], dict[str, Any]], hub: EventHub,
-                 sim: SimDesk | None, *, token: str | None, loopback: bool) -> None:
+                 sim: SimDesk | None, *, token: str | None, loopback: bool,
+                 leds: Callable[[], Sequence[RGB]] | None = None) -> None:
         self._state = state
         self._hub = hub
         self._sim = sim
         self._token = token
         self._loopback = loopback
+        self._leds = leds
         self._page = page()
+        self._static = static_files()
         self._routes: dict[str, dict[str, Route]] = {
             "/": {"GET": self._index},
             "/api/state": {"GET": self._get_state},
@@ -64,6 +98,8 @@ class Api:
         if refused is not None:
             return refused
         methods = self._routes.get(request.path)
+        if methods is None and request.path.startswith("/static/"):
+            methods = {"GET": self._static_file}
         if methods is None:
             return Response.error(404, f"no such resource: {request.path}")
         route = methods.get(request.method)
@@ -84,26 +120,51 @@ class Api:
         return None
 
     async def _index(self, _: Request) -> Response:
-        return Response(200, self._page, "text/html; charset=utf-8",
-                        (("Cache-Control", "no-cache"),))
+        return Response(200, self._page, "text/html; charset=utf-8", PAGE_HEADERS)
+
+    async def _static_file(self, request: Request) -> Response:
+        found = self._static.get(request.path.removeprefix("/static/"))
+        if found is None:
+            return Response.error(404, f"no such resource: {request.path}")
+        content, content_type = found
+        return Response(200, content, content_type, PAGE_HEADERS)
 
     async def _get_state(self, _: Request) -> Response:
         return Response.json(self._state(), headers=(("Cache-Control", "no-store"),))
 
-    async def _events(self, _: Request) -> Stream:
-        return Stream(self._sse(self._hub.subscribe()))
+    async def _events(self, request: Request) -> Response | Stream:
+        unknown = sorted(set(request.query) - {"leds"})
+        if unknown:
+            return Response.error(400, f"/api/events: unknown parameter {unknown[0][:20]!r} "
+                                       "(only leds=0 or leds=1)")
+        leds = request.query.get("leds", "0")
+        if leds not in ("0", "1"):
+            return Response.error(400, f"/api/events: leds must be 0 or 1, got {leds[:20]!r}")
+        frames = self._leds if leds == "1" else None
+        return Stream(self._sse(self._hub.subscribe(), frames))
 
-    async def _sse(self, sub: Subscription) -> AsyncIterator[bytes]:
+    async def _sse(self, sub: Subscription,
+                   frames: Callable[[], Sequence[RGB]] | None) -> AsyncIterator[bytes]:
+        wait = LED_PERIOD_S if frames is not None else HEARTBEAT_S
+        shown: Sequence[RGB] | None = None
+        quiet = 0.0
         try:
             yield b"retry: 2000\n\n"
             while True:
-                item = await sub.next(HEARTBEAT_S)
+                if frames is not None and frames() != shown:
+                    shown = frames()
+                    yield _led_chunk(shown)
+                item = await sub.next(wait)
                 if item is None:
                     return
                 if item is False:
-                    yield b": keep-alive\n\n"
+                    quiet += wait
+                    if quiet >= HEARTBEAT_S:
+                        quiet = 0.0
+                        yield b": keep-alive\n\n"
                     continue
                 assert item is not True
+                quiet = 0.0
                 yield f"data: {item.to_json()}\n\n".encode()
         finally:
             self._hub.unsubscribe(sub)
@@ -114,12 +175,8 @@ class Api:
         if request.media_type != JSON:
             return Response.error(415, f"expected Content-Type: {JSON}")
         try:
-            action = parse_line(request.body.decode("utf-8"), "request body")
-            if action is None:
-                raise BadInputError("request body", "expected one action as a JSON object")
+            action = sim_action(request.body)
             self._sim.check(action)
-        except UnicodeDecodeError:
-            return Response.error(400, "request body: not UTF-8")
         except BadInputError as exc:
             return Response.error(400, str(exc))
         return await self._apply(action)
@@ -141,6 +198,29 @@ class Api:
             self._hub.unsubscribe(listener)
         events = [e.to_dict() for e in listener.drain()]
         return Response.json({"applied": type(action).__name__.lower(), "events": events})
+
+
+def sim_action(body: bytes) -> Action:
+    """The one scenario action a request body holds; :class:`BadInputError` for anything else."""
+    where = "request body"
+    try:
+        action = parse_line(body.decode("utf-8"), where)
+    except UnicodeDecodeError:
+        raise BadInputError(where, "not UTF-8") from None
+    except BadInputError:
+        raise
+    except RecursionError:
+        raise BadInputError(where, "JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise BadInputError(where, f"not acceptable JSON ({str(exc)[:80]})") from None
+    if action is None:
+        raise BadInputError(where, "expected one action as a JSON object")
+    return action
+
+
+def _led_chunk(frame: Sequence[RGB]) -> bytes:
+    """One LED frame as a named server-sent event (ignored by plain ``data`` readers)."""
+    return b"event: leds\ndata: " + json.dumps([to_hex(rgb) for rgb in frame]).encode() + b"\n\n"
 
 
 def _local_host(host: str | None) -> bool:

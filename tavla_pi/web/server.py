@@ -62,7 +62,9 @@ class Response:
     def json(cls, data: Any, status: int = 200,
              headers: tuple[tuple[str, str], ...] = ()) -> Response:
         """``data`` as a JSON body."""
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        # a lone surrogate (echoed from a hostile request) becomes the JSON escape \udxxx
+        body = text.encode("utf-8", "backslashreplace")
         return cls(status, body, "application/json", headers)
 
     @classmethod

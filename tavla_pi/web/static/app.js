@@ -1,0 +1,264 @@
+// The page: follows the daemon's events, refetches the state on each one, and
+// draws the board, the LEDs, the panel and the event log.
+
+import { BoardView } from "./board.js";
+import { enableButtons, enableDrag, enableSimPanel } from "./controls.js";
+import {
+  LANGUAGES, language, onLanguage, setLanguage, startLanguage, t, translatePage,
+} from "./i18n.js";
+import { Link } from "./link.js";
+import * as words from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const MAX_LOG = 300;
+const LED_REFRESH_MS = 150;
+const POLL_MS = 2000; // catches changes that neither an event nor the light announce
+
+let state = null;
+let events = [];
+let ledSerial = 0;
+let lastFrame = null;
+let noticeTimer = null;
+
+const view = new BoardView($("board"));
+const link = new Link({
+  event: onEvent, leds: onLeds, reset: onReset, status: onStatus, acted: () => refresh(),
+});
+
+// ---- state -------------------------------------------------------------------
+
+let fetching = false;
+let again = false;
+
+/** Fetch /api/state and draw it; calls during a fetch coalesce into one more. */
+async function refresh() {
+  if (fetching) {
+    again = true;
+    return;
+  }
+  fetching = true;
+  try {
+    do {
+      again = false;
+      const serial = ledSerial;
+      const s = await link.state();
+      show(s, serial === ledSerial || lastFrame === null);
+    } while (again);
+  } catch (err) {
+    const error = String(err.message || err);
+    document.body.dataset.stateError = error;
+    say(t("state_error", { error }), "error");
+  } finally {
+    fetching = false;
+  }
+}
+
+let drawn = "";
+
+function show(s, withLeds) {
+  state = s;
+  if (document.body.dataset.stateError !== undefined) {
+    delete document.body.dataset.stateError;
+    say("");
+  }
+  const key = JSON.stringify({ ...s, leds: null });
+  if (key !== drawn) { // redraw only what changed: most refreshes follow a blinking LED
+    drawn = key;
+    document.body.dataset.backend = s.backend;
+    document.body.dataset.phase = s.phase;
+    view.render(s);
+    renderPanel();
+  }
+  if (withLeds) {
+    lastFrame = s.leds;
+    view.showLeds(s.leds);
+  } else if (lastFrame) {
+    view.showLeds(lastFrame);
+  }
+}
+
+let soon = null;
+
+/** A refresh within `ms`, however many are asked for meanwhile. */
+function refreshSoon(ms) {
+  if (soon === null) soon = setTimeout(() => { soon = null; refresh(); }, ms);
+}
+
+function onLeds(frame) {
+  ledSerial += 1;
+  lastFrame = frame;
+  if (state) view.showLeds(frame);
+  refreshSoon(LED_REFRESH_MS); // the light changed: so, most likely, did the board
+}
+
+// ---- events --------------------------------------------------------------------
+
+function onEvent(event) {
+  if (event.type === "new_match" || (event.type === "game_started" && events.length && events.at(-1).type !== "new_match")) {
+    events = [];
+  }
+  events.push(event);
+  if (events.length > MAX_LOG) events = events.slice(-MAX_LOG);
+  renderLog();
+  refresh();
+}
+
+function onReset() {
+  events = [];
+  renderLog();
+  refresh();
+}
+
+function onStatus(status) {
+  const conn = $("conn");
+  conn.dataset.state = status;
+  conn.textContent = t(`conn_${status}`);
+  if (status === "live") refresh();
+}
+
+function renderLog() {
+  const list = $("log");
+  const t0 = events.length ? events[0].t : 0;
+  list.replaceChildren(...events.slice().reverse().map((e) => {
+    const li = document.createElement("li");
+    li.dataset.type = e.type;
+    const time = document.createElement("time");
+    time.textContent = clock(e.t - t0);
+    const line = document.createElement("span");
+    line.textContent = words.eventText(e);
+    li.append(time, line);
+    return li;
+  }));
+}
+
+function clock(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// ---- the panel -------------------------------------------------------------------
+
+function renderPanel() {
+  const s = state;
+  if (!s) return;
+  $("phase").textContent = words.phaseText(s);
+  list($("hints"), words.hints(s));
+  const turn = $("turn");
+  turn.textContent = s.on_roll ? words.player(s.on_roll) : t("nobody");
+  turn.dataset.color = s.on_roll || "";
+  renderDice(s);
+  const cube = s.cube;
+  let cubeText = cube.owner
+    ? t("cube_owned", { value: cube.value, owner: words.player(cube.owner) })
+    : t("cube_centred", { value: cube.value });
+  if (cube.offered) cubeText += ` · ${t("cube_offered", { value: cube.value * 2 })}`;
+  $("cube").textContent = cubeText;
+  $("cube").dataset.value = cube.value;
+  $("cube").dataset.owner = cube.owner || "";
+  const [w, b] = s.score;
+  $("score").textContent = s.match_length
+    ? t("score_match", { w, b, n: s.match_length })
+    : t("score_money", { w, b });
+  const fixes = s.fix || [];
+  list($("fix"), fixes.length ? fixes.map(words.fixText) : [t("fix_none")]);
+  $("fix").dataset.count = fixes.length;
+  $("sensors").textContent = sensorsText(s.sensed);
+  $("ids").textContent = `${s.position_id} · ${s.match_id}`;
+}
+
+function renderDice(s) {
+  const box = $("dice");
+  box.replaceChildren();
+  if (!s.dice.length) {
+    box.textContent = t("no_dice");
+    return;
+  }
+  if (s.phase === "opening") {
+    box.textContent = t("dice_opening", { w: s.dice[0], b: s.dice[1] });
+    return;
+  }
+  const doubles = s.dice.length === 2 && s.dice[0] === s.dice[1];
+  const values = doubles ? [s.dice[0], s.dice[0], s.dice[0], s.dice[0]] : s.dice;
+  values.forEach((v, i) => {
+    const die = document.createElement("span");
+    die.className = "die";
+    die.textContent = "⚀⚁⚂⚃⚄⚅"[v - 1];
+    die.dataset.value = v;
+    const used = Boolean(s.dice_used[i]);
+    die.dataset.used = used;
+    if (used) die.title = t("dice_used");
+    box.append(die);
+  });
+}
+
+function sensorsText(sensed) {
+  if (!sensed) return "";
+  const parts = [];
+  const faults = sensed.faults || [];
+  if (faults.length) {
+    parts.push(t("sensors_faults", { list: faults.map((f) => `${f.location} (${f.kind})`).join(", ") }));
+  }
+  const unknown = Object.keys(sensed.unknown || {});
+  if (unknown.length) parts.push(t("sensors_unknown", { list: unknown.map(words.location).join(", ") }));
+  return parts.length ? parts.join("; ") : t("sensors_ok");
+}
+
+function list(node, items) {
+  node.replaceChildren(...items.map((text) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    return li;
+  }));
+}
+
+// ---- notices -------------------------------------------------------------------------
+
+function say(text, kind = "info") {
+  const notice = $("notice");
+  notice.textContent = text;
+  notice.dataset.kind = kind;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { notice.textContent = ""; }, 8000);
+}
+
+function notify(result) {
+  say(t("sim_refused", { error: (result.body && result.body.error) || `HTTP ${result.status}` }), "error");
+  refresh();
+}
+
+// ---- language ----------------------------------------------------------------------
+
+function relabel() {
+  translatePage();
+  document.title = t("title");
+  const lang = $("lang");
+  lang.value = language();
+  const length = $("match-length");
+  const chosen = length.value || "0";
+  length.replaceChildren(...[0, 1, 3, 5, 7, 9, 11].map((n) => new Option(
+    n ? t("sim_points", { n }) : t("sim_money"), String(n))));
+  length.value = chosen;
+  const color = $("glitch-color");
+  const pick = color.value || "white";
+  color.replaceChildren(...["white", "black"].map((c) => new Option(t(`c_${c}`), c)));
+  color.value = pick;
+  onStatus($("conn").dataset.state || "connecting");
+  renderPanel();
+  renderLog();
+}
+
+function start() {
+  const lang = $("lang");
+  lang.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => new Option(name, code)));
+  lang.addEventListener("change", () => setLanguage(lang.value));
+  onLanguage(relabel);
+  startLanguage();
+  enableDrag(view, link, () => state !== null && state.backend === "sim", notify);
+  enableButtons(document, link, notify);
+  enableSimPanel(document, link, notify, (text) => say(text));
+  refresh();
+  link.follow();
+  setInterval(() => { if ($("conn").dataset.state === "live") refresh(); }, POLL_MS);
+}
+
+start();

@@ -1,0 +1,149 @@
+// The game in words: the phase, the fixes, the dice, and one log line per event
+// (CONTRACTS.md §4 types), all through the message table of the current language.
+
+import { t } from "./i18n.js";
+
+export function player(color) {
+  return color === "white" || color === "black" ? t(color) : String(color ?? t("nobody"));
+}
+
+export function location(loc) {
+  if (loc === "bar") return t("loc_bar");
+  if (loc === "off") return t("loc_off");
+  return t("loc_point", { n: loc });
+}
+
+export function locations(list) {
+  return list && list.length ? list.map(location).join(", ") : t("nowhere");
+}
+
+export function diceText(dice) {
+  return dice && dice.length ? dice.join("-") : "";
+}
+
+/** One fix of an out_of_sync event or of /api/state `fix`. */
+export function fixText(fix) {
+  const add = fix.add !== undefined;
+  const n = add ? fix.add : fix.remove;
+  return t(add ? "fix_add" : "fix_remove", {
+    n, at: location(fix.at), color: t(`c_${fix.color}`), color_many: t(`c_${fix.color}_many`),
+  });
+}
+
+/** The phase of /api/state as a sentence. */
+export function phaseText(s) {
+  const who = player(s.on_roll);
+  switch (s.phase) {
+    case "setup": return t("phase_setup");
+    case "opening": return t("phase_opening");
+    case "await_roll": return t(mayDouble(s) ? "phase_await_roll_cube" : "phase_await_roll", { player: who });
+    case "double_offered":
+      return t("phase_double_offered", {
+        player: who, cube: s.cube.value * 2, taker: player(other(s.on_roll)),
+      });
+    case "moving": return t("phase_moving", { player: who, dice: diceText(s.dice) });
+    case "no_move": return t("phase_no_move", { player: who, dice: diceText(s.dice) });
+    case "game_over":
+      return s.winner
+        ? t("phase_game_over", { winner: player(s.winner), points: s.points_won })
+        : t("phase_game_over_next");
+    case "match_over": return t("phase_match_over", { winner: player(s.winner) });
+    default: return String(s.phase);
+  }
+}
+
+/** What else the light says now, as short sentences. */
+export function hints(s) {
+  const out = [];
+  if (s.menu_armed) out.push(t("hint_menu_armed"));
+  if (s.to_bar && s.to_bar.length) out.push(t("hint_to_bar"));
+  if (s.candidates && s.candidates.length) out.push(t("hint_candidates"));
+  if (s.lifted) {
+    out.push(t("hint_lifted", { from: location(s.lifted.from), to: locations(s.lifted.destinations) }));
+  }
+  if (s.press_done) out.push(t("hint_press_done", { player: player(s.on_roll) }));
+  for (const c of ["white", "black"]) {
+    const n = s.physical ? s.physical.hand[c] : 0;
+    if (n) out.push(t("hint_hand", { player: player(c), n }));
+  }
+  return out;
+}
+
+/** Whether the player on roll may well double (the Crawford game is not told apart). */
+function mayDouble(s) {
+  return s.cube.value < 64 && (s.cube.owner === null || s.cube.owner === s.on_roll);
+}
+
+function other(color) {
+  return color === "white" ? "black" : "white";
+}
+
+// ---- the rejection reasons of the referee, translated where known -------------
+
+const REASONS = [
+  [/^the board does not show a legal play$/, "reason_legal_play"],
+  [/^a hit checker must go to the bar first$/, "reason_to_bar"],
+  [/^a checker is still in the hand$/, "reason_in_hand"],
+  [/^two plays read the same: confirm one$/, "reason_ambiguous"],
+  [/^not all dice are used$/, "reason_dice_left"],
+  [/^the cube is offered before rolling$/, "reason_cube_before"],
+  [/^the dice are rolled: double before rolling$/, "reason_rolled"],
+  [/^no doubling in the Crawford game$/, "reason_crawford"],
+  [/^a double is already offered$/, "reason_offered"],
+  [/^the cube is at 64, its highest value$/, "reason_max_cube"],
+  [/^it is (white|black)'s turn$/, "reason_turn"],
+  [/^(white|black) is moving$/, "reason_moving"],
+  [/^(white|black) must take or drop the double$/, "reason_answer"],
+  [/^the cube belongs to (white|black)$/, "reason_owner"],
+  [/^only the player on roll \((white|black)\) may double$/, "reason_on_roll"],
+];
+
+export function reasonText(reason) {
+  const text = String(reason ?? "");
+  const nothing = /^(ROLL|CUBE) does nothing now/.exec(text);
+  if (nothing) return t("reason_nothing", { button: t(nothing[1] === "ROLL" ? "btn_roll" : "btn_cube") });
+  for (const [pattern, key] of REASONS) {
+    const found = pattern.exec(text);
+    if (found) return t(key, { player: found[1] ? player(found[1]) : "" });
+  }
+  return text;
+}
+
+// ---- one line per event ---------------------------------------------------------
+
+function score(list) {
+  return Array.isArray(list) ? list.join("–") : "";
+}
+
+const LINES = {
+  game_started: () => t("ev_game_started"),
+  new_match: (e) => (e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money")),
+  opening_roll: (e) => (e.starter
+    ? t("ev_opening_roll", { w: e.white, b: e.black, starter: player(e.starter) })
+    : t("ev_opening_tie", { w: e.white, b: e.black })),
+  rolled: (e) => t("ev_rolled", { player: player(e.player), dice: diceText(e.dice) }),
+  lifted: (e) => t("ev_lifted", {
+    player: player(e.player), from: location(e.from), to: locations(e.destinations),
+  }),
+  out_of_sync: (e) => t("ev_out_of_sync", { fixes: (e.fix || []).map(fixText).join("; ") }),
+  in_sync: () => t("ev_in_sync"),
+  played: (e) => t("ev_played", { player: player(e.player), play: e.play }),
+  rejected: (e) => t("ev_rejected", { player: player(e.player), reason: reasonText(e.reason) }),
+  no_legal_move: (e) => t("ev_no_legal_move", { player: player(e.player), dice: diceText(e.dice) }),
+  double_offered: (e) => t("ev_double_offered", { player: player(e.player), cube: e.cube }),
+  double_taken: (e) => t("ev_double_taken", { player: player(e.player), cube: e.cube }),
+  double_dropped: (e) => t("ev_double_dropped", { player: player(e.player), cube: e.cube }),
+  game_over: (e) => t("ev_game_over", {
+    winner: player(e.winner), kind: t(`kind_${e.kind}`), points: e.points, cube: e.cube,
+    score: score(e.score),
+  }),
+  match_over: (e) => t("ev_match_over", { winner: player(e.winner), score: score(e.score) }),
+};
+
+/** The log line of one event; unknown types show as their JSON. */
+export function eventText(event) {
+  const line = LINES[event.type];
+  if (line) return line(event);
+  const { t: _time, type, ...rest } = event;
+  return `${type} ${JSON.stringify(rest)}`;
+}

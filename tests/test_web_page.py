@@ -1,0 +1,457 @@
+"""The simulator page in headless chromium against a real ``tavla-pi run --backend sim``:
+a turn played by dragging checkers and pressing the page's buttons, an illegal drop and
+its fixes, the cube offered and taken, a reload and a daemon restart mid-game, long
+presses, a phantom checker, the three languages.  Screenshots: ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
+
+from tavla_pi.leds.palette import ADD, CUBE, DESTINATION, IVORY, REMOVE, scale, to_hex
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+Page = sync_api.Page
+
+TIMEOUT_MS = 10_000
+OpenPage = Callable[..., Page]
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[SimDaemon]:
+    process = SimDaemon(tmp_path)
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def open_page(tmp_path: Path) -> Iterator[OpenPage]:
+    """Opens the page in a fresh chromium profile; checks no script failed at the end."""
+    errors: list[str] = []
+    contexts: list[Any] = []
+    with sync_api.sync_playwright() as playwright:
+        def opener(url: str, locale: str = "en-US", ready: bool = True) -> Page:
+            context = playwright.chromium.launch_persistent_context(
+                str(tmp_path / f"profile-{len(contexts)}"), executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS, headless=True, locale=locale,
+                viewport={"width": 1400, "height": 900})
+            contexts.append(context)
+            page = context.pages[0] if context.pages else context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+            page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+            page.goto(url)
+            if ready:
+                page.wait_for_selector("#conn[data-state=live]")
+                page.wait_for_selector("body[data-backend=sim]")
+            return page
+
+        yield opener
+        for context in contexts:
+            context.close()
+    unexpected = [e for e in errors if "Failed to load resource" not in e]
+    assert not unexpected, unexpected
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def pixel(rgb: tuple[int, int, int], state: dict[str, Any]) -> str:
+    """An LED colour as the frame holds it: scaled by the brightness setting."""
+    return to_hex(scale(rgb, state["led_brightness"]))
+
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    """The middle of the last element ``selector`` finds (found again if redrawn meanwhile)."""
+    for _ in range(50):
+        box = page.locator(selector).last.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector} is not drawn")
+
+
+def target_of(location: str, color: str) -> str:
+    if location == "bar":
+        return "rect.bar"
+    if location == "off":
+        return f"rect.tray[data-color={color}]"
+    return f"polygon.point[data-loc='{location}']"
+
+
+def lift(page: Page, source: str, color: str = "white") -> None:
+    """Pick a checker up with the mouse (and keep holding it)."""
+    page.mouse.move(*centre(page, f".checker.{color}[data-loc='{source}']"))
+    page.mouse.down()
+    page.mouse.move(*centre(page, target_of(source, color)), steps=3)
+
+
+def drop(page: Page, target: str, color: str = "white") -> None:
+    """Carry the held checker to ``target`` and let go."""
+    page.mouse.move(*centre(page, target_of(target, color)), steps=5)
+    page.mouse.up()
+
+
+def count(page: Page, location: str, color: str = "white") -> int:
+    return page.locator(f".checker.{color}[data-loc='{location}']:not(.phantom)").count()
+
+
+def wait_count(page: Page, location: str, n: int, color: str = "white") -> None:
+    page.wait_for_function(
+        "([loc, color, n]) => document.querySelectorAll("
+        "`.checker.${color}[data-loc='${loc}']:not(.phantom)`).length === n",
+        arg=[location, color, n])
+
+
+def log_lines(page: Page, kind: str) -> list[str]:
+    return page.locator(f"#log li[data-type={kind}] span").all_inner_texts()
+
+
+def wait_log(page: Page, kind: str, n: int = 1) -> list[str]:
+    page.wait_for_function("([kind, n]) => document.querySelectorAll("
+                           "`#log li[data-type=${kind}]`).length >= n", arg=[kind, n])
+    return log_lines(page, kind)
+
+
+def led(page: Page, feature: str) -> str:
+    value = page.get_attribute(f".led[data-feature='{feature}']", "data-color")
+    assert value is not None
+    return value
+
+
+def wait_led(page: Page, feature: str, color: str) -> None:
+    page.wait_for_selector(f".led[data-feature='{feature}'][data-color='{color}']")
+
+
+def press(page: Page, button: str) -> None:
+    page.click(f"[data-button='{button}']")
+
+
+def board_picture(page: Page) -> list[str]:
+    """Every checker drawn, as sorted "location/colour/kind" strings."""
+    items: list[str] = page.eval_on_selector_all(
+        ".layer-checkers .checker, .layer-checkers .tray-checker",
+        "els => els.map(e => `${e.dataset.loc}/${e.dataset.color}/${e.getAttribute('class')}`)")
+    return sorted(items)
+
+
+def settle(page: Page, done: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    """Wait (bounded) until ``done()``: the page redraws after the daemon's sensors settle."""
+    for _ in range(int(timeout_s / 0.05)):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    assert done()
+
+
+def opened_game(daemon: SimDaemon) -> None:
+    """The starting position on the board, with White 3-1 to come at the opening roll."""
+    daemon.sim({"setup": "start"})
+    daemon.sim({"wait": 400})
+    daemon.sim({"dice": [3, 1]})
+
+
+# ---- a turn by hand -------------------------------------------------------------------
+
+
+def test_opening_roll_and_a_whole_turn_with_an_illegal_drop(daemon: SimDaemon,
+                                                            open_page: OpenPage) -> None:
+    opened_game(daemon)
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=opening]")
+    assert page.inner_text("#phase") == "Opening roll: either player presses ROLL"
+    assert count(page, "8") == 3 and count(page, "6") == 5
+    press(page, "black.roll")  # either player's ROLL rolls one die each
+    assert wait_log(page, "opening_roll") == [
+        "Opening roll: White 3, Black 1; White starts"]
+    page.wait_for_selector("body[data-phase=moving]")
+    assert page.inner_text("#phase") == "White to move 3-1"
+    state = daemon.state()
+    frame = [c for c, f in zip(state["leds"], state["led_features"], strict=True) if f]
+    page.wait_for_function(  # every LED as the daemon's frame has it (all steady now)
+        "frame => JSON.stringify([...document.querySelectorAll('.led')]"
+        ".map(e => e.dataset.color)) === JSON.stringify(frame)", arg=frame)
+
+    # an illegal drop: 6 to 4 is no play of 3-1
+    lift(page, "6")
+    wait_led(page, "point.5", pixel(DESTINATION, state))  # 6/5 and 6/3 light while held
+    wait_led(page, "point.3", pixel(DESTINATION, state))
+    assert led(page, "point.4") == "#000000"
+    drop(page, "4")
+    fixes = wait_log(page, "out_of_sync")[0]
+    assert "point 4: remove a white checker" in fixes, fixes
+    page.wait_for_selector("#fix[data-count='2']")
+    assert "point 4: remove a white checker" in page.inner_text("#fix")
+    page.wait_for_selector("polygon.point[data-loc='4'].fix-remove")
+    assert page.locator("polygon.point.fix-add").count() == 1
+    assert page.get_attribute(".engine-note[data-loc='4'][data-color=white]", "data-engine") == "0"
+    remove = pixel(REMOVE, state)
+    page.wait_for_function("c => [...document.querySelectorAll(\".led[data-feature='point.4']\")]"
+                           ".some(e => e.dataset.color === c)", arg=remove)  # it flickers
+    shot(page, "simulator-out-of-sync")
+    press(page, "white.roll")  # DONE on a board that shows no legal play
+    assert wait_log(page, "rejected") == [
+        "White: not accepted: the board does not show a legal play"]
+    lift(page, "4")
+    drop(page, "6")
+    wait_log(page, "in_sync")
+    page.wait_for_selector("#fix[data-count='0']")
+
+    # the play 8/5 6/5, checker by checker
+    lift(page, "8")
+    wait_led(page, "point.5", pixel(DESTINATION, state))
+    wait_led(page, "point.7", pixel(DESTINATION, state))
+    wait_led(page, "point.4", pixel(DESTINATION, state))
+    assert page.locator(".hints li").first.inner_text() == \
+        "A checker from point 8 may go to point 4, point 5, point 7"
+    page.mouse.move(*centre(page, target_of("5", "white")), steps=3)
+    page.wait_for_selector("polygon.point.hover[data-loc='5']")
+    shot(page, "simulator-lifted", full_page=False)  # docs/simulator.png
+    drop(page, "5")
+    wait_count(page, "5", 1)
+    page.wait_for_selector("#dice .die[data-value='3'][data-used=true]")
+    lift(page, "6")
+    drop(page, "5")
+    wait_count(page, "5", 2)
+    page.wait_for_selector(".hints li >> text=All dice played: White presses DONE")
+    assert page.locator(".engine-note[data-loc='5'][data-color=white]").count() == 1
+    press(page, "white.roll")
+    assert wait_log(page, "played") == ["White played 8/5 6/5"]
+    page.wait_for_selector("body[data-phase=await_roll]")
+    assert page.inner_text("#phase") == "Black to roll (or CUBE to double)"
+    page.wait_for_selector(".engine-note", state="detached")  # engine and board agree again
+    assert (count(page, "8"), count(page, "6"), count(page, "5")) == (2, 4, 2)
+    assert daemon.state()["board"]["white"] == {"5": 2, "6": 4, "8": 2, "13": 5, "24": 2}
+    shot(page, "simulator-played")
+
+
+def test_a_hit_checker_is_dragged_to_the_bar(daemon: SimDaemon, open_page: OpenPage) -> None:
+    opened_game(daemon)
+    daemon.sim({"press": "white.roll"})
+    daemon.sim({"move": "13/10", "color": "white"})
+    daemon.sim({"move": "6/5", "color": "white"})  # a blot on 5
+    daemon.sim({"press": "white.roll"})
+    daemon.sim({"dice": [4, 1]})
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=await_roll]")
+    press(page, "black.roll")
+    assert wait_log(page, "rolled") == ["Black rolled 4-1"]
+    lift(page, "1", "black")
+    drop(page, "5", "black")  # 1/5*: White's blot is hit
+    page.wait_for_selector(".hints li >> text=Put the hit checker on the bar")
+    state = daemon.state()
+    assert state["to_bar"] == ["5"]
+    lift(page, "5", "white")
+    drop(page, "bar", "white")
+    wait_count(page, "bar", 1)
+    page.wait_for_selector(".hints li >> text=Put the hit checker on the bar", state="detached")
+    lift(page, "17", "black")
+    drop(page, "18", "black")
+    wait_count(page, "18", 1, "black")
+    press(page, "black.roll")
+    assert wait_log(page, "played", 2)[0] == "Black played 24/20* 8/7"  # Black's numbering
+    page.wait_for_selector("body[data-phase=await_roll]")
+    assert daemon.state()["board"]["white"]["bar"] == 1
+    assert page.inner_text("#phase") == "White to roll (or CUBE to double)"
+    shot(page, "simulator-hit")
+
+
+# ---- the cube, a reload, a restart ------------------------------------------------------
+
+
+def first_turn_played(daemon: SimDaemon) -> None:
+    opened_game(daemon)
+    daemon.sim({"press": "white.roll"})
+    daemon.sim({"move": "8/5", "color": "white"})
+    daemon.sim({"move": "6/5", "color": "white"})
+    played = [e for e in daemon.sim({"press": "white.roll"}) if e["type"] == "played"]
+    assert [e["play"] for e in played] == ["8/5 6/5"]
+
+
+def test_offer_and_take_the_cube_then_reload(daemon: SimDaemon, open_page: OpenPage) -> None:
+    first_turn_played(daemon)
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=await_roll]")
+    press(page, "black.cube")
+    assert wait_log(page, "double_offered") == ["Black doubles to 2"]
+    page.wait_for_selector("body[data-phase=double_offered]")
+    assert page.inner_text("#phase") == \
+        "Black doubles to 2: White takes (ROLL) or drops (CUBE)"
+    state = daemon.state()
+    page.wait_for_function(
+        "c => [...document.querySelectorAll(\".led[data-feature='cube.2']\")]"
+        ".some(e => e.dataset.color === c)", arg=pixel(CUBE, state))  # the offer blinks
+    press(page, "white.roll")
+    assert wait_log(page, "double_taken") == ["White takes: the cube is at 2"]
+    page.wait_for_selector("#cube[data-value='2'][data-owner=white]")
+    assert page.inner_text("#cube") == "2, White owns it"
+    assert page.inner_text("#phase") == "Black to roll"  # the cube is White's now
+    wait_led(page, "cube.2", pixel(CUBE, state))
+    wait_led(page, "cube.owner.white", pixel(IVORY, state))
+    assert led(page, "cube.owner.black") == "#000000"
+
+    before = (page.inner_text("#phase"), page.inner_text("#cube"), page.inner_text("#score"),
+              page.locator("#log li span").all_inner_texts(), board_picture(page))
+    shot(page, "simulator-cube-taken")
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    page.wait_for_selector("#cube[data-value='2'][data-owner=white]")
+    page.wait_for_function("n => document.querySelectorAll('#log li').length === n",
+                           arg=len(before[3]))
+    after = (page.inner_text("#phase"), page.inner_text("#cube"), page.inner_text("#score"),
+             page.locator("#log li span").all_inner_texts(), board_picture(page))
+    assert after == before
+    wait_led(page, "cube.owner.white", pixel(IVORY, state))
+
+
+def test_the_page_reconnects_when_the_daemon_restarts(daemon: SimDaemon,
+                                                      open_page: OpenPage) -> None:
+    first_turn_played(daemon)
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=await_roll]")
+    lines = page.locator("#log li span").all_inner_texts()
+    picture = board_picture(page)
+    daemon.stop()
+    page.wait_for_selector("#conn[data-state=lost]")
+    daemon.start()
+    page.wait_for_selector("#conn[data-state=live]")
+    page.wait_for_function("n => document.querySelectorAll('#log li').length === n",
+                           arg=len(lines))
+    assert page.locator("#log li span").all_inner_texts() == lines
+    settle(page, lambda: board_picture(page) == picture)
+    press(page, "black.cube")  # and the page drives the new daemon
+    assert wait_log(page, "double_offered") == ["Black doubles to 2"]
+
+
+TOKEN = "web-page-token-0123456789"
+
+
+def test_with_a_token_the_page_takes_it_from_its_address(tmp_path: Path,
+                                                          open_page: OpenPage) -> None:
+    daemon = SimDaemon(tmp_path, token=TOKEN)
+    daemon.start()
+    try:
+        opened_game(daemon)
+        page = open_page(daemon.url, ready=False)  # no token: nothing but the reason
+        page.wait_for_selector("#notice >> text=Cannot read the board: missing or wrong token")
+        assert page.locator(".layer-checkers .checker").count() == 0
+        assert page.get_attribute("#conn", "data-state") != "live"
+        page = open_page(f"{daemon.url}#token={TOKEN}")
+        page.wait_for_selector("body[data-phase=opening]")
+        press(page, "white.roll")
+        assert wait_log(page, "opening_roll") == ["Opening roll: White 3, Black 1; White starts"]
+    finally:
+        daemon.stop()
+
+
+# ---- buttons, the phantom checker, setting up ---------------------------------------------
+
+
+def hold(page: Page, button: str) -> None:
+    """Hold a button until the page reports a long press."""
+    page.hover(f"[data-button='{button}']")
+    page.mouse.down()
+    page.wait_for_selector(f"[data-button='{button}'].long")
+    page.mouse.up()
+
+
+def test_two_long_menu_presses_start_a_new_match(daemon: SimDaemon,
+                                                 open_page: OpenPage) -> None:
+    first_turn_played(daemon)
+    page = open_page(daemon.url)
+    hold(page, "menu")
+    page.wait_for_selector(
+        ".hints li >> text=MENU held: hold it again within 5 s for a new match")
+    hold(page, "menu")
+    assert wait_log(page, "new_match") == ["New match (money play)"]
+    page.wait_for_selector("body[data-phase=setup]")
+    assert page.inner_text("#phase") == \
+        "Set up the board: the lit points show where checkers go"
+    assert log_lines(page, "played") == []  # the log follows the current game only
+
+
+def test_setup_from_the_trays_and_a_phantom_checker(daemon: SimDaemon,
+                                                    open_page: OpenPage) -> None:
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=setup]")
+    state = daemon.state()
+    wait_led(page, "point.6", pixel(ADD, state))  # setup guidance: put checkers here
+    assert page.locator(".tray-checker.white").count() == 15
+    page.mouse.move(*centre(page, ".tray-checker.white"))
+    page.mouse.down()
+    drop(page, "6")
+    wait_count(page, "6", 1)
+    assert page.locator(".tray-checker.white").count() == 14
+    page.click("#sim-setup")
+    page.wait_for_selector("body[data-phase=opening]")
+    assert page.locator(".checker.black[data-loc='19']").count() == 5
+
+    page.select_option("#glitch-color", "black")
+    page.select_option("#glitch-at", "3")
+    page.fill("#glitch-ms", "1500")
+    page.click("#sim-glitch button")
+    page.wait_for_selector("#notice >> text=Phantom black checker at 3 for 1500 ms")
+    page.wait_for_selector(".checker.phantom.black[data-loc='3']")  # read, not there
+    assert "point 3: remove a black checker" in wait_log(page, "out_of_sync")[0]
+    shot(page, "simulator-phantom")
+    wait_log(page, "in_sync")
+    page.wait_for_selector(".checker.phantom", state="detached")
+
+    page.select_option("#die-a", "6")
+    page.select_option("#die-b", "2")
+    page.click("#sim-dice button")
+    page.wait_for_selector("#notice >> text=Queued 6-2")
+    press(page, "white.roll")
+    assert wait_log(page, "opening_roll") == ["Opening roll: White 6, Black 2; White starts"]
+
+
+# ---- languages ----------------------------------------------------------------------------
+
+
+def test_greek_from_the_browser_turkish_from_the_switch(daemon: SimDaemon,
+                                                        open_page: OpenPage) -> None:
+    opened_game(daemon)
+    daemon.sim({"press": "white.roll"})
+    page = open_page(daemon.url, locale="el-GR")
+    page.wait_for_selector("body[data-phase=moving]")
+    assert page.eval_on_selector("html", "e => e.lang") == "el"
+    assert page.inner_text("#phase") == "Λευκά: παίζουν 3-1"
+    assert page.inner_text("[data-button='white.roll']") == "ΖΑΡΙΑ / ΤΕΛΟΣ"  # noqa: RUF001
+    assert log_lines(page, "opening_roll") == [
+        "Πρώτη ζαριά: Λευκά 3, Μαύρα 1· ξεκινούν τα Λευκά"]
+    shot(page, "simulator-greek")
+    page.select_option("#lang", "tr")
+    assert page.inner_text("#phase") == "Beyaz oynuyor: 3-1"
+    assert page.inner_text("[data-button='white.cube']") == "KÜP"
+    assert log_lines(page, "opening_roll") == [
+        "Başlangıç zarı: Beyaz 3, Siyah 1; Beyaz başlar"]  # noqa: RUF001
+    page.reload()
+    page.wait_for_selector("#conn[data-state=live]")
+    assert page.inner_text("#phase") == "Beyaz oynuyor: 3-1"  # the choice is remembered
+    tables: dict[str, dict[str, str]] = page.evaluate(
+        "async () => (await import('/static/i18n.js')).MESSAGES")
+    keys = {lang: set(table) for lang, table in tables.items()}
+    assert set(keys) == {"en", "el", "tr"}
+    assert keys["el"] == keys["en"] and keys["tr"] == keys["en"]
+    placeholders = {lang: {k: sorted(set(_names(v))) for k, v in table.items()}
+                    for lang, table in tables.items()}
+    for key, names in placeholders["en"].items():
+        for lang in ("el", "tr"):
+            extra = set(placeholders[lang][key]) - set(names) - {"color_many"}
+            assert not extra, (lang, key, extra)
+
+
+def _names(text: str) -> list[str]:
+    import re
+    return re.findall(r"\{(\w+)\}", text)
