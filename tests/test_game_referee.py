@@ -180,3 +180,16 @@ def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
     ]
     assert runner.referee.match.cube == 4
     assert runner.referee.match.cube_owner is Color.WHITE
+
+
+def test_a_knocked_checker_before_the_opening_roll_is_lit() -> None:
+    from tavla_pi.game.settings import GameSettings
+    from tavla_pi.game.view import Phase
+    from tavla_pi.pinmap import load_pinmap
+    from tavla_pi.replay.runner import ScenarioRunner
+
+    runner = ScenarioRunner(load_pinmap(), GameSettings())
+    replay(*START, {"wait": 400}, {"lift": "6", "color": "white"}, {"wait": 400}, runner=runner)
+    view = runner.referee.view()
+    assert view.phase is Phase.OPENING
+    assert [f.to_event() for f in view.fixes] == [{"at": "6", "color": "white", "add": 1}]

@@ -145,7 +145,7 @@ class Referee:
         if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
             return self._end_view(base)
         if self.phase is Phase.OPENING:
-            return GameView(dice=self.shown_dice, **base)
+            return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
         base.update(on_roll=match.on_roll, fixes=self.sync_fixes)
         if self.phase is Phase.DOUBLE_OFFERED:
             return GameView(double_offered_by=match.on_roll, **base)
