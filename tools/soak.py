@@ -1,6 +1,6 @@
 """The long soak run: thousands of random games through the whole modelled pipeline.
 
-    python tools/soak.py --games 1000 --seed 1 --jobs 2 [--dump-dir soak-failures]
+    python tools/soak.py --games 1000 --seed 1 --jobs 2 [--dump-dir DIR] [--journal FILE]
 
 Each session is a money session (1-3 games) or a match (1, 3 or 5 points),
 played by :class:`tavla_pi.replay.soak.Session` with its own seed (the board's
@@ -14,12 +14,14 @@ a wrong commit, a stuck game or any other failure.
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import random
 import sys
 import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from tavla_pi.pinmap import load_pinmap
@@ -34,8 +36,10 @@ EXPECTED_GAMES = {0: 2.0, 1: 1.0, 3: 2.5, 5: 4.0}
 
 @dataclass(frozen=True)
 class Unit:
-    """One session to play: its seed, match length (0: money) and games (money only)."""
+    """One session to play: its index in the run, seed, match length (0: money) and
+    games (money only)."""
 
+    index: int
     seed: int
     match_length: int
     games: int
@@ -46,7 +50,7 @@ def unit(base: int, index: int) -> Unit:
     seed = base * 1_000_003 + index
     rng = random.Random(seed)
     length = rng.choice(MATCH_LENGTHS)
-    return Unit(seed, length, rng.randint(1, 3) if length == 0 else 0)
+    return Unit(index, seed, length, rng.randint(1, 3) if length == 0 else 0)
 
 
 def play(u: Unit, args: argparse.Namespace) -> SessionResult:
@@ -57,33 +61,58 @@ def play(u: Unit, args: argparse.Namespace) -> SessionResult:
     return session.run()
 
 
+class Run:
+    """The run's totals, kept in a journal (one JSON line per session) if asked:
+    a run that is stopped goes on where it was when started again."""
+
+    def __init__(self, journal: Path | None) -> None:
+        self.journal = journal
+        self.totals: Counter[str] = Counter()
+        self.failures: list[Failure] = []
+        self.done: set[int] = set()
+        if journal is not None and journal.exists():
+            for line in journal.read_text(encoding="utf-8").splitlines():
+                entry = json.loads(line)
+                self._add(entry["index"], Counter(entry["counts"]),
+                          [Failure(**f) for f in entry["failures"]])
+
+    def record(self, u: Unit, result: SessionResult) -> None:
+        """Add one finished session (and write it to the journal)."""
+        self._add(u.index, result.counts, result.failures)
+        if self.journal is not None:
+            entry = {"index": u.index, "counts": dict(result.counts),
+                     "failures": [asdict(f) for f in result.failures]}
+            with self.journal.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(entry) + "\n")
+
+    def _add(self, index: int, counts: Counter[str], failures: list[Failure]) -> None:
+        self.done.add(index)
+        self.totals.update(counts)
+        self.failures += failures
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the soak; print the counts; 1 if anything failed."""
     args = _parser().parse_args(argv)
     start = time.perf_counter()
-    totals: Counter[str] = Counter()
-    failures: list[Failure] = []
+    run = Run(args.journal)
+    units = (unit(args.seed, i) for i in itertools.count() if i not in run.done)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending: dict[Future[SessionResult], Unit] = {}
-        index = 0
         while True:
             planned = sum(EXPECTED_GAMES[u.match_length] for u in pending.values())
-            while len(pending) < 2 * args.jobs and totals["games"] + planned < args.games:
-                u = unit(args.seed, index)
-                index += 1
+            while len(pending) < 2 * args.jobs and run.totals["games"] + planned < args.games:
+                u = next(units)
                 pending[pool.submit(play, u, args)] = u
                 planned += EXPECTED_GAMES[u.match_length]
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                del pending[future]
-                result = future.result()
-                totals.update(result.counts)
-                failures += result.failures
-                _progress(totals, len(failures), start, args.quiet)
-    _report(totals, failures, time.perf_counter() - start, args)
-    return 1 if failures else 0
+                run.record(pending.pop(future), future.result())
+                _progress(run.totals, len(run.failures), start, args.quiet)
+    _report(run.totals, run.failures, time.perf_counter() - start, args)
+    return 1 if run.failures else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -93,6 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--dump-dir", type=Path, default=None,
                         help="write the scenario of failing sessions here")
+    parser.add_argument("--journal", type=Path, default=None,
+                        help="keep the totals here, a line per session; start again to go on")
     parser.add_argument("--naive-done", action="store_true",
                         help="press DONE as the lights invite, never cycling candidates")
     parser.add_argument("--far-only", action="store_true",
@@ -175,7 +206,7 @@ def _report(totals: Counter[str], failures: list[Failure], wall_s: float,
         print(f"  {label:<58} {totals[key]:>8}")
     games = max(totals["games"], 1)
     print(f"  {'virtual time (h)':<58} {totals['virtual_ms'] / 3_600_000:>8.1f}")
-    print(f"  {'wall time (s)':<58} {wall_s:>8.0f}")
+    print(f"  {'wall time of this invocation (s)':<58} {wall_s:>8.0f}")
     print(f"  {'CPU time per game (s, in one worker)':<58} "
           f"{totals['cpu_ms'] / 1000 / games:>8.2f}")
     kinds = Counter(f.kind for f in failures)
