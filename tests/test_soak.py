@@ -232,3 +232,9 @@ def test_a_lifted_checker_lights_the_destinations_of_every_reading() -> None:
     events = replay("lights_under_ambiguity.jsonl")
     lifted = [e for e in events if e.type == "lifted" and e["from"] == "2"]
     assert lifted and "off" in lifted[0]["destinations"]
+
+
+def test_a_play_after_an_unseen_takeback_onto_a_tall_stack_is_committed() -> None:
+    events = replay("takeback_tall_stack.jsonl")
+    played = [e for e in events if e.type == "played"]
+    assert played and played[0]["play"] == "2/off 1/off"
