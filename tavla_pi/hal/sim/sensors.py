@@ -54,29 +54,53 @@ class SensorModel:
         self.gain = tuple(1.0 + truncated_normal(rng, design.sensitivity_tol) for _ in sites)
         self.offset = tuple(truncated_normal(rng, design.offset_tol_counts) for _ in sites)
         self._table = field_table(design)
+        self._unit: dict[tuple[float, float, float], tuple[float, ...]] = {}
+        self._base: tuple[Sequence[float] | None, list[float]] = (None, [])
 
     def field_counts(self, magnets: Iterable[Magnet]) -> list[float]:
         """Field at every sensor from ``magnets``, in counts at nominal sensitivity."""
-        table = self._table
         field = [0.0] * len(self.positions)
         for magnet in magnets:
-            for i, (x, y) in enumerate(self.positions):
-                rho = math.hypot(x - magnet.x_mm, y - magnet.y_mm)
-                field[i] += magnet.strength * table.counts(rho, magnet.height_mm)
+            unit = self._unit_field(magnet.x_mm, magnet.y_mm, magnet.height_mm)
+            strength = magnet.strength
+            field = [f + strength * u for f, u in zip(field, unit, strict=True)]
         return field
+
+    def _unit_field(self, x_mm: float, y_mm: float, height_mm: float) -> tuple[float, ...]:
+        """Every sensor's reading of a nominal White magnet at a place (memoised:
+        checkers sit on a few hundred places)."""
+        key = (x_mm, y_mm, height_mm)
+        unit = self._unit.get(key)
+        if unit is None:
+            table = self._table
+            unit = tuple(table.counts(math.hypot(x - x_mm, y - y_mm), height_mm)
+                         for x, y in self.positions)
+            self._unit[key] = unit
+        return unit
 
     def read(self, field: Sequence[float], rng: random.Random,
              stuck: dict[int, int]) -> RawFrame:
         """One scan: each sensor's output clipped to its swing, plus noise, as ADC codes."""
-        design = self.design
-        low, high = design.swing_counts
-        centre, noise, top = design.quiescent_counts, design.noise_counts, design.adc_max
-        values = []
-        for i, b in enumerate(field):
-            out = min(high, max(low, centre + self.offset[i] + self.gain[i] * b))
-            if noise > 0.0:
-                out += rng.gauss(0.0, noise)
-            values.append(min(top, max(0, round(out))))
+        noise, top = self.design.noise_counts, self.design.adc_max
+        base = self._output(field)
+        if noise > 0.0:
+            gauss = rng.gauss
+            values = [round(out + gauss(0.0, noise)) for out in base]
+        else:
+            values = [round(out) for out in base]
+        values = [v if 0 <= v <= top else (0 if v < 0 else top) for v in values]
         for i, value in stuck.items():
             values[i] = value
         return tuple(values)
+
+    def _output(self, field: Sequence[float]) -> list[float]:
+        """Each sensor's noiseless output for ``field``, clipped to its swing (kept
+        for the last field: the board's field changes only when a checker moves)."""
+        last, base = self._base
+        if last is not field:
+            low, high = self.design.swing_counts
+            centre = self.design.quiescent_counts
+            base = [min(high, max(low, centre + offset + gain * b))
+                    for offset, gain, b in zip(self.offset, self.gain, field, strict=True)]
+            self._base = (field, base)
+        return base
