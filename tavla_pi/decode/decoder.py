@@ -80,6 +80,8 @@ class Decoder:
         self._basis: tuple[list[int], list[int]] | None = None
         self._crosstalk = Crosstalk(self.tables)
         self._fixed = list(self._offset_unc)
+        self._bounds_at: dict[float, tuple[float, float, float, float]] = {}
+        self._assembled: tuple[tuple[object, ...], Observation] | None = None
 
     def decode(self, frame: Sequence[int]) -> Observation:
         """The observation of one raw frame (``SensorFrameError`` if malformed)."""
@@ -95,23 +97,34 @@ class Decoder:
         self._levels = levels
         known = self._stacks.update(levels, self._magnitudes)
         faults = self._sensor_faults(frame, levels, stuck)
-        return assemble(self.tables, levels, signs, faults, known)
+        return self._assemble(levels, signs, faults, known)
+
+    def _assemble(self, levels: list[int], signs: list[int], faults: list[SensorFault],
+                  known: list[int | None]) -> Observation:
+        """:func:`assemble`, reusing the last observation while the board is still."""
+        key = (levels, signs, faults, tuple(known))  # known is StackWatch's own list
+        if self._assembled is not None and self._assembled[0] == key:
+            return self._assembled[1]
+        observation = assemble(self.tables, levels, signs, faults, known)
+        self._assembled = (key, observation)
+        return observation
 
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
         levels, signs = [EMPTY] * self._n, [0] * self._n
         prev, comp, mean = self._levels, self._crosstalk.comp, self._quiet.mean
         magnitudes = self._magnitudes
-        fixed = self._fixed
+        fixed, bounds_at, spreads = self._fixed, self._bounds_at, self._quiet.spreads()
         rail_low, rail_high = self._rails
         for i, raw in enumerate(frame):
             if raw < rail_low or raw > rail_high or i in self._dead:
                 levels[i] = UNKNOWN
                 continue
-            spread = self._quiet.spread(i)
+            spread = spreads[i]
             v = mean[i] - comp[i]
             a = v if v >= 0.0 else -v
             magnitudes[i] = a
-            bounds = self._bounds(fixed[i] + NOISE_SIGMAS * spread)
+            margin = fixed[i] + NOISE_SIGMAS * spread
+            bounds = bounds_at.get(margin) or self._bounds(margin)
             p, hyst = prev[i], HYSTERESIS_SIGMAS * spread
             level = EMPTY
             for k, bound in enumerate(bounds):
@@ -131,14 +144,16 @@ class Decoder:
         return levels, signs
 
     def _bounds(self, margin: float) -> tuple[float, float, float, float]:
-        """Level boundaries for a reading known to +-``margin``: weak, one, one+, two+."""
+        """Level boundaries for a reading known to +-``margin``: weak, one, one+, two+
+        (memoised: margins repeat, one per sensor and quiet-mean length)."""
         t = self.tables
         one_lo = max(margin, t.one_min - margin)
         two_lo = max(one_lo, t.two_min - margin)
         one_hi = t.one_max + margin
         if two_lo > one_hi:
             two_lo = one_hi = (two_lo + one_hi) / 2.0
-        return margin, one_lo, two_lo, one_hi
+        bounds = self._bounds_at[margin] = (margin, one_lo, two_lo, one_hi)
+        return bounds
 
     def _saturated(self, i: int, raw: int) -> bool:
         """True when the reading is at the sensor's output swing: the field is at least this."""

@@ -15,7 +15,7 @@ class QuietMean:
     A sample further than ``JUMP_SIGMAS`` noise from the mean restarts the
     mean there, so a checker arriving or leaving shows at once, while a
     steady weak field (a checker between two pockets) is averaged out of
-    the noise.  ``spread(i)`` is the noise left in mean ``i``.
+    the noise.  ``spreads()`` is the noise left in each mean.
     """
 
     def __init__(self, noise: Sequence[float]) -> None:
@@ -40,9 +40,10 @@ class QuietMean:
         """Start sensor ``i``'s mean afresh at ``x`` (its surroundings changed)."""
         self.mean[i], self._count[i] = x, 1
 
-    def spread(self, i: int) -> float:
-        """The noise (counts rms) still in mean ``i``."""
-        return self._noise[i] * self._root[max(self._count[i], 1)]
+    def spreads(self) -> list[float]:
+        """The noise (counts rms) still in each sensor's mean, in order."""
+        root = self._root
+        return [x * root[n if n > 1 else 1] for x, n in zip(self._noise, self._count, strict=True)]
 
 
 class StuckWatch:
