@@ -20,7 +20,18 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.pinmap import PinMap, load_pinmap
-from tavla_pi.replay.actions import Action, Glitch, Lift, Move, Place, Press, Wait, read_scenario
+from tavla_pi.reconcile import Ambiguous
+from tavla_pi.replay.actions import (
+    SHORT_PRESS_MS,
+    Action,
+    Glitch,
+    Lift,
+    Move,
+    Place,
+    Press,
+    Wait,
+    read_scenario,
+)
 from tavla_pi.replay.hand import CAREFUL, Hand, HandStyle, undo
 from tavla_pi.replay.handrules import partial_boards
 from tavla_pi.replay.runner import ScenarioRunner
@@ -238,3 +249,22 @@ def test_a_play_after_an_unseen_takeback_onto_a_tall_stack_is_committed() -> Non
     events = replay("takeback_tall_stack.jsonl")
     played = [e for e in events if e.type == "played"]
     assert played and played[0]["play"] == "2/off 1/off"
+
+
+def test_cube_among_candidates_lights_the_next_one_and_commits_nothing() -> None:
+    # Found by the soak (seed 2000, session 2000006018): CUBE, pressed to light the
+    # next of two plays that read the same, also left a DONE pending, which
+    # committed the candidate lit before the press.
+    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=0)
+    lines = read_scenario(FAILURES / "tall_stack_bear_off.jsonl")
+    for line in list(lines)[:4]:
+        list(runner.apply(line.action))
+    turn = runner.referee.turn
+    assert turn is not None and isinstance(turn.verdict, Ambiguous)
+    first = turn.verdict.candidates[0]
+    cube = Press("black.cube", SHORT_PRESS_MS, long=False)
+    pressed = [*runner.apply(cube), *runner.apply(Wait(1000))]
+    assert [e.type for e in pressed if e.type != "lifted"] == []
+    assert isinstance(turn.verdict, Ambiguous) and turn.verdict.candidates[0] != first
+    done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
+    assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]

@@ -290,10 +290,13 @@ class Referee:
                        destinations=list(lifted[1]))
 
     def _moving(self, turn: Turn, color: Color, role: str) -> None:
+        """The mover's press while moving: CUBE lights the next candidate, DONE or ROLL
+        asks to commit (once the board has settled)."""
         if color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
-        elif role == "cube" and not turn.cycle_candidate():
-            self._reject(color, "the cube is offered before rolling")
+        elif role == "cube":
+            if not turn.cycle_candidate():
+                self._reject(color, "the cube is offered before rolling")
         elif turn.done_pending_since is None:
             turn.done_pending_since = self._now
 
