@@ -44,3 +44,34 @@ def test_the_watch_counts_second_layer_steps() -> None:
 def test_without_history_one_or_more_stays_unknown() -> None:
     watch = StackWatch(2, second_layer_step=200.0)
     assert watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0]) == [None, None]
+
+
+def test_a_masked_single_checker_keeps_its_anchor() -> None:
+    # An opposite checker put on a lone one lowers its reading by a layer's step;
+    # taken off again, the reading comes back: still one checker, not two.
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0]) == [1]
+    assert watch.update([ONE], [1400.0]) == [1]            # masked from above
+    assert watch.update([ONE_PLUS], [1652.0]) == [1]       # unmasked: the same one
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_an_opposite_checker_put_on_a_full_layer_and_taken_off_changes_no_count(
+        seed: int) -> None:
+    # Found by the soak (seed 2000, session 2000006002): White put a checker on
+    # Black's six-checker point and took it off; the point then read seven.
+    board, decoder, clock = calibrated(seed)
+    point, color = str(1 + seed * 2), (W if seed % 2 else B)
+    settle(board, decoder, clock=clock)
+    for _ in range(6):
+        board.lift("off", color)
+        board.place(point, color)
+    settle(board, decoder, clock=clock)
+    board.lift("off", color.opponent)
+    board.place(point, color.opponent)
+    settle(board, decoder, clock=clock)
+    board.lift(point, color.opponent)
+    board.place("off", color.opponent)
+    reading = settle(board, decoder, clock=clock).point(int(point))
+    assert (reading.color, reading.count.low, reading.count.high) == (color, 6, 6)

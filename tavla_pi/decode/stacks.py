@@ -34,7 +34,10 @@ class StackWatch:
             if level == EMPTY:
                 count[i], ref[i] = 0, a
             elif level == ONE:
-                count[i], ref[i] = 1, a
+                if count[i] != 1 or ref[i] - a < half:
+                    count[i], ref[i] = 1, a
+                # else: the one checker reads a layer's step weaker (an opposite checker
+                # on it): keep its own reading, or taking that off would count two
             elif level == TWO_PLUS:
                 count[i], ref[i] = 2, a
             elif level == ONE_PLUS:
