@@ -75,3 +75,25 @@ def test_an_opposite_checker_put_on_a_full_layer_and_taken_off_changes_no_count(
     board.place("off", color.opponent)
     reading = settle(board, decoder, clock=clock).point(int(point))
     assert (reading.color, reading.count.low, reading.count.high) == (color, 6, 6)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_checker_put_on_a_lone_one_of_the_other_colour_is_seen(seed: int) -> None:
+    # Found by the soak (seed 3000, session 3000009093): White put a checker on
+    # Black's six-checker point; it masked the black one under it (a weak field,
+    # "between slots") and DONE committed as if it had been borne off.
+    board, decoder, clock = calibrated(seed)
+    point, color = str(1 + seed * 2), (W if seed % 2 else B)
+    settle(board, decoder, clock=clock)
+    for _ in range(6 + seed % 6):
+        board.lift("off", color)
+        board.place(point, color)
+    settle(board, decoder, clock=clock)
+    board.lift("off", color.opponent)
+    board.place(point, color.opponent)
+    observation = settle(board, decoder, clock=clock)
+    reading = observation.point(int(point))
+    assert (reading.color, reading.count.low, reading.count.high) == \
+        (color, 6 + seed % 6, 6 + seed % 6)
+    assert reading.other.low >= 1
+    assert any(f.kind == "mixed_colors" and f.location == point for f in observation.faults)

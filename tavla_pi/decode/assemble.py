@@ -14,7 +14,7 @@ history of steps (see :func:`_pocket_counts`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tavla_pi.decode.observation import (
@@ -52,12 +52,16 @@ class _Summary:
 
 
 def _summarise(group: Group, levels: list[int], signs: list[int],
-               known: Sequence[int | None]) -> _Summary:
+               known: Sequence[int | None], covered: Mapping[int, int]) -> _Summary:
     summary = _Summary()
     previous_weak = False
-    exact = _pocket_counts(group, levels, known)
+    exact = _pocket_counts(group, levels, known, covered)
     for slot, i in enumerate(group.sensors):
         level = levels[i]
+        if i in covered:
+            _cover(summary, Color.WHITE if covered[i] > 0 else Color.BLACK, i)
+            previous_weak = False
+            continue
         if level >= UNKNOWN or level == WEAK:
             summary.unknown = True
             if level == WEAK:
@@ -78,21 +82,32 @@ def _summarise(group: Group, levels: list[int], signs: list[int],
     return summary
 
 
-def _pocket_counts(group: Group, levels: list[int],
-                   known: Sequence[int | None]) -> list[int | None]:
+def _cover(summary: _Summary, color: Color, i: int) -> None:
+    """Pocket ``i``: one checker of ``color`` with one or more of the other on it."""
+    summary.low[color] += 1
+    summary.low[color.opponent] += 1
+    summary.open[color.opponent] = True
+    for c in (color, color.opponent):
+        if not any(seen is c for seen, _ in summary.first):
+            summary.first.append((c, i))
+
+
+def _pocket_counts(group: Group, levels: list[int], known: Sequence[int | None],
+                   covered: Mapping[int, int]) -> list[int | None]:
     """Each pocket's count where a prior or the pocket's history pins it, else None.
 
     Hands fill a place layer by layer, so a one-or-more pocket is one while
     the first layer has a gap, and a two-or-more pocket is two while the
     second layer has one (a third layer starts only over a full second).
     Otherwise a pocket's own history of steps (:mod:`tavla_pi.decode.stacks`)
-    may still tell one from two.
+    may still tell one from two.  A pocket covered by a checker of the other
+    colour holds one of its own.
     """
     pockets = [levels[i] for i in group.sensors]
     first_gap = EMPTY in pockets
     exact: list[int | None] = []
     for i, level in zip(group.sensors, pockets, strict=True):
-        if level == ONE:
+        if level == ONE or i in covered:
             exact.append(1)
         elif level == ONE_PLUS:
             exact.append(1 if first_gap else known[i])
@@ -142,15 +157,19 @@ def _place_faults(group: Group, summary: _Summary) -> list[SensorFault]:
 
 
 def assemble(tables: Tables, levels: list[int], signs: list[int],
-             sensor_faults: list[SensorFault],
-             known: Sequence[int | None] | None = None) -> Observation:
+             sensor_faults: list[SensorFault], *,
+             known: Sequence[int | None] | None = None,
+             covered: Mapping[int, int] | None = None) -> Observation:
     """The observation of one frame's slot levels and signs.
 
     ``known`` holds each pocket's count as its history tells it (0..2, or
-    None), from :class:`~tavla_pi.decode.stacks.StackWatch`.
+    None), from :class:`~tavla_pi.decode.stacks.StackWatch`; ``covered`` the
+    pockets whose one checker has one of the other colour on it (sensor ->
+    sign of the checker below).
     """
     history = known if known is not None else [None] * len(levels)
-    summaries = [_summarise(g, levels, signs, history) for g in tables.groups]
+    masked = covered if covered is not None else {}
+    summaries = [_summarise(g, levels, signs, history, masked) for g in tables.groups]
     totals = {
         color: sum(s.low[color] for s in summaries) for color in (Color.WHITE, Color.BLACK)
     }

@@ -97,15 +97,22 @@ class Decoder:
         self._levels = levels
         known = self._stacks.update(levels, self._magnitudes)
         faults = self._sensor_faults(frame, levels, stuck)
-        return self._assemble(levels, signs, faults, known)
+        return self._assemble(levels, signs, faults, known, self._covered(levels))
+
+    def _covered(self, levels: list[int]) -> dict[int, int]:
+        """Pockets whose one checker has one of the other colour on it: the sign of the
+        one below."""
+        mean, comp = self._quiet.mean, self._crosstalk.comp
+        return {i: 1 if mean[i] > comp[i] else -1
+                for i in self._stacks.masked(levels, self._magnitudes)}
 
     def _assemble(self, levels: list[int], signs: list[int], faults: list[SensorFault],
-                  known: list[int | None]) -> Observation:
+                  known: list[int | None], covered: dict[int, int]) -> Observation:
         """:func:`assemble`, reusing the last observation while the board is still."""
-        key = (levels, signs, faults, tuple(known))  # known is StackWatch's own list
+        key = (levels, signs, faults, tuple(known), covered)  # known: StackWatch's own list
         if self._assembled is not None and self._assembled[0] == key:
             return self._assembled[1]
-        observation = assemble(self.tables, levels, signs, faults, known)
+        observation = assemble(self.tables, levels, signs, faults, known=known, covered=covered)
         self._assembled = (key, observation)
         return observation
 

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS
+from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS, WEAK
+
+MASK_STEPS = (0.5, 1.6)
+"""How much weaker than its own reading (in second-layer steps) a lone checker reads
+with one of the other colour on it: that checker's field, about one step."""
 
 
 class StackWatch:
@@ -43,6 +47,16 @@ class StackWatch:
             elif level == ONE_PLUS:
                 count[i], ref[i] = _stepped(count[i], ref[i], a, half)
         return count
+
+    def masked(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int]:
+        """Pockets known to hold one checker that now read about a step weaker: a
+        checker of the other colour lies on it (its field opposes the one below)."""
+        step = 2.0 * self.half_step
+        low, high = MASK_STEPS[0] * step, MASK_STEPS[1] * step
+        count, ref = self.count, self.ref
+        return [i for i, level in enumerate(levels)
+                if count[i] == 1 and level in (WEAK, ONE, ONE_PLUS)
+                and low <= ref[i] - magnitudes[i] <= high]
 
 
 def _stepped(known: int | None, ref: float, a: float, half: float) -> tuple[int | None, float]:
