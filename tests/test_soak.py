@@ -268,3 +268,11 @@ def test_cube_among_candidates_lights_the_next_one_and_commits_nothing() -> None
     assert isinstance(turn.verdict, Ambiguous) and turn.verdict.candidates[0] != first
     done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
     assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]
+
+
+def test_a_checker_put_on_a_held_point_over_a_lone_one_is_out_of_sync() -> None:
+    events = [e for e in replay("checker_on_a_held_point_masked.jsonl") if e.type != "lifted"]
+    kinds = [e.type for e in events]
+    assert kinds[2:] == ["out_of_sync", "rejected", "in_sync", "played"]
+    assert events[2]["fix"] == [{"at": "24", "color": "white", "remove": 1}]
+    assert events[-1]["play"] == "2/off(2)"
