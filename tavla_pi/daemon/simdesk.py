@@ -41,8 +41,9 @@ from tavla_pi.rules.position import Position
 
 MAX_ACTION_MS = 60_000
 """The longest ``wait`` or ``hold`` one request may ask for."""
-RELEASE_MS = 60
-"""Time after a release for the button decoder to report the press."""
+PRESS_LIMIT_MS = 2000
+"""How long a press waits for the scan loop to see the button down, then up (on a
+loaded machine the loop can fall behind the request)."""
 SETTLE_LIMIT_MS = 1000
 """How long a press waits for a moving board to settle first."""
 DONE_LIMIT_MS = 3000
@@ -174,13 +175,14 @@ class SimDesk:
 
     async def _press(self, press: Press) -> None:
         await self._until(lambda: self.core.pipeline.settled, SETTLE_LIMIT_MS)
-        buttons = self.backend.sim_buttons
+        buttons, seen = self.backend.sim_buttons, self.core.pipeline.buttons
         buttons.press(press.button)
         try:
             await self.sleep_ms(press.ms)
+            await self._until(lambda: seen.pressed(press.button), PRESS_LIMIT_MS)
         finally:
             buttons.release(press.button)
-        await self.sleep_ms(RELEASE_MS)
+        await self._until(lambda: not seen.pressed(press.button), PRESS_LIMIT_MS)
         await self._until(self._done_resolved, DONE_LIMIT_MS)
 
     def _done_resolved(self) -> bool:
