@@ -97,3 +97,23 @@ def test_a_checker_put_on_a_lone_one_of_the_other_colour_is_seen(seed: int) -> N
         (color, 6 + seed % 6, 6 + seed % 6)
     assert reading.other.low >= 1
     assert any(f.kind == "mixed_colors" and f.location == point for f in observation.faults)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_checker_of_the_other_colour_carried_over_a_full_point_leaves_its_count(
+        seed: int) -> None:
+    # Found by the soak (seed 1000, sessions 1000003023 and 1000003059): a glitch
+    # (a checker carried over the board) over a full first layer, the same masking.
+    board, decoder, clock = calibrated(seed)
+    points = [("1", W), ("6", W), ("24", B), ("12", B)]
+    settle(board, decoder, clock=clock)
+    for point, color in points:  # the first layer full: a glitch lies over a checker
+        for _ in range(6):
+            board.lift("off", color)
+            board.place(point, color)
+            settle(board, decoder, clock=clock)
+    for point, color in points:
+        for ms in (20, 60, 120, 20):
+            board.glitch(point, color.opponent, ms)
+            reading = settle(board, decoder, clock=clock).point(int(point))
+            assert (reading.color, reading.count.low, reading.count.high) == (color, 6, 6), ms

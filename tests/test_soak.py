@@ -46,7 +46,8 @@ KNOWN: dict[str, str] = {}
 
 The scenarios in soak_failures/ are the bugs it found and that were fixed
 (a checker on a point the opponent holds, a bear-off from a tall stack,
-lights while two readings stand); their tests below keep them fixed.
+lights while two readings stand, a checker carried over a full point); their
+tests below keep them fixed.
 """
 
 CLUMSY = HandStyle(any_order=0.3, multi_die=0.5, use_move=0.3, slide=0.3, glitch=0.1,
@@ -216,8 +217,9 @@ def test_a_dumped_session_replays_to_the_same_events(pinmap: PinMap, tmp_path: P
 # -- what the soak found ---------------------------------------------------------------
 
 
-def replay(name: str) -> list[Event]:
-    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=0)
+def replay(name: str, seed: int = 0, match_length: int = 0) -> list[Event]:
+    settings = GameSettings(match_length=match_length)
+    runner = ScenarioRunner(load_pinmap(), settings, seed=seed)
     return list(runner.run(list(read_scenario(FAILURES / name))))
 
 
@@ -276,3 +278,13 @@ def test_a_checker_put_on_a_held_point_over_a_lone_one_is_out_of_sync() -> None:
     assert kinds[2:] == ["out_of_sync", "rejected", "in_sync", "played"]
     assert events[2]["fix"] == [{"at": "24", "color": "white", "remove": 1}]
     assert events[-1]["play"] == "2/off(2)"
+
+
+def test_a_checker_carried_over_a_full_point_does_not_add_to_it() -> None:
+    events = replay("carried_over_full_point.jsonl", seed=1000003023, match_length=5)
+    rolled = max(i for i, e in enumerate(events) if e.type == "rolled")
+    turn = events[rolled:]
+    assert turn[0]["player"] == "black" and turn[0]["dice"] == [1, 1]
+    played = [e for e in turn if e.type == "played"]
+    assert played and played[0]["play"] == "bar/24*/23* 6/5* 3/2"
+    assert not [e for e in turn if e.type == "out_of_sync"]
