@@ -280,11 +280,23 @@ def test_a_checker_put_on_a_held_point_over_a_lone_one_is_out_of_sync() -> None:
     assert events[-1]["play"] == "2/off(2)"
 
 
-def test_a_checker_carried_over_a_full_point_does_not_add_to_it() -> None:
-    events = replay("carried_over_full_point.jsonl", seed=1000003023, match_length=5)
+def last_turn(events: list[Event]) -> list[Event]:
+    """The events from the last roll on."""
     rolled = max(i for i, e in enumerate(events) if e.type == "rolled")
-    turn = events[rolled:]
+    return events[rolled:]
+
+
+def test_a_checker_carried_over_a_full_point_does_not_add_to_it() -> None:
+    turn = last_turn(replay("carried_over_full_point.jsonl", seed=1000003023, match_length=5))
     assert turn[0]["player"] == "black" and turn[0]["dice"] == [1, 1]
     played = [e for e in turn if e.type == "played"]
     assert played and played[0]["play"] == "bar/24*/23* 6/5* 3/2"
+    assert not [e for e in turn if e.type == "out_of_sync"]
+
+
+def test_a_checker_carried_over_a_tall_point_does_not_add_to_it() -> None:
+    turn = last_turn(replay("carried_over_tall_point.jsonl", seed=1000003059, match_length=3))
+    assert turn[0]["player"] == "black" and turn[0]["dice"] == [4, 3]
+    played = [e for e in turn if e.type == "played"]
+    assert played and played[0]["play"] == "16/12 15/12"
     assert not [e for e in turn if e.type == "out_of_sync"]
