@@ -46,8 +46,9 @@ KNOWN: dict[str, str] = {}
 
 The scenarios in soak_failures/ are the bugs it found and that were fixed
 (a checker on a point the opponent holds, a bear-off from a tall stack,
-lights while two readings stand, a checker carried over a full point); their
-tests below keep them fixed.
+lights while two readings stand, a checker carried over a full point, a
+glitch hiding the last lift from the soak's own judge); their tests below keep
+them fixed.
 """
 
 CLUMSY = HandStyle(any_order=0.3, multi_die=0.5, use_move=0.3, slide=0.3, glitch=0.1,
@@ -300,3 +301,16 @@ def test_a_checker_carried_over_a_tall_point_does_not_add_to_it() -> None:
     played = [e for e in turn if e.type == "played"]
     assert played and played[0]["play"] == "16/12 15/12"
     assert not [e for e in turn if e.type == "out_of_sync"]
+
+
+def test_done_pressed_while_a_glitch_hides_the_last_lift_commits_the_play() -> None:
+    turn = last_turn(replay("glitch_hides_last_lift.jsonl", seed=1000003014))
+    assert turn[0]["player"] == "black" and turn[0]["dice"] == [6, 4]
+    played = [e for e in turn if e.type == "played"]
+    assert played and played[0]["play"] == "5/off 3/off"
+
+
+@pytest.mark.slow
+def test_the_soak_player_looks_at_the_lights_once_its_glitches_are_over(
+        pinmap: PinMap) -> None:
+    check(Session(pinmap, 1000003014, games=1))  # the session of glitch_hides_last_lift

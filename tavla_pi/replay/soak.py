@@ -144,6 +144,8 @@ class Session:
         self.dump_dir = dump_dir
         self.naive_done = naive_done
         self.lines: list[Action | str] = []
+        self.glitch_until = 0
+        """When the last glitch the hand made ends (virtual ms)."""
         self.events: list[Event] = []
         self.match: MatchState = new_match(match_length, self.rules)
         self.result = SessionResult(seed, match_length)
@@ -389,10 +391,15 @@ class Session:
         """Wait (scan by scan, recorded) until the referee has seen the board as it is.
 
         One scan at least: right after an action the pipeline has not scanned yet.
+        And not before the hand's glitches are over: a phantom where a checker
+        was just lifted hides the lift, so the sensors read the board as it was
+        and look settled; no player looks at the lights before a phantom
+        (a checker carried over the board) is gone.
         """
         for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
             self._do(Wait(SCAN_MS))
-            if self.runner.pipeline.settled:
+            quiet = self.runner.clock.now_ms() >= self.glitch_until
+            if quiet and self.runner.pipeline.settled:
                 return
 
     def _done(self, play: Play, mover: Color) -> list[Event]:
@@ -452,6 +459,9 @@ class Session:
         events: list[Event] = []
         for action in actions:
             self.lines.append(action)
+            if isinstance(action, Glitch):
+                ends = self.runner.clock.now_ms() + action.ms
+                self.glitch_until = max(self.glitch_until, ends)
             events += self._events(self.runner.apply(action))
         unexpected = [e for e in events if e.type in DECISIONS and e.type not in expect]
         if unexpected:
