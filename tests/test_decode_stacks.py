@@ -32,28 +32,28 @@ def test_a_stack_built_and_taken_down_checker_by_checker_reads_exactly(seed: int
 
 def test_the_watch_counts_second_layer_steps() -> None:
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0]) == [0]
-    assert watch.update([ONE_PLUS], [1650.0]) == [1]      # one put on an empty pocket
-    assert watch.update([ONE_PLUS], [1655.0]) == [1]      # noise: still one
-    assert watch.update([ONE_PLUS], [1860.0]) == [2]      # a second on top: a clear step up
-    assert watch.update([ONE_PLUS], [1650.0]) == [1]      # taken off again
-    assert watch.update([TWO_PLUS], [1900.0]) == [2]
-    assert watch.update([ONE], [1500.0]) == [1]
+    assert watch.update([EMPTY], [0.0], [0]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]      # one put on an empty pocket
+    assert watch.update([ONE_PLUS], [1655.0], [1]) == [1]      # noise: still one
+    assert watch.update([ONE_PLUS], [1860.0], [1]) == [2]      # a second on top: a clear step up
+    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]      # taken off again
+    assert watch.update([TWO_PLUS], [1900.0], [1]) == [2]
+    assert watch.update([ONE], [1500.0], [1]) == [1]
 
 
 def test_without_history_one_or_more_stays_unknown() -> None:
     watch = StackWatch(2, second_layer_step=200.0)
-    assert watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0]) == [None, None]
+    assert watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0], [1, 1]) == [None, None]
 
 
 def test_a_masked_single_checker_keeps_its_anchor() -> None:
     # An opposite checker put on a lone one lowers its reading by a layer's step;
     # taken off again, the reading comes back: still one checker, not two.
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0]) == [0]
-    assert watch.update([ONE_PLUS], [1650.0]) == [1]
-    assert watch.update([ONE], [1400.0]) == [1]            # masked from above
-    assert watch.update([ONE_PLUS], [1652.0]) == [1]       # unmasked: the same one
+    assert watch.update([EMPTY], [0.0], [0]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]
+    assert watch.update([ONE], [1400.0], [1]) == [1]            # masked from above
+    assert watch.update([ONE_PLUS], [1652.0], [1]) == [1]       # unmasked: the same one
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -117,3 +117,46 @@ def test_a_checker_of_the_other_colour_carried_over_a_full_point_leaves_its_coun
             board.glitch(point, color.opponent, ms)
             reading = settle(board, decoder, clock=clock).point(int(point))
             assert (reading.color, reading.count.low, reading.count.high) == (color, 6, 6), ms
+
+
+def test_a_checker_swapped_for_one_of_the_other_colour_is_a_fresh_pocket() -> None:
+    # Found by the soak (seed 4000, session 4000012341): a hit's two hands within
+    # one scan (the white blot off, the black hitter on the same pocket) left the
+    # white checker's reading as the anchor, and the weaker black one read as
+    # masked: "remove a white checker" for ever.
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]
+    assert watch.update([ONE], [1420.0], [-1]) == [1]
+    assert watch.sign == [-1] and watch.masked([ONE], [1420.0]) == []
+    assert watch.update([ONE], [1423.0], [-1]) == [1]        # the same black one
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_blot_hit_within_one_scan_reads_the_hitter_alone(seed: int) -> None:
+    board, decoder, clock = calibrated(seed)
+    settle(board, decoder, clock=clock)
+    points = [str(p) for p in range(1, 25) if p % 4 == seed % 4]
+    for point in points:
+        board.lift("off", W)
+        board.place(point, W)
+    settle(board, decoder, clock=clock)
+    for point in points:  # the blot to the bar and the hitter on it, in one scan
+        board.lift(point, W)
+        board.place("bar", W)
+        board.lift("off", B)
+        board.place(point, B)
+    observation = settle(board, decoder, clock=clock)
+    for point in points:
+        reading = observation.point(int(point))
+        assert (reading.color, reading.count.low, reading.count.high, reading.other.high) == \
+            (B, 1, 1, 0), point
+
+
+def test_a_checker_swapped_for_a_weaker_one_of_its_colour_is_no_mask() -> None:
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0]) == [0]
+    assert watch.update([ONE], [1600.0], [1]) == [1]
+    assert watch.update([ONE], [1490.0], [1]) == [1]           # magnets differ by up to 0.6 step
+    assert watch.masked([ONE], [1490.0]) == []
+    assert watch.update([ONE_PLUS], [1690.0], [1]) == [2]      # a second on it: one step up

@@ -314,3 +314,11 @@ def test_done_pressed_while_a_glitch_hides_the_last_lift_commits_the_play() -> N
 def test_the_soak_player_looks_at_the_lights_once_its_glitches_are_over(
         pinmap: PinMap) -> None:
     check(Session(pinmap, 1000003014, games=1))  # the session of glitch_hides_last_lift
+
+
+def test_a_blot_swapped_for_its_hitter_within_one_scan_is_read_as_the_hitter() -> None:
+    turn = last_turn(replay("hit_within_one_scan.jsonl", seed=4000012341))
+    assert turn[0]["player"] == "black" and turn[0]["dice"] == [2, 2]
+    kinds = [e.type for e in turn if e.type != "lifted"]
+    assert kinds[:2] == ["rolled", "played"] and "out_of_sync" not in kinds
+    assert [e["play"] for e in turn if e.type == "played"] == ["24/22*/20 11/7*"]

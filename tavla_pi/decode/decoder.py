@@ -95,16 +95,16 @@ class Decoder:
                 break
             self._compensate(levels, signs)
         self._levels = levels
-        known = self._stacks.update(levels, self._magnitudes)
+        known = self._stacks.update(levels, self._magnitudes, signs)
         faults = self._sensor_faults(frame, levels, stuck)
         return self._assemble(levels, signs, faults, known, self._covered(levels))
 
     def _covered(self, levels: list[int]) -> dict[int, int]:
         """Pockets whose one checker has one of the other colour on it: the sign of the
         one below."""
-        mean, comp = self._quiet.mean, self._crosstalk.comp
-        return {i: 1 if mean[i] > comp[i] else -1
-                for i in self._stacks.masked(levels, self._magnitudes)}
+        mean, comp, below = self._quiet.mean, self._crosstalk.comp, self._stacks.sign
+        return {i: below[i] for i in self._stacks.masked(levels, self._magnitudes)
+                if (mean[i] > comp[i]) == (below[i] > 0)}
 
     def _assemble(self, levels: list[int], signs: list[int], faults: list[SensorFault],
                   known: list[int | None], covered: dict[int, int]) -> Observation:

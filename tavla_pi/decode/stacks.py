@@ -17,9 +17,10 @@ from collections.abc import Sequence
 
 from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS, WEAK
 
-MASK_STEPS = (0.5, 1.6)
+MASK_STEPS = (0.75, 1.6)
 """How much weaker than its own reading (in second-layer steps) a lone checker reads
-with one of the other colour on it: that checker's field, about one step."""
+with one of the other colour on it: that checker's field, about one step (1.0-1.2).
+Two magnets of one colour differ by up to 0.6 of a step (Br +-5 % each)."""
 
 
 class StackWatch:
@@ -29,16 +30,24 @@ class StackWatch:
         self.half_step = second_layer_step / 2.0
         self.count: list[int | None] = [None] * sensors
         self.ref = [0.0] * sensors
+        self.sign = [0] * sensors
+        """The colour of each pocket's checkers as last anchored (+1 White, -1 Black,
+        0 empty or not yet seen)."""
 
-    def update(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int | None]:
-        """Feed one frame's levels and field magnitudes; each pocket's known count."""
-        count, ref, half = self.count, self.ref, self.half_step
+    def update(self, levels: Sequence[int], magnitudes: Sequence[float],
+               signs: Sequence[int]) -> list[int | None]:
+        """Feed one frame's levels, field magnitudes and signs (0 where a level has
+        none); each pocket's known count."""
+        count, ref, sign, half = self.count, self.ref, self.sign, self.half_step
+        mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
             a = magnitudes[i]
             if level == EMPTY:
-                count[i], ref[i] = 0, a
+                count[i], ref[i], sign[i] = 0, a, 0
+            elif signs[i] and signs[i] != sign[i]:
+                count[i], ref[i], sign[i] = _fresh(level, count[i]), a, signs[i]
             elif level == ONE:
-                if count[i] != 1 or ref[i] - a < half:
+                if count[i] != 1 or ref[i] - a < mask:
                     count[i], ref[i] = 1, a
                 # else: the one checker reads a layer's step weaker (an opposite checker
                 # on it): keep its own reading, or taking that off would count two
@@ -57,6 +66,14 @@ class StackWatch:
         return [i for i, level in enumerate(levels)
                 if count[i] == 1 and level in (WEAK, ONE, ONE_PLUS)
                 and low <= ref[i] - magnitudes[i] <= high]
+
+
+def _fresh(level: int, known: int | None) -> int | None:
+    """The count of a pocket that now reads a colour it did not hold (put on an empty
+    pocket, or its checkers swapped for the other colour's within one scan)."""
+    if level == ONE or (level == ONE_PLUS and known == 0):
+        return 1
+    return 2 if level == TWO_PLUS else None
 
 
 def _stepped(known: int | None, ref: float, a: float, half: float) -> tuple[int | None, float]:
