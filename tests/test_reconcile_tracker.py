@@ -399,3 +399,18 @@ def test_a_whole_play_the_sensors_cannot_see_is_offered_first() -> None:
     assert isinstance(asked, Ambiguous)
     assert [n.complete for n in asked.candidates] == [True, False]
     assert notation(p.tracker.confirm()) == "1/off(4)"
+
+
+def test_a_checker_lifted_after_an_unseen_move_lights_the_destinations_of_each_reading() -> None:
+    # Found by the soak (seed 4000: sessions 4000012416, 4000012529): White, 13 on
+    # its 1 point, plays 2/1 with a 5-1.  That reads the same as 2/off; lifting the
+    # second checker from 2 lit only "1" (the 1 left after 2/off), not "off" (the 5
+    # left after 2/1), which is where it goes.
+    position = Position(own(p1=12, p2=2, p3=0), own(p1=9, p3=1, p7=1, p13=1, p14=2, p16=1))
+    p = player(position, (5, 1))
+    p.saturate = True
+    p.move("2", "1")
+    assert isinstance(p.seen[-1], Ambiguous)
+    lifted = p.lift("2")
+    hand = lifted.lifted if isinstance(lifted, (Complete, Partial)) else lifted
+    assert isinstance(hand, InHand) and set(hand.destinations) == {"1", "off"}, lifted

@@ -229,11 +229,13 @@ class TurnTracker:
         return in_hand
 
     def _in_hand(self, lifts: Sequence[tuple[int, int, Lift]]) -> InHand:
-        """The InHand of the nearest lift, destinations merged over equal boards."""
+        """The InHand of the nearest lift, destinations merged over every reading of a
+        lift from the same place (each reads as observed: plays that read the same
+        may leave different dice for the checker in the hand)."""
         first = lifts[0][2]
         dests: set[str] = set()
         for d, _, lift in lifts:
-            if d == lifts[0][0] and _same_lift(lift, first):
+            if d == lifts[0][0] and lift[1] == first[1]:
                 dests.update(self.tree.destinations(*lift))
         node, origin = first
         return InHand(location_name(origin), _board_order(dests), node)
