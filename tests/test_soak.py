@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from reconcile_support import own
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.events.event import Event
@@ -322,3 +323,20 @@ def test_a_blot_swapped_for_its_hitter_within_one_scan_is_read_as_the_hitter() -
     kinds = [e.type for e in turn if e.type != "lifted"]
     assert kinds[:2] == ["rolled", "played"] and "out_of_sync" not in kinds
     assert [e["play"] for e in turn if e.type == "played"] == ["24/22*/20 11/7*"]
+
+
+def test_no_illegal_checker_goes_where_the_sensors_cannot_see_it() -> None:
+    # Found by the soak (seed 5000, session 5000015600): a black checker put on
+    # White's twelve-checker point lies on the third layer, which the sensors
+    # cannot tell from the tolerances; the hand leaves such placements out.
+    position = Position(own(p1=6, p2=4, p3=5), own(p1=12, p2=2, p6=1))
+    plays = position.legal_plays((4, 4))
+    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
+    wrong = set()
+    for seed in range(20):
+        hand.rng.seed(seed)
+        for step in hand.turn(plays[seed % len(plays)], Color.BLACK):
+            if step.what.startswith("illegal") and step.carries is not None:
+                wrong.add(step.carries[1])
+    assert wrong and "1" not in wrong    # Black's 24 point, White's ace point: twelve there
+    assert hand.tally["illegal_unseen_skipped"] > 0

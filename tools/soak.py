@@ -167,6 +167,7 @@ ROWS = (
     ("done_on_illegal_far", "    DONE pressed on it"),
     ("done_on_illegal_far_answered", "      rejected"),
     ("illegal_recovered", "  recovered (the right play committed after)"),
+    ("illegal_unseen_skipped", "  left out: a point the opponent holds two high (unseeable)"),
     ("in_sync_again", "turns out of sync at some time, in_sync before the commit"),
     ("played_out_of_sync", "  COMMITTED WHILE OUT OF SYNC"),
     ("early_done", "DONE pressed early"),

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from tavla_pi.pinmap import POINT_SLOTS
 from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
 from tavla_pi.replay.handrules import (
     BAR,
@@ -40,6 +41,11 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 
 ILLEGAL_HOLD_MS = 400
+UNSEEN_UNDER = 2 * POINT_SLOTS
+"""A point the opponent holds with this many checkers or more has every pocket two
+high: a checker put there lies on the third layer, whose field the sensors cannot
+tell from the tolerances (hardware/GEOMETRY.md).  The hand puts no illegal checker
+there and counts the placements it left out (``illegal_unseen_skipped``)."""
 """How long an illegal placement is left standing (the referee must object)."""
 GLITCH_MS = (10, 140)
 """Glitches are shorter than the stability time (150 ms): the game never sees them."""
@@ -359,6 +365,9 @@ class _Turn:
         for point in range(1, 25):
             held = theirs[24 - point]
             if point in (origin, dest) or held == 1 or (held and not self.style.illegal_held):
+                continue
+            if held >= UNSEEN_UNDER:
+                self.hand.tally["illegal_unseen_skipped"] += 1
                 continue
             m = list(mine)
             m[ix(origin)] -= 1
