@@ -32,28 +32,29 @@ def test_a_stack_built_and_taken_down_checker_by_checker_reads_exactly(seed: int
 
 def test_the_watch_counts_second_layer_steps() -> None:
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0], [0]) == [0]
-    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]      # one put on an empty pocket
-    assert watch.update([ONE_PLUS], [1655.0], [1]) == [1]      # noise: still one
-    assert watch.update([ONE_PLUS], [1860.0], [1]) == [2]      # a second on top: a clear step up
-    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]      # taken off again
-    assert watch.update([TWO_PLUS], [1900.0], [1]) == [2]
-    assert watch.update([ONE], [1500.0], [1]) == [1]
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1], [False]) == [1]  # one put on an empty pocket
+    assert watch.update([ONE_PLUS], [1655.0], [1], [False]) == [1]  # noise: still one
+    assert watch.update([ONE_PLUS], [1860.0], [1], [False]) == [2]  # a second on top: a step up
+    assert watch.update([ONE_PLUS], [1650.0], [1], [False]) == [1]  # taken off again
+    assert watch.update([TWO_PLUS], [1900.0], [1], [False]) == [2]
+    assert watch.update([ONE], [1500.0], [1], [False]) == [1]
 
 
 def test_without_history_one_or_more_stays_unknown() -> None:
     watch = StackWatch(2, second_layer_step=200.0)
-    assert watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0], [1, 1]) == [None, None]
+    readings = watch.update([ONE_PLUS, ONE_PLUS], [1700.0, 1750.0], [1, 1], [False, False])
+    assert readings == [None, None]
 
 
 def test_a_masked_single_checker_keeps_its_anchor() -> None:
     # An opposite checker put on a lone one lowers its reading by a layer's step;
     # taken off again, the reading comes back: still one checker, not two.
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0], [0]) == [0]
-    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]
-    assert watch.update([ONE], [1400.0], [1]) == [1]            # masked from above
-    assert watch.update([ONE_PLUS], [1652.0], [1]) == [1]       # unmasked: the same one
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1], [False]) == [1]
+    assert watch.update([ONE], [1400.0], [1], [False]) == [1]  # masked from above
+    assert watch.update([ONE_PLUS], [1652.0], [1], [False]) == [1]  # unmasked: the same one
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -125,11 +126,11 @@ def test_a_checker_swapped_for_one_of_the_other_colour_is_a_fresh_pocket() -> No
     # white checker's reading as the anchor, and the weaker black one read as
     # masked: "remove a white checker" for ever.
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0], [0]) == [0]
-    assert watch.update([ONE_PLUS], [1650.0], [1]) == [1]
-    assert watch.update([ONE], [1420.0], [-1]) == [1]
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE_PLUS], [1650.0], [1], [False]) == [1]
+    assert watch.update([ONE], [1420.0], [-1], [False]) == [1]
     assert watch.sign == [-1] and watch.masked([ONE], [1420.0]) == []
-    assert watch.update([ONE], [1423.0], [-1]) == [1]        # the same black one
+    assert watch.update([ONE], [1423.0], [-1], [False]) == [1]  # the same black one
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -155,8 +156,22 @@ def test_a_blot_hit_within_one_scan_reads_the_hitter_alone(seed: int) -> None:
 
 def test_a_checker_swapped_for_a_weaker_one_of_its_colour_is_no_mask() -> None:
     watch = StackWatch(1, second_layer_step=200.0)
-    assert watch.update([EMPTY], [0.0], [0]) == [0]
-    assert watch.update([ONE], [1600.0], [1]) == [1]
-    assert watch.update([ONE], [1490.0], [1]) == [1]           # magnets differ by up to 0.6 step
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE], [1600.0], [1], [False]) == [1]
+    assert watch.update([ONE], [1490.0], [1], [False]) == [1]  # magnets differ by up to 0.6 step
     assert watch.masked([ONE], [1490.0]) == []
-    assert watch.update([ONE_PLUS], [1690.0], [1]) == [2]      # a second on it: one step up
+    assert watch.update([ONE_PLUS], [1690.0], [1], [False]) == [2]  # a second on it: one step up
+
+
+def test_a_steady_reading_moves_the_reference_within_half_a_step() -> None:
+    # Found by the soak (seed 6000, session 6000018286): the next game's setup put
+    # a slightly stronger checker in a pocket within one scan (+90 counts, not a
+    # step); the reference stayed behind and later noise counted a second checker.
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE_PLUS], [1500.0], [1], [False]) == [1]
+    assert watch.update([ONE_PLUS], [1570.0], [1], [False]) == [1]   # not yet steady
+    assert watch.ref == [1500.0]
+    assert watch.update([ONE_PLUS], [1571.0], [1], [True]) == [1]    # steady: followed
+    assert watch.update([ONE_PLUS], [1610.0], [1], [False]) == [1]   # noise, not a step
+    assert watch.update([ONE_PLUS], [1790.0], [1], [False]) == [2]   # a real step

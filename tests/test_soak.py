@@ -340,3 +340,10 @@ def test_no_illegal_checker_goes_where_the_sensors_cannot_see_it() -> None:
                 wrong.add(step.carries[1])
     assert wrong and "1" not in wrong    # Black's 24 point, White's ace point: twelve there
     assert hand.tally["illegal_unseen_skipped"] > 0
+
+
+def test_a_checker_swapped_for_a_stronger_one_at_setup_is_still_one() -> None:
+    turn = last_turn(replay("setup_swaps_a_stronger_checker.jsonl", seed=6000018286))
+    kinds = [e.type for e in turn if e.type != "lifted"]
+    assert kinds[:2] == ["rolled", "played"] and "out_of_sync" not in kinds[:2]
+    assert [e["play"] for e in turn if e.type == "played"] == ["11/10 8/4"]

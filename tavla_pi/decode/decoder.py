@@ -95,7 +95,7 @@ class Decoder:
                 break
             self._compensate(levels, signs)
         self._levels = levels
-        known = self._stacks.update(levels, self._magnitudes, signs)
+        known = self._stacks.update(levels, self._magnitudes, signs, self._quiet.steady())
         faults = self._sensor_faults(frame, levels, stuck)
         return self._assemble(levels, signs, faults, known, self._covered(levels))
 

@@ -40,6 +40,10 @@ class QuietMean:
         """Start sensor ``i``'s mean afresh at ``x`` (its surroundings changed)."""
         self.mean[i], self._count[i] = x, 1
 
+    def steady(self) -> list[bool]:
+        """Which sensors' readings have stayed put for a whole window."""
+        return [n >= WINDOW for n in self._count]
+
     def spreads(self) -> list[float]:
         """The noise (counts rms) still in each sensor's mean, in order."""
         root = self._root

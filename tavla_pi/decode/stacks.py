@@ -35,9 +35,9 @@ class StackWatch:
         0 empty or not yet seen)."""
 
     def update(self, levels: Sequence[int], magnitudes: Sequence[float],
-               signs: Sequence[int]) -> list[int | None]:
-        """Feed one frame's levels, field magnitudes and signs (0 where a level has
-        none); each pocket's known count."""
+               signs: Sequence[int], steady: Sequence[bool]) -> list[int | None]:
+        """Feed one frame's levels, field magnitudes, signs (0 where a level has none)
+        and which readings have been steady a while; each pocket's known count."""
         count, ref, sign, half = self.count, self.ref, self.sign, self.half_step
         mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
@@ -54,7 +54,7 @@ class StackWatch:
             elif level == TWO_PLUS:
                 count[i], ref[i] = 2, a
             elif level == ONE_PLUS:
-                count[i], ref[i] = _stepped(count[i], ref[i], a, half)
+                count[i], ref[i] = _stepped(count[i], ref[i], a, half, steady[i])
         return count
 
     def masked(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int]:
@@ -76,8 +76,14 @@ def _fresh(level: int, known: int | None) -> int | None:
     return 2 if level == TWO_PLUS else None
 
 
-def _stepped(known: int | None, ref: float, a: float, half: float) -> tuple[int | None, float]:
-    """The count after a one-or-more reading ``a``, from the last known count and reading."""
+def _stepped(known: int | None, ref: float, a: float, half: float,
+             steady: bool) -> tuple[int | None, float]:
+    """The count after a one-or-more reading ``a``, from the last known count and reading.
+
+    The reference follows small changes (drift, the crosstalk estimate, a checker
+    swapped for a slightly stronger one): at once within a quarter step, and
+    within half a step once the reading has been steady a while.
+    """
     if known is None:
         return None, a
     if known == 0:
@@ -86,4 +92,5 @@ def _stepped(known: int | None, ref: float, a: float, half: float) -> tuple[int 
         return 2, a
     if known == 2 and ref - a > half:
         return 1, a
-    return known, a if abs(a - ref) < half / 2.0 else ref
+    follows = abs(a - ref) < (half if steady else half / 2.0)
+    return known, a if follows else ref
