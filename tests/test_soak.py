@@ -347,3 +347,11 @@ def test_a_checker_swapped_for_a_stronger_one_at_setup_is_still_one() -> None:
     kinds = [e.type for e in turn if e.type != "lifted"]
     assert kinds[:2] == ["rolled", "played"] and "out_of_sync" not in kinds[:2]
     assert [e["play"] for e in turn if e.type == "played"] == ["11/10 8/4"]
+
+
+def test_an_illegal_placement_made_again_before_the_board_settles_is_still_answered(
+        pinmap: PinMap) -> None:
+    # Found by the soak (seed 7000, session 7000021450): a checker put back on the
+    # point where the last illegal one stood, within one stable frame; the referee
+    # still (rightly) asks to fix that point, with no new event to say so.
+    check(Session(pinmap, 7000021450, games=3))

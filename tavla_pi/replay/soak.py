@@ -351,6 +351,8 @@ class Session:
             return 0
         answered = any(e.type == step.expect and e.fields.get("player", mover.value)
                        == mover.value for e in events)
+        answered = answered or (step.expect == "out_of_sync" and step.carries is not None
+                                and self._still_fixing(step.carries[1]))
         self.counts[f"{step.what}_answered"] += answered
         if answered:
             return 0
@@ -361,6 +363,12 @@ class Session:
                    f"expected {step.expect} after {step.what} "
                    f"{_actions_brief(step.actions)}, got {_brief(events)}")
         return 1
+
+    def _still_fixing(self, at: str) -> bool:
+        """True when the referee asks to fix ``at`` already (said before, still lit: an
+        illegal placement put back where the last one stood within one stable frame)."""
+        turn = self.runner.referee.turn
+        return turn is not None and any(f.at == at for f in turn.fixes())
 
     def _check_lights(self, carries: tuple[str, str], events: list[Event]) -> None:
         """A lifted checker's lit destinations include where the hand legally takes it."""
