@@ -175,3 +175,10 @@ def test_a_steady_reading_moves_the_reference_within_half_a_step() -> None:
     assert watch.update([ONE_PLUS], [1571.0], [1], [True]) == [1]    # steady: followed
     assert watch.update([ONE_PLUS], [1610.0], [1], [False]) == [1]   # noise, not a step
     assert watch.update([ONE_PLUS], [1790.0], [1], [False]) == [2]   # a real step
+
+
+def test_a_step_up_from_a_reference_taken_without_history_is_no_count() -> None:
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([ONE_PLUS], [1600.0], [-1], [False]) == [None]   # no history
+    assert watch.update([ONE], [1360.0], [-1], [False]) == [1]   # one, perhaps masked
+    assert watch.update([ONE_PLUS], [1610.0], [-1], [False]) == [None]   # unmasked, or two

@@ -355,3 +355,10 @@ def test_an_illegal_placement_made_again_before_the_board_settles_is_still_answe
     # point where the last illegal one stood, within one stable frame; the referee
     # still (rightly) asks to fix that point, with no new event to say so.
     check(Session(pinmap, 7000021450, games=3))
+
+
+def test_a_step_up_from_a_reading_taken_without_history_counts_no_second_checker() -> None:
+    turn = last_turn(replay("masked_without_history.jsonl", seed=7000021582, match_length=5))
+    kinds = [e.type for e in turn if e.type != "lifted"]
+    assert "rejected" not in kinds[:kinds.index("played")]
+    assert [e["play"] for e in turn if e.type == "played"] == ["24/18 22/16 8/2(2)"]

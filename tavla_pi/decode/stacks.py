@@ -33,28 +33,35 @@ class StackWatch:
         self.sign = [0] * sensors
         """The colour of each pocket's checkers as last anchored (+1 White, -1 Black,
         0 empty or not yet seen)."""
+        self.sure = [False] * sensors
+        """Whether each reference is a reading of the pocket's own checkers: not one
+        taken with no history (a checker of the other colour may have lain on it)."""
 
     def update(self, levels: Sequence[int], magnitudes: Sequence[float],
                signs: Sequence[int], steady: Sequence[bool]) -> list[int | None]:
         """Feed one frame's levels, field magnitudes, signs (0 where a level has none)
         and which readings have been steady a while; each pocket's known count."""
-        count, ref, sign, half = self.count, self.ref, self.sign, self.half_step
+        count, ref, sign, sure, half = self.count, self.ref, self.sign, self.sure, self.half_step
         mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
             a = magnitudes[i]
             if level == EMPTY:
-                count[i], ref[i], sign[i] = 0, a, 0
+                count[i], ref[i], sign[i], sure[i] = 0, a, 0, True
             elif signs[i] and signs[i] != sign[i]:
+                sure[i] = count[i] == 0
                 count[i], ref[i], sign[i] = _fresh(level, count[i]), a, signs[i]
             elif level == ONE:
                 if count[i] != 1 or ref[i] - a < mask:
+                    sure[i] = count[i] is not None and sure[i]
                     count[i], ref[i] = 1, a
                 # else: the one checker reads a layer's step weaker (an opposite checker
                 # on it): keep its own reading, or taking that off would count two
             elif level == TWO_PLUS:
-                count[i], ref[i] = 2, a
+                count[i], ref[i], sure[i] = 2, a, True
             elif level == ONE_PLUS:
                 count[i], ref[i] = _stepped(count[i], ref[i], a, half, steady[i])
+                if count[i] == 2 and not sure[i]:
+                    count[i] = None  # a step up from a reference that may have been masked
         return count
 
     def masked(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int]:
