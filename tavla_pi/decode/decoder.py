@@ -194,6 +194,7 @@ class Decoder:
             if abs(new - old) > self._noise[i] / 2.0:
                 self._quiet.restart(i, self._samples[i])
         self._fixed = [off + max(u, 0.0) for off, u in zip(self._offset_unc, unc, strict=True)]
+        self._bounds_at.clear()  # new margins: the memo would only grow
         self._basis = (levels, signs)
 
 
