@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.rules.color import Color
 
 

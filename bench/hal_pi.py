@@ -1,27 +1,23 @@
 """Figures for the Pi backend's pure parts and its scan loop on MockFactory.
 
 Prints the CPU cost of encoding an LED frame, of one button-decoder sample,
-and of one full sensor scan against the modelled board (tests/hal_models.py).
+and of one full sensor scan against the modelled board (tavla_pi/testing/hal_models.py).
 The scan figure is dominated by the mock's bit-banged SPI, so it bounds the
 driver's own overhead from above; on a Pi, spidev does the transfers.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from gpiozero.pins.mock import MockFactory
-from hal_models import HallField, ModelledBoard, board_sites, reference_pinmap
 
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hal.pi.pixels import encode_frame
 from tavla_pi.hal.pi.sensors import SensorGrid
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
+from tavla_pi.testing.hal_models import HallField, ModelledBoard, board_sites, reference_pinmap
 
 
 def per_call_us(fn: Callable[[], object], repeat: int) -> float:

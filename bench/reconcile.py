@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.base import RawFrame
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
 

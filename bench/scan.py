@@ -10,21 +10,13 @@ bands of 0, 1 and 2 stacked checkers.  Run: ``python bench/scan.py``.
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode import Decoder, calibrate, decode
-from tavla_pi.decode.physics import REFERENCE, separation, stack_field_mt
-from tavla_pi.errors import ConfigError
 from tavla_pi.hal.backends import board_pinmap
 from tavla_pi.hal.sim import SimBoard
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.physics import REFERENCE, separation, stack_field_mt
 from tavla_pi.rules.color import Color
 
 FRAMES = 2000
@@ -39,16 +31,8 @@ def cpu_ms(run: object, repeat: int) -> float:
     return (time.process_time() - start) / repeat * 1000.0
 
 
-def board_pinmap_or_reference() -> PinMap:
-    """The packaged pinout if this build can read it, else the tests' reference pin map."""
-    try:
-        return board_pinmap()
-    except ConfigError:
-        return PINMAP
-
-
 def main() -> None:
-    pinmap = board_pinmap_or_reference()
+    pinmap = board_pinmap()
     board = SimBoard(pinmap, VirtualClock(), random.Random(1))
     calibration = calibrate([board.scan() for _ in range(100)], pinmap)
     board.setup_start()

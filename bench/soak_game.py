@@ -17,14 +17,14 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from tavla_pi.daemon.pipeline import Pipeline
 from tavla_pi.decode.decoder import Decoder
 from tavla_pi.decode.stability import StabilityFilter
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.sim.board import SimBoard
-from tavla_pi.pinmap import load_pinmap
-from tavla_pi.replay.hand import Hand
-from tavla_pi.replay.soak import Session
+from tavla_pi.hardware.pinmap import load_pinmap
+from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.testing.hand import Hand
+from tavla_pi.testing.soak import Session
 
 SEEDS = (101, 102, 103, 104)
 STAGES: tuple[tuple[str, type, str], ...] = (

@@ -18,16 +18,16 @@ from typing import Any
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.core import Core, EventJournal
-from tavla_pi.daemon.hub import EventHub
 from tavla_pi.daemon.notify import Notifier
-from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.startup import SIM_SEED, board_calibration
 from tavla_pi.events.event import Event
+from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import open_sim_backend
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
+from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 

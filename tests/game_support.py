@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import ScenarioLine, parse_line
 from tavla_pi.replay.runner import ScenarioRunner
 

@@ -284,7 +284,7 @@ def _hand_moves(step: Step, match: DirectMatch, board: Board) -> Iterator[dict[s
 
 
 def _loc(color: Color, number: int) -> str:
-    """A location of CONTRACTS.md §1 from ``color``'s own point number (25 bar, 0 off)."""
+    """A location of docs/CONTRACTS.md §1 from ``color``'s own point number (25 bar, 0 off)."""
     if number == 25:
         return "bar"
     if number == 0:

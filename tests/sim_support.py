@@ -11,9 +11,9 @@ import random
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode import Calibration, CountRange, Decoder, Observation, Reading, calibrate
-from tavla_pi.decode.physics import REFERENCE, BoardDesign
 from tavla_pi.hal.sim import SimBoard
-from tavla_pi.pinmap import (
+from tavla_pi.hardware.physics import REFERENCE, BoardDesign
+from tavla_pi.hardware.pinmap import (
     BAR_SLOTS_PER_COLOR,
     BUTTON_NAMES,
     POINT_SLOTS,

@@ -6,7 +6,7 @@ import pytest
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.hal.buttons import ButtonDecoder, ButtonEvent
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 
 SAMPLE_MS = 5
 

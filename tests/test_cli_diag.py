@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sim_support import PINMAP
 
-import tavla_pi.pinmap
+import tavla_pi.hardware.pinmap
 from tavla_pi.cli import main
 from tavla_pi.cli.calibrate import measure, summary
 from tavla_pi.cli.diag import DiagSession, led_pattern
@@ -17,8 +17,8 @@ from tavla_pi.decode import Calibration, Decoder, load_calibration
 from tavla_pi.hal.sim import START, SimBackend, open_sim_backend
 
 needs_pinout = pytest.mark.skipif(
-    not hasattr(tavla_pi.pinmap, "load_pinmap"),
-    reason="the pinout loader (tavla_pi.pinmap.load_pinmap) lands with the hardware branch",
+    not hasattr(tavla_pi.hardware.pinmap, "load_pinmap"),
+    reason="the pinout loader (hardware.pinmap.load_pinmap) lands with the hardware branch",
 )
 
 

@@ -250,7 +250,7 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
 
 
 def _pinmap() -> Any:
-    from tavla_pi.pinmap import load_pinmap
+    from tavla_pi.hardware.pinmap import load_pinmap
     return load_pinmap()
 
 

@@ -202,7 +202,7 @@ def quiet(play: Play) -> bool:
 
 
 def location(point: int, color: str) -> str:
-    """A point in the mover's numbering (25 bar, 0 off) as a CONTRACTS.md §1 location."""
+    """A point in the mover's numbering (25 bar, 0 off) as a docs/CONTRACTS.md §1 location."""
     if point == 25:
         return "bar"
     if point == 0:

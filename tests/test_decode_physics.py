@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from tavla_pi.decode.physics import (
+from tavla_pi.hardware.physics import (
     REFERENCE,
     axial_field_mt,
     elliptic_ke,

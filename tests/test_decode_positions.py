@@ -23,8 +23,8 @@ from sim_support import (
 )
 
 from tavla_pi.decode import Calibration, Decoder, Observation
-from tavla_pi.decode.physics import IDEAL, REFERENCE, BoardDesign
 from tavla_pi.hal.sim import START, SimBoard
+from tavla_pi.hardware.physics import IDEAL, REFERENCE, BoardDesign
 from tavla_pi.rules.color import Color
 
 W, B = Color.WHITE, Color.BLACK

@@ -35,7 +35,7 @@ from tavla_pi.cli import main
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
 from tavla_pi.export import format_match, record_match
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.match import MatchState
 

@@ -159,7 +159,7 @@ def test_menu_long_press_twice_starts_a_new_match() -> None:
 
 def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
     from tavla_pi.game.settings import GameSettings
-    from tavla_pi.pinmap import load_pinmap
+    from tavla_pi.hardware.pinmap import load_pinmap
     from tavla_pi.replay.runner import ScenarioRunner
     from tavla_pi.rules.match import MatchRules
 
@@ -185,7 +185,7 @@ def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
 def test_a_knocked_checker_before_the_opening_roll_is_lit() -> None:
     from tavla_pi.game.settings import GameSettings
     from tavla_pi.game.view import Phase
-    from tavla_pi.pinmap import load_pinmap
+    from tavla_pi.hardware.pinmap import load_pinmap
     from tavla_pi.replay.runner import ScenarioRunner
 
     runner = ScenarioRunner(load_pinmap(), GameSettings())

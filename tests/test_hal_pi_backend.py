@@ -9,7 +9,15 @@ from collections.abc import Iterator
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from hal_models import (
+
+from tavla_pi.clock import VirtualClock
+from tavla_pi.errors import HardwareError, PinMapError
+from tavla_pi.hal.base import Backend
+from tavla_pi.hal.buttons import ButtonDecoder, ButtonEvent
+from tavla_pi.hal.pi import PiButtons, open_pi_backend
+from tavla_pi.hardware.pinmap import BUTTON_NAMES, SensorSite
+from tavla_pi.rules.color import Color
+from tavla_pi.testing.hal_models import (
     BUTTONS,
     HallField,
     ModelledBoard,
@@ -17,14 +25,6 @@ from hal_models import (
     board_sites,
     reference_pinmap,
 )
-
-from tavla_pi.clock import VirtualClock
-from tavla_pi.errors import HardwareError, PinMapError
-from tavla_pi.hal.base import Backend
-from tavla_pi.hal.buttons import ButtonDecoder, ButtonEvent
-from tavla_pi.hal.pi import PiButtons, open_pi_backend
-from tavla_pi.pinmap import BUTTON_NAMES, SensorSite
-from tavla_pi.rules.color import Color
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from hal_models import RecordingWriter, reference_pinmap
 
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.pi.backend import open_pi_backend
 from tavla_pi.hal.pi.board import PiModel, detect_model, open_pin_factory
+from tavla_pi.testing.hal_models import RecordingWriter, reference_pinmap
 
 
 def model_file(tmp_path: Path, text: str) -> Path:

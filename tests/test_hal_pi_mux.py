@@ -7,12 +7,12 @@ import itertools
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from hal_models import reference_pinmap
 
 from tavla_pi.errors import HardwareError, PinMapError
 from tavla_pi.hal.pi.mux import MuxSelect, gray_order
 from tavla_pi.hal.pi.scanplan import plan_scan
-from tavla_pi.pinmap import MuxBank
+from tavla_pi.hardware.pinmap import MuxBank
+from tavla_pi.testing.hal_models import reference_pinmap
 
 SELECT = (5, 6, 13, 19)
 

@@ -6,13 +6,13 @@ import dataclasses
 import importlib.util
 
 import pytest
-from hal_models import PixelBufModel, RecordingWriter, reference_pinmap
 
 from tavla_pi.errors import BadInputError, HardwareError, PinMapError
 from tavla_pi.hal.pi.board import PiModel
 from tavla_pi.hal.pi.pixel_drivers import PixelbufWriter, check_led_driver, open_pixel_writer
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, encode_frame
-from tavla_pi.pinmap import AdcChip, LedStrip, PinMap
+from tavla_pi.hardware.pinmap import AdcChip, LedStrip, PinMap
+from tavla_pi.testing.hal_models import PixelBufModel, RecordingWriter, reference_pinmap
 
 PI4 = PiModel("Raspberry Pi 4 Model B Rev 1.4", 4)
 PI5 = PiModel("Raspberry Pi 5 Model B Rev 1.0", 5)

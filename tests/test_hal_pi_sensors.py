@@ -7,7 +7,12 @@ from collections.abc import Iterator
 import pytest
 from gpiozero import MCP3208, Device
 from gpiozero.pins.mock import MockFactory
-from hal_models import (
+
+from tavla_pi.errors import HardwareError
+from tavla_pi.hal.pi.sensors import POWER_SETTLE_US, SELECT_SETTLE_US, PowerPolicy, SensorGrid
+from tavla_pi.hardware.pinmap import PinMap, SensorSite
+from tavla_pi.rules.color import Color
+from tavla_pi.testing.hal_models import (
     HallField,
     MockMCP3208,
     ModelledBoard,
@@ -15,11 +20,6 @@ from hal_models import (
     reference_pinmap,
     volts_to_counts,
 )
-
-from tavla_pi.errors import HardwareError
-from tavla_pi.hal.pi.sensors import POWER_SETTLE_US, SELECT_SETTLE_US, PowerPolicy, SensorGrid
-from tavla_pi.pinmap import PinMap, SensorSite
-from tavla_pi.rules.color import Color
 
 QUIESCENT = 2048
 

@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 
 ROOT = Path(__file__).resolve().parent.parent
 HARDWARE = ROOT / "hardware"

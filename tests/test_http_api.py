@@ -12,7 +12,7 @@ import pytest
 from daemon_support import VirtualDaemon, body
 
 from tavla_pi.daemon import simstore
-from tavla_pi.daemon.hub import EventHub
+from tavla_pi.events.hub import EventHub
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response, Stream
 

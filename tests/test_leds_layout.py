@@ -8,13 +8,13 @@ import re
 import pytest
 from test_leds_support import SPARE, frame, pinmap
 
-from tavla_pi import pinmap as pinmap_module
 from tavla_pi.errors import ConfigError, PinMapError
 from tavla_pi.game.view import GameView, Phase
+from tavla_pi.hardware import pinmap as pinmap_module
+from tavla_pi.hardware.pinmap import LedFeature, LedStrip, PinMap
 from tavla_pi.leds import REQUIRED_FEATURES, LedLayout, check_brightness, location_feature, render
 from tavla_pi.leds.palette import scale, to_hex
 from tavla_pi.leds.waves import PRESS_DONE, Segment, Wave, blink
-from tavla_pi.pinmap import LedFeature, LedStrip, PinMap
 from tavla_pi.rules.color import Color
 
 

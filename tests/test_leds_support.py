@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tavla_pi.game.view import GameView
+from tavla_pi.hardware.pinmap import LedFeature, LedStrip, PinMap
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render
-from tavla_pi.pinmap import LedFeature, LedStrip, PinMap
 
 SPARE = 4
 

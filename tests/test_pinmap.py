@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavla_pi.pinmap import (
+from tavla_pi.hardware.pinmap import (
     BUTTON_NAMES,
     MUX_CHANNELS,
     SensorSite,
@@ -21,7 +21,7 @@ from tavla_pi.pinmap import (
     load_pinmap,
     sensor_sites,
 )
-from tavla_pi.pinout_toml import SPI_BUSES, parse_pinout_text
+from tavla_pi.hardware.pinout import SPI_BUSES, parse_pinout_text
 from tavla_pi.rules.color import Color
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,7 +129,7 @@ def test_installed_package_uses_its_copy(tmp_path: Path) -> None:
     """Without a checkout around it, the package falls back to the pinout it ships."""
     shutil.copytree(ROOT / "tavla_pi", tmp_path / "tavla_pi",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    code = ("from tavla_pi.pinmap import default_pinout_path, load_pinmap;"
+    code = ("from tavla_pi.hardware.pinmap import default_pinout_path, load_pinmap;"
             "print(default_pinout_path()); print(len(load_pinmap().sensors))")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tavla_pi.errors import ConfigError, PinMapError
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 
 PINOUT = Path(__file__).resolve().parent.parent / "hardware" / "pinout.toml"
 BUTTONS = """[buttons]

@@ -11,7 +11,7 @@ from tavla_pi.clock import VirtualClock
 from tavla_pi.errors import ConfigError, HardwareError
 from tavla_pi.hal.backends import open_backend
 from tavla_pi.hal.sim import SimBackend, SimButtons, SimPixels, open_sim_backend
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 
 
 def test_pixels_keep_the_last_frame_and_close_blanks_them() -> None:

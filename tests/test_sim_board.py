@@ -8,9 +8,9 @@ import pytest
 from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
-from tavla_pi.decode.physics import IDEAL, REFERENCE, stack_field_mt
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.sim import START, BoardActionError, SimBoard
+from tavla_pi.hardware.physics import IDEAL, REFERENCE, stack_field_mt
 from tavla_pi.rules.color import Color
 
 W, B = Color.WHITE, Color.BLACK

@@ -20,7 +20,7 @@ from tavla_pi.clock import VirtualClock
 from tavla_pi.events.event import Event
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
-from tavla_pi.pinmap import PinMap, load_pinmap
+from tavla_pi.hardware.pinmap import PinMap, load_pinmap
 from tavla_pi.reconcile import Ambiguous
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
@@ -33,12 +33,12 @@ from tavla_pi.replay.actions import (
     Wait,
     read_scenario,
 )
-from tavla_pi.replay.hand import CAREFUL, Hand, HandStyle, undo
-from tavla_pi.replay.handrules import partial_boards
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.soak import Session
 from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import Color, Play, Position
+from tavla_pi.testing.hand import CAREFUL, Hand, HandStyle, undo
+from tavla_pi.testing.handrules import partial_boards
+from tavla_pi.testing.soak import Session
 
 FAILURES = Path(__file__).parent / "soak_failures"
 

@@ -14,8 +14,8 @@ import pytest
 from daemon_support import VirtualDaemon, body
 
 from tavla_pi.daemon import simstore
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.leds import REQUIRED_FEATURES
-from tavla_pi.pinmap import load_pinmap
 from tavla_pi.web.api import Api, static_files
 from tavla_pi.web.server import HttpServer, Request, Response, Stream
 

@@ -5,7 +5,7 @@
     python3 tools/gen_gnubg_scenarios.py examples    # rewrite examples/
     python3 tools/gen_gnubg_scenarios.py soak --seed 7 --games 40 --clumsy --out /tmp/soak
 
-Each scenario NAME.jsonl (CONTRACTS.md §4 actions) comes with NAME.expected.jsonl:
+Each scenario NAME.jsonl (docs/CONTRACTS.md §4 actions) comes with NAME.expected.jsonl:
 the opening_roll, played, no_legal_move, double_*, rejected, game_over and
 match_over events `tavla-pi replay NAME.jsonl` must print, in order, with
 Position and Match IDs exactly as gnubg reports them (tests/scenario_compare.py).

@@ -15,12 +15,11 @@ from collections.abc import Iterator, Sequence
 from html import escape
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from tavla_pi.errors import PinMapError
+from tavla_pi.hardware.pinmap import SPI_BUSES, PinMap, load_pinmap
+from tavla_pi.rules.color import Color
 
-from tavla_pi.errors import PinMapError  # noqa: E402
-from tavla_pi.pinmap import SPI_BUSES, PinMap, load_pinmap  # noqa: E402
-from tavla_pi.rules.color import Color  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 HEADER: tuple[str, ...] = (
     "3V3", "5V", "GPIO2", "5V", "GPIO3", "GND", "GPIO4", "GPIO14", "GND", "GPIO15",

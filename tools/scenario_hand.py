@@ -2,7 +2,7 @@
 
 Pure Python, no gnubg.  The referee (gen_gnubg_scenarios.py) records a game
 as items (setup, load, opening, cube action, turn, game over, match over);
-``render`` turns them into CONTRACTS.md §4 scenario actions, played by a clean
+``render`` turns them into docs/CONTRACTS.md §4 scenario actions, played by a clean
 hand or a clumsy one, and the events the game must emit for them.  A clumsy
 hand fumbles (glitches, slides, wrong placements it corrects, DONE too early,
 a knocked stack, takebacks) but always ends on gnubg's chosen play.
@@ -35,7 +35,7 @@ def other(color: str) -> str:
 
 
 def location(color: str, own: int) -> str:
-    """A CONTRACTS.md §1 location of a checker of ``color`` on its own point ``own``."""
+    """A docs/CONTRACTS.md §1 location of a checker of ``color`` on its own point ``own``."""
     if own == BAR:
         return "bar"
     if own == OFF:

@@ -3,7 +3,7 @@
     python tools/soak.py --games 1000 --seed 1 --jobs 2 [--dump-dir DIR] [--journal FILE]
 
 Each session is a money session (1-3 games) or a match (1, 3 or 5 points),
-played by :class:`tavla_pi.replay.soak.Session` with its own seed (the board's
+played by :class:`tavla_pi.testing.soak.Session` with its own seed (the board's
 parts, the noise, the dice and the hand all follow it).  Sessions run in
 parallel worker processes; the counts are summed and printed, with every
 failure (seed, game, turn, what happened) and the scenario files written
@@ -24,9 +24,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tavla_pi.pinmap import load_pinmap
-from tavla_pi.replay.hand import HandStyle
-from tavla_pi.replay.soak import Failure, Session, SessionResult
+from tavla_pi.hardware.pinmap import load_pinmap
+from tavla_pi.testing.hand import HandStyle
+from tavla_pi.testing.soak import Failure, Session, SessionResult
 
 MATCH_LENGTHS = (0, 0, 1, 3, 5)
 """Session kinds drawn per seed: money play twice as often as each match length."""

@@ -1,4 +1,4 @@
-"""The ``tavla-pi`` command line (CONTRACTS.md §3).
+"""The ``tavla-pi`` command line (docs/CONTRACTS.md §3).
 
 Each subcommand is a module in this package with ``add_parser(subparsers)``
 and ``run(args) -> int``.  Bad usage or bad input exits 2 with one line on

@@ -26,7 +26,7 @@ from tavla_pi.decode.calibration import (
 from tavla_pi.hal.backends import BACKENDS, board_pinmap, open_backend
 from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim import SimBackend
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 DEFAULT_FRAMES = 100
 

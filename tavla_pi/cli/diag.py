@@ -23,7 +23,7 @@ from tavla_pi.decode.textmap import render_observation, render_raw
 from tavla_pi.hal.backends import board_pinmap
 from tavla_pi.hal.base import RGB, Backend
 from tavla_pi.hal.sim import SimBackend
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 LED_LEVEL = 64
 SOLID: tuple[tuple[str, RGB], ...] = (

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.pinmap import load_pinmap
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
 
@@ -17,7 +17,7 @@ def add_parser(subparsers: Any) -> None:
     """Register ``replay``."""
     parser = subparsers.add_parser(
         "replay", help="run a scenario headless and print its events as JSON lines",
-        description="Replays a scenario (CONTRACTS.md section 4) on the modelled board with a "
+        description="Replays a scenario (docs/CONTRACTS.md section 4) on the modelled board with a "
                     "virtual clock, through the real decode -> reconcile -> game path.")
     parser.add_argument("scenario", type=Path, help="the scenario, JSON lines")
     parser.add_argument("--match-length", type=int, default=0, metavar="N",

@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "run", help="the daemon: board, game, LEDs and the web interface",
         description="Runs the board: scans the sensors, referees the game, lights the LEDs, "
-                    "keeps the journal and serves the web interface (CONTRACTS.md section 5). "
+                    "keeps the journal and serves the web interface (docs/CONTRACTS.md section 5). "
                     "This is what the systemd unit starts.")
     add_common(parser)
     parser.add_argument("--backend", choices=("pi", "sim"),

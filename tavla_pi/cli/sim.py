@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
         "sim", help="the whole product on the simulated board, in the browser",
         description="Runs the daemon on the simulated board with a temporary state directory "
                     "and prints the web address. POST /api/sim drives the board (scenario "
-                    "actions, CONTRACTS.md section 4).")
+                    "actions, docs/CONTRACTS.md section 4).")
     add_common(parser)
     parser.add_argument("--open", action="store_true", help="open the page in the browser")
     parser.set_defaults(run=run)

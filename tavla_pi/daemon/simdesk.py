@@ -1,4 +1,4 @@
-"""``POST /api/sim``: scenario actions (CONTRACTS.md §4) on the simulated board, in real time.
+"""``POST /api/sim``: scenario actions (docs/CONTRACTS.md §4) on the simulated board, in real time.
 
 Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Protocol
 
 from tavla_pi.daemon import simstore
-from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
     Dice,

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from tavla_pi.daemon.pipeline import Pipeline
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import POINTS, SimBoard
 from tavla_pi.leds import LedLayout, to_hex
+from tavla_pi.pipeline.step import Pipeline
 from tavla_pi.rules.color import Color
 
 

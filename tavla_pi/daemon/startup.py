@@ -19,20 +19,20 @@ from tavla_pi.clock import Clock
 from tavla_pi.config import Config
 from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
-from tavla_pi.daemon.hub import EventHub
 from tavla_pi.daemon.notify import Notifier
-from tavla_pi.daemon.pipeline import Pipeline, PipelineSettings
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
 from tavla_pi.errors import ConfigError, HardwareError
+from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.backends import open_backend
 from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
-from tavla_pi.pinmap import PinMap, load_pinmap
+from tavla_pi.hardware.pinmap import PinMap, load_pinmap
+from tavla_pi.pipeline.step import Pipeline, PipelineSettings
 from tavla_pi.rules.dice import DiceSource, SecureDice
 
 log = logging.getLogger("tavla_pi.daemon")

@@ -3,7 +3,7 @@
 ``Decoder(calibration, pinmap).decode(frame)`` turns raw frames into
 :class:`Observation` values; :class:`StabilityFilter` passes on only those
 that hold still.  The physics behind the thresholds is in
-:mod:`tavla_pi.decode.physics`.
+:mod:`tavla_pi.hardware.physics`.
 """
 
 from tavla_pi.decode.calibration import (

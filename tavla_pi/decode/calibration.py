@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tavla_pi.decode.physics import REFERENCE, BoardDesign, stack_field_mt
 from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.hal.base import RawFrame
-from tavla_pi.pinmap import PinMap, SensorSite
+from tavla_pi.hardware.physics import REFERENCE, BoardDesign, stack_field_mt
+from tavla_pi.hardware.pinmap import PinMap, SensorSite
 
 FORMAT = "tavla-pi calibration"
 VERSION = 1

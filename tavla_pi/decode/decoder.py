@@ -2,7 +2,7 @@
 
 Each sensor's reading, less its calibrated offset and the crosstalk of the
 checkers found around it, is compared with thresholds derived from the
-board design at worst-case tolerances (see :mod:`tavla_pi.decode.physics`),
+board design at worst-case tolerances (see :mod:`tavla_pi.hardware.physics`),
 widened by the sensor's noise (4.5 sigma), its offset uncertainty and the
 uncertainty of the crosstalk estimate.  What the thresholds cannot tell
 apart is reported as an interval or a fault, never guessed.
@@ -24,7 +24,6 @@ from tavla_pi.decode.calibration import Calibration
 from tavla_pi.decode.crosstalk import Crosstalk
 from tavla_pi.decode.history import QuietMean, StuckWatch
 from tavla_pi.decode.observation import Observation, SensorFault
-from tavla_pi.decode.physics import REFERENCE, BoardDesign
 from tavla_pi.decode.stacks import StackWatch
 from tavla_pi.decode.tables import (
     EMPTY,
@@ -36,7 +35,8 @@ from tavla_pi.decode.tables import (
     tables_for,
 )
 from tavla_pi.errors import BadInputError
-from tavla_pi.pinmap import PinMap, SensorSite
+from tavla_pi.hardware.physics import REFERENCE, BoardDesign
+from tavla_pi.hardware.pinmap import PinMap, SensorSite
 
 NOISE_SIGMAS = 4.5
 HYSTERESIS_SIGMAS = 2.0

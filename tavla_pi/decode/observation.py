@@ -70,7 +70,7 @@ class SensorFault:
 class Observation:
     """The board as sensed: 24 points, the two bar halves, and faults.
 
-    ``points[i]`` is point ``i + 1`` in the board numbering of CONTRACTS.md §1.
+    ``points[i]`` is point ``i + 1`` in the board numbering of docs/CONTRACTS.md §1.
     """
 
     points: tuple[Reading, ...]

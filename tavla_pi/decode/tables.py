@@ -21,9 +21,9 @@ import functools
 import math
 from dataclasses import dataclass
 
-from tavla_pi.decode.geometry import site_xy
-from tavla_pi.decode.physics import BoardDesign, field_table, stack_field_mt
-from tavla_pi.pinmap import SensorSite
+from tavla_pi.hardware.geometry import site_xy
+from tavla_pi.hardware.physics import BoardDesign, field_table, stack_field_mt
+from tavla_pi.hardware.pinmap import SensorSite
 from tavla_pi.rules.color import Color
 
 EMPTY, WEAK, ONE, ONE_PLUS, TWO_PLUS, UNKNOWN = range(6)

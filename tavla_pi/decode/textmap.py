@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tavla_pi.decode.observation import Observation, Reading
-from tavla_pi.pinmap import POINT_SLOTS, SensorSite
+from tavla_pi.hardware.pinmap import POINT_SLOTS, SensorSite
 from tavla_pi.rules.color import Color
 
 FAR_LEFT, FAR_RIGHT = range(13, 19), range(19, 25)

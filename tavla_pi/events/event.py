@@ -1,7 +1,7 @@
 """Events: the backbone that the journal, the LEDs, the web view and replay share.
 
 An event is a type, a time (ms on the pipeline's clock) and the fields of
-CONTRACTS.md §4.  Its JSON form puts ``t`` and ``type`` first.
+docs/CONTRACTS.md §4.  Its JSON form puts ``t`` and ``type`` first.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened, with its CONTRACTS.md §4 fields."""
+    """One thing that happened, with its docs/CONTRACTS.md §4 fields."""
 
     type: str
     t: int
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of CONTRACTS.md §4: ``t``, ``type``, then the fields."""
+        """The JSON object of docs/CONTRACTS.md §4: ``t``, ``type``, then the fields."""
         return {"t": self.t, "type": self.type, **self.fields}
 
     def to_json(self) -> str:

@@ -1,4 +1,4 @@
-"""The fields each event type carries (CONTRACTS.md §4), checked when reading them back.
+"""The fields each event type carries (docs/CONTRACTS.md §4), checked when reading them back.
 
 A journal line is parsed into an :class:`~tavla_pi.events.event.Event` only
 after :func:`parse_event` has checked it: a JSON object with ``t`` and

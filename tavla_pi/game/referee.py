@@ -1,7 +1,7 @@
 """The match state machine: setup, opening roll, cube, rolls, turns, game end.
 
 The referee is fed stable observations, button presses and the time, and
-answers with events (CONTRACTS.md §4).  It never touches hardware and keeps
+answers with events (docs/CONTRACTS.md §4).  It never touches hardware and keeps
 no clock of its own: every call carries ``now`` in milliseconds.  The logical
 board is the authority: when the sensed board differs, the referee says what
 to fix and waits.

@@ -30,7 +30,7 @@ class Phase(enum.Enum):
 class GameView:
     """Everything the light (and the web page) shows, as plain data.
 
-    Locations are CONTRACTS.md §1 strings.  ``dice`` are the two dice shown
+    Locations are docs/CONTRACTS.md §1 strings.  ``dice`` are the two dice shown
     (for the opening roll: White's die, Black's die); ``dice_used`` says
     which of them (by position; four flags for doubles) are played.
     """

@@ -14,7 +14,7 @@ from typing import cast
 from tavla_pi.clock import Clock
 from tavla_pi.errors import ConfigError, HardwareError
 from tavla_pi.hal.base import Backend
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 BACKENDS = ("pi", "sim")
 
@@ -44,10 +44,10 @@ def open_backend(name: str, pinmap: PinMap, clock: Clock,
 def board_pinmap(path: Path | None = None) -> PinMap:
     """The board's pin map: ``path``, or the packaged ``hardware/pinout.toml``.
 
-    Goes through ``tavla_pi.pinmap.load_pinmap``, which raises
+    Goes through ``tavla_pi.hardware.pinmap.load_pinmap``, which raises
     :class:`~tavla_pi.errors.PinMapError` naming the file and key at fault.
     """
-    module = importlib.import_module("tavla_pi.pinmap")
+    module = importlib.import_module("tavla_pi.hardware.pinmap")
     loader = getattr(module, "load_pinmap", None)
     if loader is None:
         raise ConfigError("pin map", "this build has no pinout loader (pinmap.load_pinmap)")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 
 DEBOUNCE_MS = 30
 LONG_PRESS_MS = 1500

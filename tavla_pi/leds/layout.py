@@ -1,7 +1,7 @@
 """Which LED index shows which board feature, checked complete.
 
 The renderer works in feature names (``point.13``, ``die.white.0.pip.3``,
-see ``tavla_pi.pinmap``); a :class:`LedLayout` turns them into indices of
+see ``tavla_pi.hardware.pinmap``); a :class:`LedLayout` turns them into indices of
 the chain.  Every feature is required: a board without, say, the cube
 column could not say everything PRODUCT.md promises, so a pin map that
 lacks one is refused with an error naming what is missing.
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tavla_pi.errors import PinMapError
-from tavla_pi.pinmap import LedFeature, PinMap
+from tavla_pi.hardware.pinmap import LedFeature, PinMap
 from tavla_pi.rules.color import Color
 
 CUBE_VALUES: tuple[int, ...] = (2, 4, 8, 16, 32, 64)
@@ -42,7 +42,7 @@ _KNOWN = frozenset(REQUIRED_FEATURES)
 
 
 def location_feature(location: str, color: Color) -> str:
-    """The LED of a CONTRACTS.md §1 location; ``color`` picks the bar half or tray."""
+    """The LED of a docs/CONTRACTS.md §1 location; ``color`` picks the bar half or tray."""
     if location == "bar":
         return f"bar.{color.value}"
     if location == "off":
@@ -102,7 +102,8 @@ class LedLayout:
     def _check_one(self, feature: LedFeature, seen: dict[str, int]) -> None:
         where = f"{self.where}: LED feature {feature.name!r}"
         if feature.name not in _KNOWN:
-            raise PinMapError(where, "unknown feature name (see tavla_pi.pinmap for the list)")
+            raise PinMapError(where,
+                              "unknown feature name (see tavla_pi.hardware.pinmap for the list)")
         if feature.name in seen:
             raise PinMapError(where, "named twice")
         if not 0 <= feature.index < self.count:

@@ -11,7 +11,7 @@ from tavla_pi.rules.color import Color
 class Fix:
     """``delta`` checkers of ``color`` to add (> 0) or remove (< 0) at ``at``.
 
-    ``at`` is a location of CONTRACTS.md §1 ("1".."24", "bar", "off").
+    ``at`` is a location of docs/CONTRACTS.md §1 ("1".."24", "bar", "off").
     """
 
     at: str

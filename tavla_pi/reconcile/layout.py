@@ -1,7 +1,7 @@
 """Where checkers stand, in the board's own (absolute) numbering.
 
 The rules engine speaks in each side's perspective (25-tuples, index 0..23 =
-points 1..24, 24 = bar).  The sensors speak in locations of CONTRACTS.md §1.
+points 1..24, 24 = bar).  The sensors speak in locations of docs/CONTRACTS.md §1.
 Reconcile compares the two through *cells*: a 26-tuple of signed counts,
 index 0..23 = absolute points 1..24, 24 = White's bar half, 25 = Black's;
 White's checkers count positive, Black's negative.  A legal board never holds
@@ -51,7 +51,7 @@ def cell_of(color: Color, number: int) -> int:
 
 
 def location_name(index: int) -> str:
-    """The CONTRACTS.md §1 name of a cell index (or :data:`OFF`)."""
+    """The docs/CONTRACTS.md §1 name of a cell index (or :data:`OFF`)."""
     if index == OFF:
         return "off"
     if index >= N_POINTS:

@@ -78,7 +78,7 @@ class Node:
 
     @property
     def board(self) -> Board:
-        """The board in absolute numbering (CONTRACTS.md §1)."""
+        """The board in absolute numbering (docs/CONTRACTS.md §1)."""
         return Board.from_sides(self.mover, self.mine, self.theirs)
 
     def __repr__(self) -> str:

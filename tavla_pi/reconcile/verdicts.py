@@ -1,6 +1,6 @@
 """What reconcile concludes about one stable observation: a small union of values.
 
-Locations are CONTRACTS.md §1 strings ("1".."24", "bar", "off").  Nodes are
+Locations are docs/CONTRACTS.md §1 strings ("1".."24", "bar", "off").  Nodes are
 those of the turn's :class:`~tavla_pi.reconcile.tree.TurnTree`.
 """
 

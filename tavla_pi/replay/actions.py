@@ -1,4 +1,4 @@
-"""Scenario actions (CONTRACTS.md §4): parsing JSON lines into typed values.
+"""Scenario actions (docs/CONTRACTS.md §4): parsing JSON lines into typed values.
 
 Every fault is reported as one :class:`~tavla_pi.errors.ScenarioError` naming
 the file, the line and the field, e.g. ``game.jsonl:7: field "color":
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.errors import ScenarioError
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.color import Color
 
 LOCATIONS: frozenset[str] = frozenset([str(n) for n in range(1, 25)] + ["bar", "off"])
@@ -26,7 +26,7 @@ MAX_MATCH = 64
 class Setup:
     """Put all 30 checkers in the starting position.
 
-    ``match_length`` (an addition to CONTRACTS.md §4, optional) also starts a
+    ``match_length`` (an addition to docs/CONTRACTS.md §4, optional) also starts a
     new match of that many points (0 = money play) before the board is set.
     """
 

@@ -1,4 +1,4 @@
-"""Run a scenario on the modelled board with a virtual clock (CONTRACTS.md §4).
+"""Run a scenario on the modelled board with a virtual clock (docs/CONTRACTS.md §4).
 
 The real pipeline runs: the modelled board's sensor frames are decoded,
 filtered for stability and reconciled by the referee; buttons go through
@@ -12,14 +12,14 @@ import random
 from collections.abc import Iterable, Iterator
 
 from tavla_pi.clock import VirtualClock
-from tavla_pi.daemon.pipeline import SCAN_MS, Pipeline
 from tavla_pi.decode.calibration import calibrate
 from tavla_pi.errors import DiceError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
     Dice,

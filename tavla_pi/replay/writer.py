@@ -1,4 +1,4 @@
-"""Scenario actions written back as CONTRACTS.md §4 JSON lines (the inverse of parsing).
+"""Scenario actions written back as docs/CONTRACTS.md §4 JSON lines (the inverse of parsing).
 
 The soak writes the scenario of a failing session with these, so that
 ``tavla-pi replay`` plays it again exactly.
@@ -25,7 +25,7 @@ from tavla_pi.replay.actions import (
 
 
 def action_json(action: Action) -> dict[str, Any]:
-    """The CONTRACTS.md §4 JSON object of one action."""
+    """The docs/CONTRACTS.md §4 JSON object of one action."""
     out: dict[str, Any]
     match action:
         case Setup():

@@ -1,7 +1,7 @@
 """The absolute board: checkers per location and colour, in White's numbering.
 
 A :class:`Board` is what the physical board shows, with nobody on roll:
-points 1..24 as in CONTRACTS.md §1 (White moves 24 -> 1 and bears off from
+points 1..24 as in docs/CONTRACTS.md §1 (White moves 24 -> 1 and bears off from
 1..6; Black moves 1 -> 24 and bears off from 19..24), each colour's bar and
 tray.  White's own point n is absolute n; Black's own point n is absolute 25 - n.
 """

@@ -6,7 +6,7 @@ import enum
 
 
 class Color(enum.Enum):
-    """A player's colour; White moves 24 -> 1, Black 1 -> 24 (CONTRACTS.md §1)."""
+    """A player's colour; White moves 24 -> 1, Black 1 -> 24 (docs/CONTRACTS.md §1)."""
 
     WHITE = "white"
     BLACK = "black"

@@ -1,4 +1,4 @@
-"""The daemon's HTTP interface (CONTRACTS.md §5): the page, the state, the events, the simulator.
+"""The daemon's HTTP interface (docs/CONTRACTS.md §5): the page, state, events, simulator.
 
 | route | answer |
 | --- | --- |
@@ -22,11 +22,10 @@ import ipaddress
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
-from tavla_pi.daemon.hub import EventHub, Subscription
-from tavla_pi.daemon.simdesk import SimDesk
 from tavla_pi.errors import BadInputError, JournalError, TavlaError
+from tavla_pi.events.hub import EventHub, Subscription
 from tavla_pi.hal.base import RGB
 from tavla_pi.hal.sim.places import BoardActionError
 from tavla_pi.leds import to_hex
@@ -71,11 +70,21 @@ def static_files() -> dict[str, tuple[bytes, str]]:
     return files
 
 
+class SimControl(Protocol):
+    """What ``POST /api/sim`` needs of the simulator (the daemon's ``SimDesk``)."""
+
+    def check(self, action: Action) -> None:
+        """Refuse an action that cannot be applied now (:class:`BadInputError`)."""
+
+    async def apply(self, action: Action) -> None:
+        """Carry the action out on the simulated board, on the real clock."""
+
+
 class Api:
     """Routes requests to the running daemon's state, events and simulator."""
 
     def __init__(self, state: Callable[[], dict[str, Any]], hub: EventHub,
-                 sim: SimDesk | None, *, token: str | None, loopback: bool,
+                 sim: SimControl | None, *, token: str | None, loopback: bool,
                  leds: Callable[[], Sequence[RGB]] | None = None) -> None:
         self._state = state
         self._hub = hub

@@ -15,7 +15,7 @@ from tavla_pi.hal.pi.buttons import PiButtons
 from tavla_pi.hal.pi.pixel_drivers import open_pixel_writer
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, PixelWriter
 from tavla_pi.hal.pi.sensors import Delay, PowerPolicy, SensorGrid, busy_wait_us
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 
 class PiBackend(Backend):

@@ -14,7 +14,7 @@ from typing import Any
 from gpiozero import DigitalInputDevice
 
 from tavla_pi.errors import PinMapError
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 
 
 class PiButtons:

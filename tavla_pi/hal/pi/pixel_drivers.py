@@ -19,7 +19,7 @@ from typing import Any
 from tavla_pi.errors import HardwareError, PinMapError
 from tavla_pi.hal.pi.board import PiModel, load_library
 from tavla_pi.hal.pi.pixels import PixelWriter
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 PWM_PINS = (10, 12, 18, 21)
 SPI_MOSI_PINS = {10: 0, 20: 1}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from tavla_pi.errors import PinMapError
 from tavla_pi.hal.pi.mux import MUX_CHANNELS, gray_order
-from tavla_pi.pinmap import PinMap, SensorChannel
+from tavla_pi.hardware.pinmap import PinMap, SensorChannel
 
 ADC_CHANNELS = 8  # an MCP3208
 

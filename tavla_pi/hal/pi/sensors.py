@@ -27,7 +27,7 @@ from tavla_pi.errors import HardwareError
 from tavla_pi.hal.base import RawFrame
 from tavla_pi.hal.pi.mux import MuxSelect
 from tavla_pi.hal.pi.scanplan import ScanPlan, Step, plan_scan
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
 
 Delay = Callable[[int], None]
 """Waits the given number of microseconds (injected; tests record instead)."""

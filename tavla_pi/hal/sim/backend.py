@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 from tavla_pi.clock import Clock
-from tavla_pi.decode.physics import REFERENCE, BoardDesign
 from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hal.sim.devices import SimButtons, SimPixels
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.physics import REFERENCE, BoardDesign
+from tavla_pi.hardware.pinmap import PinMap
 
 
 class SimBackend(Backend):

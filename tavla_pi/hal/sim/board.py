@@ -6,7 +6,7 @@ every sensor reads from all the magnets near it, with the parts' tolerances
 and noise.  It is the ``sim`` backend's :class:`~tavla_pi.hal.base.SensorGrid`
 and the ground truth tests and the simulator page compare against.
 
-Locations and colours follow CONTRACTS.md section 1: ``"1"``..``"24"``,
+Locations and colours follow docs/CONTRACTS.md section 1: ``"1"``..``"24"``,
 ``"bar"`` (each colour has its own half) and ``"off"`` (the colour's tray,
 not sensed).  An empty board has all 30 checkers in the trays.
 """
@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Concatenate, ParamSpec, TypeVar
 
 from tavla_pi.clock import Clock
-from tavla_pi.decode.geometry import slot_xy
-from tavla_pi.decode.physics import REFERENCE, BoardDesign
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.base import RawFrame
 from tavla_pi.hal.sim.places import BoardActionError, Checker, Place
 from tavla_pi.hal.sim.sensors import Magnet, SensorModel, truncated_normal
-from tavla_pi.pinmap import BAR_SLOTS_PER_COLOR, POINT_SLOTS, PinMap
+from tavla_pi.hardware.geometry import slot_xy
+from tavla_pi.hardware.physics import REFERENCE, BoardDesign
+from tavla_pi.hardware.pinmap import BAR_SLOTS_PER_COLOR, POINT_SLOTS, PinMap
 from tavla_pi.rules.color import Color
 
 CHECKERS_PER_SIDE = 15
@@ -146,7 +146,7 @@ class SimBoard:
         self._field = None
 
     def setup_start(self) -> None:
-        """Lay out the starting position (CONTRACTS.md section 1)."""
+        """Lay out the starting position (docs/CONTRACTS.md section 1)."""
         self.lay_out(START)
 
     @_locked

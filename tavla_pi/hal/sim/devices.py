@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.base import RGB
-from tavla_pi.pinmap import BUTTON_NAMES
+from tavla_pi.hardware.pinmap import BUTTON_NAMES
 
 BLACK: RGB = (0, 0, 0)
 

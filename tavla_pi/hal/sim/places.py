@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from tavla_pi.decode.geometry import slot_xy
-from tavla_pi.decode.physics import BoardDesign
 from tavla_pi.errors import TavlaError
 from tavla_pi.hal.sim.sensors import Magnet
+from tavla_pi.hardware.geometry import slot_xy
+from tavla_pi.hardware.physics import BoardDesign
 from tavla_pi.rules.color import Color
 
 

@@ -14,10 +14,10 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tavla_pi.decode.geometry import Xy, site_xy
-from tavla_pi.decode.physics import BoardDesign, field_table
 from tavla_pi.hal.base import RawFrame
-from tavla_pi.pinmap import SensorSite
+from tavla_pi.hardware.geometry import Xy, site_xy
+from tavla_pi.hardware.physics import BoardDesign, field_table
+from tavla_pi.hardware.pinmap import SensorSite
 
 
 @dataclass(frozen=True, slots=True)

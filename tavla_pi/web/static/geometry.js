@@ -137,7 +137,7 @@ export const CUBE_LABELS = CUBE_VALUES;
 
 // ---- from a pointer to a location ------------------------------------------
 
-/** The CONTRACTS.md §1 location under board point (x, y), or null off the board. */
+/** The docs/CONTRACTS.md §1 location under board point (x, y), or null off the board. */
 export function locationAt(x, y) {
   if (x >= BAR.left && x < BAR.right && y >= FIELD.top && y <= FIELD.bottom) return "bar";
   for (const color of ["black", "white"]) {

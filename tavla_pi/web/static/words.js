@@ -1,5 +1,5 @@
 // The game in words: the phase, the fixes, the dice, and one log line per event
-// (CONTRACTS.md §4 types), all through the message table of the current language.
+// (docs/CONTRACTS.md §4 types), all through the message table of the current language.
 
 import { t } from "./i18n.js";
 

@@ -3,7 +3,7 @@
 Pure data: no hardware is touched here.  The HAL uses it to drive pins, the
 decoder to name sensors, the LED renderer to find each board feature.
 :func:`load_pinmap` reads and checks a pinout file (see
-:mod:`tavla_pi.pinout_toml` for the checks).
+:mod:`tavla_pi.hardware.pinout` for the checks).
 
 Sensor frame order (``PinMap.sensors``) is fixed by the sites, not by the
 wiring: points 1..24 with slots 0..5 each, then the bar half of White with
@@ -257,7 +257,7 @@ def default_pinout_path() -> Path:
     an installed package falls back to the identical copy it ships
     (``tavla_pi/pinout.toml``, kept equal by ``make hardware`` and a test).
     """
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent
     checkout = package.parent / "hardware" / "pinout.toml"
     return checkout if checkout.is_file() else package / "pinout.toml"
 
@@ -268,7 +268,7 @@ def load_pinmap(path: Path | None = None) -> PinMap:
     Raises :class:`tavla_pi.errors.PinMapError` naming the file and the key
     at fault when the file is missing, malformed, incomplete or inconsistent.
     """
-    from tavla_pi.pinout_toml import parse_pinout
+    from tavla_pi.hardware.pinout import parse_pinout
 
     source = path if path is not None else default_pinout_path()
     return parse_pinout(source)

@@ -21,11 +21,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
 
-from tavla_pi.pinmap import (
+from tavla_pi.hardware.pinmap import (
     BAR_SLOTS_PER_COLOR,
     POINT_SLOTS,
     AdcChip,
@@ -44,8 +45,20 @@ MUX_SELECT = (5, 6, 13, 19)
 MUX_ENABLE = 26
 BUTTONS = {"white.roll": 17, "white.cube": 27, "black.roll": 22, "black.cube": 23, "menu": 24}
 POWER_PINS = (0, 1, 4, 12, 14, 15, 16, 20, 21, 25)  # no Pi pull-ups on these
-SPI_PINS = {0: {"clock": 11, "mosi": 10, "miso": 9, "select": (8, 7)},
-            1: {"clock": 21, "mosi": 20, "miso": 19, "select": (18, 17, 16)}}
+
+
+@dataclass(frozen=True)
+class SpiPins:
+    """The GPIOs of one of the Pi's SPI buses."""
+
+    clock: int
+    mosi: int
+    miso: int
+    select: tuple[int, ...]
+
+
+SPI_PINS = {0: SpiPins(clock=11, mosi=10, miso=9, select=(8, 7)),
+            1: SpiPins(clock=21, mosi=20, miso=19, select=(18, 17, 16))}
 
 
 # --- the fixed design as a PinMap -------------------------------------------------------
@@ -87,10 +100,12 @@ def reference_pinmap(*, power_pins: bool = False, shuffle_seed: int | None = Non
 class MockMCP3208(MockSPIDevice):  # type: ignore[misc]
     """An MCP3208 on the mock SPI pins; ``source(channel)`` gives the input in volts."""
 
+    rx_buf: list[int]
+
     def __init__(self, port: int, device: int, source: Callable[[int], float], *,
                  pin_factory: MockFactory) -> None:
         pins = SPI_PINS[port]
-        super().__init__(pins["clock"], pins["mosi"], pins["miso"], pins["select"][device],
+        super().__init__(pins.clock, pins.mosi, pins.miso, pins.select[device],
                          pin_factory=pin_factory)
         self.source = source
         self.conversions: list[int] = []

@@ -4,12 +4,12 @@ A :class:`Session` plays a money session or a match on a
 :class:`~tavla_pi.replay.runner.ScenarioRunner` (the modelled board with its
 parts' tolerances and noise, decode, reconcile, the referee, on a virtual
 clock).  The rules engine chooses: random opening throws and rolls, a random
-legal play, random cube actions.  A :class:`~tavla_pi.replay.hand.Hand`
+legal play, random cube actions.  A :class:`~tavla_pi.testing.hand.Hand`
 moves each play on the board.  The session keeps its own match state by the
 rules and checks every event the referee sends against it: one ``played``
 per turn with the chosen play, ``no_legal_move`` exactly when the roll has
 no play, the cube and the game's end as the rules say.  Anything else is a
-:class:`Failure`; the session's scenario (CONTRACTS.md §4 JSON lines) is
+:class:`Failure`; the session's scenario (docs/CONTRACTS.md §4 JSON lines) is
 then written out to replay with ``tavla-pi replay``.
 """
 
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tavla_pi.daemon.pipeline import SCAN_MS
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.pinmap import PinMap
+from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.reconcile import Ambiguous
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
@@ -38,7 +38,6 @@ from tavla_pi.replay.actions import (
     Setup,
     Wait,
 )
-from tavla_pi.replay.hand import Hand, HandStyle, Step, done_button
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import cube as cube_rules
@@ -48,6 +47,7 @@ from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
+from tavla_pi.testing.hand import Hand, HandStyle, Step, done_button
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""

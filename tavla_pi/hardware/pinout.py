@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from tavla_pi.errors import PinMapError
-from tavla_pi.pinmap import (
+from tavla_pi.hardware.pinmap import (
     ADC_CHANNELS,
     BUTTON_NAMES,
     LED_DRIVERS,

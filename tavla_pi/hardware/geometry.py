@@ -11,8 +11,8 @@ board's centre line.
 
 from __future__ import annotations
 
-from tavla_pi.decode.physics import BoardDesign
-from tavla_pi.pinmap import POINT_SLOTS, SensorSite
+from tavla_pi.hardware.physics import BoardDesign
+from tavla_pi.hardware.pinmap import POINT_SLOTS, SensorSite
 from tavla_pi.rules.color import Color
 
 Xy = tuple[float, float]

@@ -19,8 +19,8 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.base import RGB, Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
+from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.leds import LedLayout, render
-from tavla_pi.pinmap import PinMap
 
 SCAN_MS = 20
 """The scan period: 50 frames a second."""

@@ -12,7 +12,7 @@ scenario actions and the event the referee must answer it with.
 
 The hand keeps its own small model of the board (the mover's and the
 opponent's 25 counts, as the rules engine holds them) and its own statement
-of the single-die rules (:mod:`tavla_pi.replay.handrules`), so that it never
+of the single-die rules (:mod:`tavla_pi.testing.handrules`), so that it never
 relies on the code it tests.
 """
 
@@ -23,9 +23,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from tavla_pi.pinmap import POINT_SLOTS
+from tavla_pi.hardware.pinmap import POINT_SLOTS
 from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
-from tavla_pi.replay.handrules import (
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
+from tavla_pi.testing.handrules import (
     BAR,
     OFF,
     Key,
@@ -37,8 +39,6 @@ from tavla_pi.replay.handrules import (
     points,
     reads_legal,
 )
-from tavla_pi.rules.color import Color
-from tavla_pi.rules.play import Play
 
 ILLEGAL_HOLD_MS = 400
 UNSEEN_UNDER = 2 * POINT_SLOTS
@@ -54,7 +54,7 @@ SLIDE_MS = (0, 130)
 
 
 def location(point: int, color: Color) -> str:
-    """The CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
+    """The docs/CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
     if point == BAR:
         return "bar"
     if point == OFF:
