@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,8 @@ def test_an_older_journal_resumes_to_the_same_state(tmp_path: Path, name: str) -
     expected = json.loads((FIXTURES / name / "state.json").read_text())
     config = tmp_path / "config.toml"
     config.write_text("")
-    daemon = DaemonProcess(tmp_path / "state", tmp_path / "notify", config)
+    daemon = DaemonProcess(tmp_path / "state", tmp_path / "notify", config,
+                           watchdog_usec=100_000)
     try:
         daemon.start()
         assert _settled_state(daemon, list(expected)) == expected
@@ -35,15 +35,15 @@ def test_an_older_journal_resumes_to_the_same_state(tmp_path: Path, name: str) -
     assert "resumed from" in daemon.stderr()
 
 
-def _settled_state(daemon: DaemonProcess, keys: list[str],
-                   timeout_s: float = 15.0) -> dict[str, object]:
-    """The state once the resumed daemon has a stable reading of its board (what the
-    player sees: ``dice_used`` follows the checkers already moved)."""
-    deadline = time.monotonic() + timeout_s
-    state = daemon.state()
-    while (state["sensed"] is None or state["fix"]) and time.monotonic() < deadline:
-        time.sleep(0.05)  # a real process: its scans run on the real clock
-        state = daemon.state()
-    time.sleep(0.3)  # a few more scans: the stability filter passes the board
+def _settled_state(daemon: DaemonProcess, keys: list[str]) -> dict[str, object]:
+    """The state once the resumed daemon has read its board and the stability filter has
+    passed it (``dice_used`` follows the checkers already moved).  The daemon's own
+    watchdog pings (every 50 ms) pace the polling."""
+    for _ in range(200):
+        if daemon.state()["sensed"] is not None:
+            break
+        daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
+    for _ in range(6):  # 300 ms more: longer than the 150 ms stability filter
+        daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
     state = daemon.state()
     return {key: state[key] for key in keys}
