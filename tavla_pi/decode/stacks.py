@@ -9,6 +9,103 @@ whenever a pocket reads empty, exactly one or clearly two, the watch
 counts those steps, so a stack that grows or shrinks one checker at a time
 stays exact.  A third layer's step is too small to see (the sensor nears
 its output swing): two is the most the watch ever claims.
+
+States and transitions
+----------------------
+
+What the watch remembers of each pocket (``count``, ``sure``, ``sign`` and
+the reference ``ref``, the reading it was last anchored at), and the count
+it reports.  "open" is ``None``: the pocket holds one or more, not known
+how many (the observation says an interval).
+
+| state  | count | remembers                                                          |
+| ------ | ----- | ------------------------------------------------------------------ |
+| unseen | open  | nothing: no reading yet (as built)                                 |
+| empty  | 0     | no checker, so no colour                                           |
+| open   | open  | a colour                                                           |
+| one    | 1     | a colour, a reference read of that one checker                     |
+| one?   | 1     | a colour, a reference taken without history                        |
+| two    | 2     | a colour, a reference read of two or more                          |
+| two?   | 2     | a colour, a reference of two or more taken without history         |
+
+``one?`` and ``two?`` are ``sure`` False: a checker of the other colour may
+have lain on the pocket when its reference was taken.  Masked is no state
+of its own: a ``one`` (or ``one?``) that reads 3/4 step or more weaker keeps
+its reference (rows ``masked``, ``not-a-step``, ``weak``), and
+:meth:`StackWatch.masked` reports it while it reads 3/4 to 1.6 steps weaker.
+
+Each scan, for each pocket, the first row that fits its state and reading
+applies.  ``reads``: the level (:data:`~tavla_pi.decode.tables.LEVEL_NAMES`)
+and its colour: ``new`` a colour the pocket does not hold (any colour, to
+an empty or unseen pocket), ``same`` the one it holds, none written: any
+(empty and weak readings have none, nor unknown ones but a stuck sensor's).
+``d``: the reading minus the reference, in second-layer steps.  ``steady``:
+the reading has stood still a whole window.  ``next``: the new state, its
+reference (where it has one) this reading, its colour the reading's;
+``follows``: the same state, its reference now this reading; ``kept``:
+nothing changes.  ``count``: what ``update`` reports (``=``: as before).
+
+| row              | holds          | reads       | d              | steady | next    | count |
+| ---------------- | -------------- | ----------- | -------------- | ------ | ------- | ----- |
+| emptied          | any            | empty       | -              | -      | empty   | 0     |
+| put-one          | empty          | one new     | -              | -      | one     | 1     |
+| put-one+         | empty          | one+ new    | -              | -      | one     | 1     |
+| put-two          | empty          | two+ new    | -              | -      | two     | 2     |
+| fresh-one        | any            | one new     | -              | -      | one?    | 1     |
+| fresh-one+       | any            | one+ new    | -              | -      | open    | open  |
+| fresh-two        | any            | two+ new    | -              | -      | two?    | 2     |
+| fresh-unknown    | any            | unknown new | -              | -      | open    | open  |
+| masked           | one one?       | one same    | d <= -3/4      | -      | kept    | 1     |
+| reads-one        | one two        | one same    | -              | -      | one     | 1     |
+| reads-one-unsure | open one? two? | one same    | -              | -      | one?    | 1     |
+| reads-two        | any            | two+ same   | -              | -      | two     | 2     |
+| stays-open       | open           | one+ same   | -              | -      | open    | open  |
+| step-up          | one            | one+ same   | d > 1/2        | -      | two     | 2     |
+| step-up-unsure   | one?           | one+ same   | d > 1/2        | -      | open    | open  |
+| step-down        | two            | one+ same   | d < -1/2       | -      | one     | 1     |
+| step-down-unsure | two?           | one+ same   | d < -1/2       | -      | one?    | 1     |
+| two-unsure-opens | two?           | one+ same   | -              | -      | open    | open  |
+| drift            | one one? two   | one+ same   | -1/4 < d < 1/4 | -      | follows | =     |
+| steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2 | yes    | follows | =     |
+| not-a-step       | one one? two   | one+ same   | -              | -      | kept    | =     |
+| weak             | any            | weak        | -              | -      | kept    | =     |
+| unknown          | any            | unknown     | -              | -      | kept    | =     |
+
+Why the rows that are not obvious (commits; ``tests/soak_failures/``):
+
+- ``put-one+``: a one-or-more reading straight after empty is one checker:
+  a hand puts checkers down one at a time (587cce8).
+- ``fresh-one``, ``fresh-one+``, ``fresh-two``: a colour the pocket did not
+  hold is anchored afresh: the blot taken off and its hitter put on within
+  one scan had kept the white checker's reference, and the weaker black one
+  read as masked, "remove 1 white" for ever (4834540; soak 4000012341,
+  ``hit_within_one_scan.jsonl``).  Not after empty, so ``one?``/``two?``.
+- ``fresh-unknown``: a stuck sensor reads unknown but keeps its sign.
+- ``masked``: a lone checker reading a layer's step weaker has one of the
+  other colour on it; re-anchored there, taking that one off again counted
+  a second checker (d5fcbfa; soak 1000003023, 1000003059, 2000006002:
+  ``carried_over_full_point.jsonl``, ``carried_over_tall_point.jsonl``).
+  3/4 step, not 1/2: two magnets of one colour differ by up to 0.6 of a step
+  (4834540, :data:`MASK_STEPS`).  ``masked()`` then reads both colours there
+  (39098d5; soak 3000009093, ``checker_on_a_held_point_masked.jsonl``).
+- ``reads-one``: less than 3/4 step weaker is a weaker checker of its colour
+  swapped in, no mask (4834540).
+- ``reads-one-unsure``, ``step-up-unsure``: a white checker lay on a black
+  one whose count the watch did not know; the masked reading became the
+  reference and the step back up counted a second black checker (30862b8;
+  soak 7000021582, ``masked_without_history.jsonl``).  A step up from a
+  reference taken without history leaves the count open.
+- ``two-unsure-opens``: the same guard (``count == 2 and not sure``) opens
+  a ``two?`` on any one-or-more reading that is not a step down.
+- ``step-up``, ``step-down``: the stack watch itself: a bear-off from an
+  8-stack read the same before and after, a wrong commit (587cce8).
+- ``drift``: the reference follows drift and the crosstalk estimate.
+- ``steady-drift``: the next game's setup put a slightly stronger checker
+  in a pocket within one scan (+90 counts, not a step); the reference stayed
+  behind and noise later counted a second checker (584f01a; soak
+  6000018286, ``setup_swaps_a_stronger_checker.jsonl``).
+- ``not-a-step``: too far to follow, no step to count: noise, a masked one
+  still reading one-or-more, a rise from two (two is the most it counts).
 """
 
 from __future__ import annotations
@@ -24,7 +121,8 @@ Two magnets of one colour differ by up to 0.6 of a step (Br +-5 % each)."""
 
 
 class StackWatch:
-    """Per pocket: how many checkers (0, 1, 2) it holds, when its history says so."""
+    """Per pocket: how many checkers (0, 1, 2) it holds, when its history says so
+    (its states and transitions: the module's tables)."""
 
     def __init__(self, sensors: int, second_layer_step: float) -> None:
         self.half_step = second_layer_step / 2.0
@@ -40,28 +138,30 @@ class StackWatch:
     def update(self, levels: Sequence[int], magnitudes: Sequence[float],
                signs: Sequence[int], steady: Sequence[bool]) -> list[int | None]:
         """Feed one frame's levels, field magnitudes, signs (0 where a level has none)
-        and which readings have been steady a while; each pocket's known count."""
+        and which readings have been steady a while; each pocket's known count (per
+        pocket, the first row of the module's table that fits)."""
         count, ref, sign, sure, half = self.count, self.ref, self.sign, self.sure, self.half_step
         mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
             a = magnitudes[i]
-            if level == EMPTY:
+            if level == EMPTY:  # row emptied
                 count[i], ref[i], sign[i], sure[i] = 0, a, 0, True
-            elif signs[i] and signs[i] != sign[i]:
+            elif signs[i] and signs[i] != sign[i]:  # rows put-*, fresh-*
                 sure[i] = count[i] == 0
                 count[i], ref[i], sign[i] = _fresh(level, count[i]), a, signs[i]
-            elif level == ONE:
+            elif level == ONE:  # rows masked, reads-one, reads-one-unsure
                 if count[i] != 1 or ref[i] - a < mask:
                     sure[i] = count[i] is not None and sure[i]
                     count[i], ref[i] = 1, a
                 # else: the one checker reads a layer's step weaker (an opposite checker
                 # on it): keep its own reading, or taking that off would count two
-            elif level == TWO_PLUS:
+            elif level == TWO_PLUS:  # row reads-two
                 count[i], ref[i], sure[i] = 2, a, True
-            elif level == ONE_PLUS:
+            elif level == ONE_PLUS:  # rows stays-open to not-a-step
                 count[i], ref[i] = _stepped(count[i], ref[i], a, half, steady[i])
                 if count[i] == 2 and not sure[i]:
                     count[i] = None  # a step up from a reference that may have been masked
+            # else rows weak, unknown: nothing changes
         return count
 
     def masked(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int]:
