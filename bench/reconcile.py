@@ -1,4 +1,4 @@
-"""CPU time from a stable sensor frame to the new pixel frame (issue 4).
+"""CPU time from a stable sensor frame to the new pixel frame.
 
 Replays long random games refereed by GNU Backgammon (the corpus in
 tests/scenarios/gnubg, clean and clumsy hands) through the real pipeline and

@@ -1,6 +1,6 @@
 """tavla-pi: the controller of a sensing backgammon board.
 
-The package is a one-way pipeline (see PRODUCT.md): ``rules`` (pure
+The package is a one-way pipeline (see docs/ARCHITECTURE.md): ``rules`` (pure
 backgammon), ``hal`` (hardware and the modelled board), ``decode`` (sensor
 frames to observations), ``reconcile`` (observations to plays), ``game`` (the
 match state machine), ``events`` (journal), ``leds`` (pixel frames), ``web``

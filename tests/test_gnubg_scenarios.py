@@ -1,4 +1,4 @@
-"""Whole games refereed by GNU Backgammon, replayed through the product (issue 4).
+"""Whole games refereed by GNU Backgammon, replayed through the product.
 
 Every scenario in tests/scenarios/gnubg/ and examples/ (clean and clumsy hands,
 matches of 1, 3 and 5 points, money games with the cube, loaded positions)

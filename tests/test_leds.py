@@ -1,4 +1,4 @@
-"""Every meaning of PRODUCT.md "What light means", read back by feature name."""
+"""Every meaning of README.md "What the lights mean", read back by feature name."""
 
 from __future__ import annotations
 

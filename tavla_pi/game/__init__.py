@@ -1,1 +1,1 @@
-"""game stage of the pipeline (see PRODUCT.md)."""
+"""game stage of the pipeline (see docs/ARCHITECTURE.md)."""

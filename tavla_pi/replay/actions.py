@@ -26,7 +26,7 @@ MAX_MATCH = 64
 class Setup:
     """Put all 30 checkers in the starting position.
 
-    ``match_length`` (an addition to docs/CONTRACTS.md §4, optional) also starts a
+    ``match_length`` (optional, docs/CONTRACTS.md §4) also starts a
     new match of that many points (0 = money play) before the board is set.
     """
 

@@ -3,7 +3,7 @@
 Player mapping: GNU Backgammon's player 0 is White and player 1 is Black.
 GNU Backgammon rolls the opening dice as ``anDice[0]`` for player 0 and
 ``anDice[1]`` for player 1 and lets player 1 start when ``anDice[1] >
-anDice[0]`` (play.c, NewGame); docs/CONTRACTS.md gives the opening roll's first die
+anDice[0]`` (play.c, NewGame); docs/CONTRACTS.md §4 gives the opening roll's first die
 to White and the second to Black, so White is player 0.  The score pair is
 therefore (White, Black), and the cube owner and the players on roll / to act
 are stored in the ID as 0 for White and 1 for Black.

@@ -1,1 +1,1 @@
-"""web stage of the pipeline (see PRODUCT.md)."""
+"""web stage of the pipeline (see docs/ARCHITECTURE.md)."""

@@ -1,0 +1,96 @@
+"""Every document a file cites is in the repository, and says what is cited.
+
+A reader of the code has only the repository: a citation of a design note,
+an issue or a brief kept elsewhere leads nowhere.  Citations of
+docs/CONTRACTS.md name one of its sections (§1..§5); a quoted README heading
+exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIPPED_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__",
+                "test-artifacts", "node_modules"}
+OUTSIDE: tuple[tuple[str, str], ...] = (
+    (r"PRODUCT\.md", "the product brief, kept outside the repository"),
+    (r"DEVELOPERS(\.md)?\b", "developer notes kept outside the repository"),
+    (r"\bshared/", "the design folder beside the repository"),
+    (r"\bthe brief\b", "a task description"),
+    (r"\bissues? #?\d+", "an issue of the tracker"),
+    (r"/work/", "a path of one development machine"),
+)
+"""Patterns that cite a document outside the repository, and what each one is."""
+ALLOWED = {
+    Path("tests/test_citations.py"): "holds the patterns",
+    Path("tests/test_contracts_doc.py"): "compares the page with the outside promise, if present",
+}
+"""Files that must name an outside document, and why."""
+
+
+def repository_files() -> Iterator[tuple[Path, str]]:
+    """Every text file of the repository (relative path, text), caches and builds left out."""
+    for path in sorted(ROOT.rglob("*")):
+        relative = path.relative_to(ROOT)
+        if (not path.is_file() or SKIPPED_DIRS & set(relative.parts)
+                or any(part.endswith(".egg-info") for part in relative.parts)):
+            continue
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue
+        try:
+            yield relative, data.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+
+
+FILES = list(repository_files())
+
+
+def test_no_file_cites_a_document_outside_the_repository() -> None:
+    found = [
+        f"{path}:{text.count(chr(10), 0, hit.start()) + 1}: {hit.group(0)!r} ({what})"
+        for path, text in FILES if path not in ALLOWED
+        for pattern, what in OUTSIDE
+        for hit in re.finditer(pattern, text, re.IGNORECASE)
+    ]
+    assert not found, "cite a document of the repository instead:\n" + "\n".join(found)
+
+
+def test_the_patterns_find_what_they_are_for() -> None:
+    samples = ["see PRODUCT.md", "DEVELOPERS.md", "../shared/design/CONTRACTS.md",
+               "as the brief says", "issue #12", "(issue 4)", "/work/main/README.md"]
+    for pattern, _ in OUTSIDE:
+        assert any(re.search(pattern, s, re.IGNORECASE) for s in samples), pattern
+    for sample in samples:
+        assert any(re.search(p, sample, re.IGNORECASE) for p, _ in OUTSIDE), sample
+    inside = ["docs/CONTRACTS.md §4", "hardware/WIRING.md", "/usr/share/doc", "briefly"]
+    for sample in inside:
+        assert not any(re.search(p, sample, re.IGNORECASE) for p, _ in OUTSIDE), sample
+
+
+def test_contracts_citations_name_a_section_of_it() -> None:
+    contracts = (ROOT / "docs" / "CONTRACTS.md").read_text(encoding="utf-8")
+    sections = set(re.findall(r"^## (\d+)\. ", contracts, re.M))
+    bad = [
+        f"{path}: {hit.group(0)!r}"
+        for path, text in FILES
+        for hit in re.finditer(r"CONTRACTS\.md,? (?:§|section )(\d+)", text)
+        if hit.group(1) not in sections
+    ]
+    assert not bad, f"docs/CONTRACTS.md has sections {sorted(sections)}:\n" + "\n".join(bad)
+
+
+def test_quoted_readme_headings_exist() -> None:
+    headings = set(re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(encoding="utf-8"),
+                              re.M))
+    bad = [
+        f"{path}: {hit.group(0)!r}"
+        for path, text in FILES
+        for hit in re.finditer(r'README\.md "([^"]+)"', text)
+        if " ".join(hit.group(1).split()) not in headings  # a quote may wrap
+    ]
+    assert not bad, "README.md has no such heading:\n" + "\n".join(bad)
