@@ -9,12 +9,11 @@ exists.
 from __future__ import annotations
 
 import re
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED_DIRS = {".git", ".venv", ".mypy_cache", ".ruff_cache", ".pytest_cache", "__pycache__",
-                "test-artifacts", "node_modules"}
 OUTSIDE: tuple[tuple[str, str], ...] = (
     (r"PRODUCT\.md", "the product brief, kept outside the repository"),
     (r"DEVELOPERS(\.md)?\b", "developer notes kept outside the repository"),
@@ -32,17 +31,19 @@ ALLOWED = {
 
 
 def repository_files() -> Iterator[tuple[Path, str]]:
-    """Every text file of the repository (relative path, text), caches and builds left out."""
-    for path in sorted(ROOT.rglob("*")):
-        relative = path.relative_to(ROOT)
-        if (not path.is_file() or SKIPPED_DIRS & set(relative.parts)
-                or any(part.endswith(".egg-info") for part in relative.parts)):
+    """Every text file of the repository (relative path, text): what git tracks or would
+    track (``.gitignore`` leaves out caches and builds)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, check=True).stdout
+    for name in sorted(set(listed.decode().split("\0")) - {""}):
+        path = ROOT / name
+        if not path.is_file():
             continue
         data = path.read_bytes()
         if b"\0" in data:
             continue
         try:
-            yield relative, data.decode("utf-8")
+            yield Path(name), data.decode("utf-8")
         except UnicodeDecodeError:
             continue
 
