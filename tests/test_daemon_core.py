@@ -22,6 +22,7 @@ from tavla_pi.daemon.service import Service
 from tavla_pi.daemon.startup import open_daemon
 from tavla_pi.errors import HardwareError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.color import Color
 
@@ -106,10 +107,11 @@ def test_the_simulated_board_is_saved_after_every_action(tmp_path: Path) -> None
     assert second.backend.board.in_hand(Color.WHITE) == 1
     assert list(second.dice.queue) == [6, 5, 4, 4]
     third = VirtualDaemon(tmp_path)  # a roll journaled after the save took the first two
-    third.desk.restore(rolls.add([Event("rolled", 99_000)]))
+    third.desk.restore(rolls.add([Event(EventType.ROLLED, 99_000)]))
     assert list(third.dice.queue) == [4, 4]
     fourth = VirtualDaemon(tmp_path)  # a new match since, with one roll: same
-    fourth.desk.restore(rolls.add([Event("new_match", 99_000), Event("opening_roll", 99_001)]))
+    fourth.desk.restore(rolls.add([Event(EventType.NEW_MATCH, 99_000),
+                                   Event(EventType.OPENING_ROLL, 99_001)]))
     assert list(fourth.dice.queue) == [4, 4]
     assert not VirtualDaemon(tmp_path / "elsewhere").desk.restore(simstore.RollCount())
 
@@ -177,14 +179,14 @@ def test_the_state_shows_the_sensed_board_and_the_fixes(tmp_path: Path) -> None:
 
 
 def test_log_lines_for_events() -> None:
-    assert describe(Event("played", 5, {"player": "white", "play": "8/5 6/5",
-                                        "position_id": "P", "dice": [3, 1]})) == \
+    assert describe(Event(EventType.PLAYED, 5, {"player": "white", "play": "8/5 6/5",
+                                                "position_id": "P", "dice": [3, 1]})) == \
         (logging.INFO, "white played 8/5 6/5 (position P)")
-    assert describe(Event("opening_roll", 5, {"white": 3, "black": 3})) == \
+    assert describe(Event(EventType.OPENING_ROLL, 5, {"white": 3, "black": 3})) == \
         (logging.INFO, "opening roll: white 3, black 3: a tie, roll again")
-    assert describe(Event("double_taken", 5, {"player": "black", "cube": 2}))[1] == \
+    assert describe(Event(EventType.DOUBLE_TAKEN, 5, {"player": "black", "cube": 2}))[1] == \
         "black took the double (cube 2)"
-    level, line = describe(Event("lifted", 5, {"player": "white", "from": "6"}))
+    level, line = describe(Event(EventType.LIFTED, 5, {"player": "white", "from": "6"}))
     assert level == logging.DEBUG and line.startswith("lifted {")
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.stats.dice import chi_square_sf, dice_from_events, face_test, roll_test
 
 
@@ -21,9 +22,9 @@ def test_chi_square_survival_matches_tables(x: float, dof: int, p: float) -> Non
 
 def test_rolls_come_from_rolled_and_opening_events() -> None:
     events = [
-        Event("opening_roll", 0, {"white": 3, "black": 1, "starter": "white"}),
-        Event("played", 10, {"player": "white", "dice": [3, 1]}),
-        Event("rolled", 20, {"player": "black", "dice": [6, 6]}),
+        Event(EventType.OPENING_ROLL, 0, {"white": 3, "black": 1, "starter": "white"}),
+        Event(EventType.PLAYED, 10, {"player": "white", "dice": [3, 1]}),
+        Event(EventType.ROLLED, 20, {"player": "black", "dice": [6, 6]}),
     ]
     assert dice_from_events(events) == [(3, 1), (6, 6)]
 

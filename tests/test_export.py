@@ -14,6 +14,7 @@ from journal_support import B, DirectMatch, Policy, W, direct_match
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
+from tavla_pi.events.types import EventType
 from tavla_pi.export import Entry, GameRecord, format_match, record_match
 from tavla_pi.export.mat import format_game
 from tavla_pi.game.settings import GameSettings
@@ -162,8 +163,8 @@ def test_unfinished_games_are_left_out() -> None:
 def test_a_game_from_a_loaded_position_is_skipped_with_the_reason() -> None:
     board = Board.from_counts({"1": 1, "off": 14}, {"13": 5, "12": 10})
     match = MatchState(game_state=GameState.PLAYING, match_length=3)
-    events = [Event("game_started", 0, {"position_id": Position.from_board(board, W)
-                                       .position_id(), "match_id": match.match_id()})]
+    events = [Event(EventType.GAME_STARTED, 0, {"position_id": Position.from_board(board, W)
+                                               .position_id(), "match_id": match.match_id()})]
     record = record_match(events, lambda i: f"j.jsonl:{i + 1}")
     assert record.games == ()
     assert record.skipped == ("j.jsonl:1: game_started: the game starts from a loaded position, "
@@ -183,13 +184,13 @@ def test_a_play_that_does_not_follow_from_the_position_skips_its_game() -> None:
 def test_a_beaver_is_written_and_a_taken_beaver_left_to_the_next_roll() -> None:
     opened = [e for e in short_game().events if not e.type.startswith(("double", "game_o"))]
     beaver = [
-        Event("double_offered", 1, {"player": "black", "cube": 2}),
-        Event("double_taken", 2, {"player": "white", "cube": 2, "beaver": True}),
-        Event("double_taken", 3, {"player": "black", "cube": 4}),
-        Event("double_offered", 4, {"player": "black", "cube": 8}),
-        Event("double_dropped", 5, {"player": "white", "cube": 8}),
-        Event("game_over", 6, {"winner": "black", "kind": "single", "cube": 4, "points": 4,
-                               "score": [0, 4]}),
+        Event(EventType.DOUBLE_OFFERED, 1, {"player": "black", "cube": 2}),
+        Event(EventType.DOUBLE_TAKEN, 2, {"player": "white", "cube": 2, "beaver": True}),
+        Event(EventType.DOUBLE_TAKEN, 3, {"player": "black", "cube": 4}),
+        Event(EventType.DOUBLE_OFFERED, 4, {"player": "black", "cube": 8}),
+        Event(EventType.DOUBLE_DROPPED, 5, {"player": "white", "cube": 8}),
+        Event(EventType.GAME_OVER, 6, {"winner": "black", "kind": "single", "cube": 4,
+                                       "points": 4, "score": [0, 4]}),
     ]
     text = format_match(record_match([*opened, *beaver], str))
     assert text.endswith(
@@ -204,7 +205,7 @@ def test_a_beaver_is_written_and_a_taken_beaver_left_to_the_next_roll() -> None:
 def journal_of(state: Path, *matches: DirectMatch) -> None:
     with Journal.open(state) as journal:
         for match in matches:
-            journal.append([Event("new_match", 0,
+            journal.append([Event(EventType.NEW_MATCH, 0,
                                   {"match_length": match.settings.match_length}),
                             *match.events])
 

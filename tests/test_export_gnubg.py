@@ -34,6 +34,7 @@ from journal_support import B, DirectMatch, W, direct_match, runner_actions
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
+from tavla_pi.events.types import EventType
 from tavla_pi.export import format_match, record_match
 from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.runner import ScenarioRunner
@@ -232,7 +233,8 @@ def runner_cases(tmp_path_factory: pytest.TempPathFactory) -> list[Case]:
         for name, make in RUNNER_MATCHES.items():
             match = make()
             events, runner = on_the_board(match)
-            journal.append([Event("new_match", 0, {"match_length": match.settings.match_length}),
+            journal.append([Event(EventType.NEW_MATCH, 0,
+                                  {"match_length": match.settings.match_length}),
                             *events])
             played.append((name, events, runner))
     assert main(["export", "--state-dir", str(state), "--all", "--out", str(out)]) == 0

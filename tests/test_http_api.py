@@ -194,12 +194,13 @@ def test_a_quiet_stream_sends_keep_alive_comments(tmp_path: Path,
 
 def test_a_subscriber_too_far_behind_is_dropped() -> None:
     from tavla_pi.events.event import Event
+    from tavla_pi.events.types import EventType
 
     async def scenario() -> None:
         hub = EventHub()
         sub = hub.subscribe()
         sub._limit = 3
-        hub.publish([Event("in_sync", t) for t in range(5)])
+        hub.publish([Event(EventType.IN_SYNC, t) for t in range(5)])
         assert sub.dropped and await sub.next(0) is None
     run(scenario())
 

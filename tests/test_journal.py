@@ -19,10 +19,12 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.history import journal_files, read_history
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, archive_files, encode
 from tavla_pi.events.scan import MAX_LINE_BYTES, scan_file
+from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.restore import restore
 
-ROLL = Event("rolled", 10, {"player": "white", "dice": [3, 1]})
-START = Event("game_started", 0, {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})
+ROLL = Event(EventType.ROLLED, 10, {"player": "white", "dice": [3, 1]})
+START = Event(EventType.GAME_STARTED, 0, {"position_id": "4HPwATDgc/ABMA",
+                                          "match_id": "cAkAAAAAAAAA"})
 
 
 def write(state: Path, *events: Event) -> Path:
@@ -62,7 +64,7 @@ def test_events_read_back_equal_the_events_written(tmp_path: Path) -> None:
 
 
 def test_lines_are_ascii_json_whatever_the_fields_hold(tmp_path: Path) -> None:
-    odd = Event("rejected", 3, {"player": "white", "reason": "zar \u00e7ift \ud800 \u2603"})
+    odd = Event(EventType.REJECTED, 3, {"player": "white", "reason": "zar \u00e7ift \ud800 \u2603"})
     path = write(tmp_path, odd)
     assert path.read_bytes().isascii()
     with Journal.open(tmp_path) as journal:
@@ -153,7 +155,7 @@ def test_every_good_line_survives_many_damaged_ones(tmp_path: Path) -> None:
 
 
 def test_unknown_event_types_are_kept(tmp_path: Path) -> None:
-    future = Event("sparkle", 4, {"colour": "gold", "n": [1, {"a": None}]})
+    future = Event(UnknownType("sparkle"), 4, {"colour": "gold", "n": [1, {"a": None}]})
     write(tmp_path, START, future)
     with Journal.open(tmp_path) as journal:
         assert journal.events == [START, future]
@@ -249,12 +251,13 @@ from pathlib import Path
 from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
+from tavla_pi.events.types import EventType
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 journal = Journal.open(Path(sys.argv[1]))
 limit = journal._size + 100
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 try:
-    journal.append([Event("rejected", 1, {"player": "white", "reason": "x" * 300})])
+    journal.append([Event(EventType.REJECTED, 1, {"player": "white", "reason": "x" * 300})])
 except JournalError as exc:
     print(exc)
 """
@@ -273,7 +276,7 @@ def test_a_new_match_after_a_game_archives_the_finished_match(tmp_path: Path) ->
     second = direct_match(2, 5, games=1)
     with Journal.open(tmp_path) as journal:
         journal.append(first.events)
-        journal.append([Event("new_match", 1, {"match_length": 5}), *second.events])
+        journal.append([Event(EventType.NEW_MATCH, 1, {"match_length": 5}), *second.events])
         assert journal.events[0].type == "new_match"
         assert journal.where(0) == f"{tmp_path / JOURNAL_NAME}:1"
     archived = archive_files(tmp_path)
@@ -287,9 +290,9 @@ def test_a_new_match_after_a_game_archives_the_finished_match(tmp_path: Path) ->
 
 def test_a_new_match_without_a_game_keeps_the_same_file(tmp_path: Path) -> None:
     with Journal.open(tmp_path) as journal:
-        journal.append([Event("new_match", 1, {"match_length": 3}), START])
-        journal.append([Event("new_match", 2, {"match_length": 5})])  # the game above counts
-        journal.append([Event("new_match", 3, {"match_length": 7})])  # nothing to archive
+        journal.append([Event(EventType.NEW_MATCH, 1, {"match_length": 3}), START])
+        journal.append([Event(EventType.NEW_MATCH, 2, {"match_length": 5})])  # START counts
+        journal.append([Event(EventType.NEW_MATCH, 3, {"match_length": 7})])  # nothing to archive
     assert len(archive_files(tmp_path)) == 1
     assert [json.loads(line)["t"] for line in lines(tmp_path / JOURNAL_NAME)] == [2, 3]
 
@@ -297,7 +300,7 @@ def test_a_new_match_without_a_game_keeps_the_same_file(tmp_path: Path) -> None:
 def test_archives_are_numbered_in_order(tmp_path: Path) -> None:
     with Journal.open(tmp_path) as journal:
         for n in range(12):
-            journal.append([START, Event("new_match", n, {"match_length": n})])
+            journal.append([START, Event(EventType.NEW_MATCH, n, {"match_length": n})])
     names = [p.name for p in archive_files(tmp_path)]
     assert [int(name[:6]) for name in names] == list(range(1, 13))
 
@@ -306,7 +309,8 @@ def test_history_numbers_every_match_with_a_game_oldest_first(tmp_path: Path) ->
     matches = [direct_match(seed, length, games=1) for seed, length in ((1, 3), (2, 0), (3, 5))]
     with Journal.open(tmp_path) as journal:
         for match in matches:
-            journal.append([Event("new_match", 0, {"match_length": match.settings.match_length}),
+            journal.append([Event(EventType.NEW_MATCH, 0,
+                                  {"match_length": match.settings.match_length}),
                             *match.events])
     (tmp_path / JOURNAL_NAME).open("ab").write(b'not json\n{"t": 9, "ty')  # and a write going on
     before = (tmp_path / JOURNAL_NAME).read_bytes()

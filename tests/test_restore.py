@@ -28,6 +28,7 @@ from journal_support import (
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
+from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import Resumed, fresh, restore, restore_steps
 from tavla_pi.game.settings import GameSettings
@@ -181,8 +182,8 @@ def test_a_roll_with_no_legal_move_passes_after_the_usual_delay() -> None:
     closed = Board.from_counts({"bar": 1, "6": 5, "8": 3, "13": 6},
                                {**{str(p): 2 for p in range(19, 25)}, "12": 3})
     match = MatchState(game_state=GameState.PLAYING, dice=(6, 5))
-    events = [Event("game_started", 0, {"position_id": Position.from_board(closed, W)
-                                       .position_id(), "match_id": match.match_id()})]
+    events = [Event(EventType.GAME_STARTED, 0, {"position_id": Position.from_board(closed, W)
+                                               .position_id(), "match_id": match.match_id()})]
     referee = resumed(events, GameSettings(), 10_000)
     assert referee.phase is Phase.NO_MOVE
     assert referee.busy
@@ -202,7 +203,7 @@ def test_an_empty_journal_is_a_new_match_waiting_for_the_setup() -> None:
 
 
 def test_the_journal_match_length_wins_over_the_settings() -> None:
-    events = [Event("new_match", 0, {"match_length": 5})]
+    events = [Event(EventType.NEW_MATCH, 0, {"match_length": 5})]
     assert restore(events, GameSettings(match_length=3)).match.match_length == 5
 
 
@@ -229,23 +230,25 @@ def test_a_lost_drop_line_is_derived_from_game_over() -> None:
 def start(match: MatchState | None = None) -> Event:
     """A game_started event for the starting position."""
     match = match or MatchState(game_state=GameState.NONE)
-    return Event("game_started", 0, {"position_id": Position.initial().position_id(),
-                                     "match_id": match.match_id()})
+    return Event(EventType.GAME_STARTED, 0, {"position_id": Position.initial().position_id(),
+                                             "match_id": match.match_id()})
 
 
 HOSTILE: list[tuple[list[Event], str]] = [
-    ([Event("rolled", 1, {"player": "white", "dice": [3, 1]})], "no roll is awaited (setup)"),
-    ([start(), Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
-                                   "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+    ([Event(EventType.ROLLED, 1, {"player": "white", "dice": [3, 1]})],
+     "no roll is awaited (setup)"),
+    ([start(), Event(EventType.PLAYED, 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
+                                           "position_id": "not an id!",
+                                           "match_id": "cAkAAAAAAAAA"})],
      "Position ID"),
-    ([start(), Event("game_started", 3, {"position_id": "4HPwATDgc/ABMA",
-                                         "match_id": "////////////"})], "Match ID"),
-    ([start(), Event("opening_roll", 1, {"white": 9, "black": 2})], "skipped"),
-    ([start(), Event("double_taken", 1, {"player": "black", "cube": 2})], "no game"),
-    ([start(), Event("match_over", 1, {"winner": "white", "score": [3, 0]})], "not over"),
-    ([start(), Event("rolled", 1, {"player": "purple", "dice": [1, 2]})], "purple"),
+    ([start(), Event(EventType.GAME_STARTED, 3, {"position_id": "4HPwATDgc/ABMA",
+                                                 "match_id": "////////////"})], "Match ID"),
+    ([start(), Event(EventType.OPENING_ROLL, 1, {"white": 9, "black": 2})], "skipped"),
+    ([start(), Event(EventType.DOUBLE_TAKEN, 1, {"player": "black", "cube": 2})], "no game"),
+    ([start(), Event(EventType.MATCH_OVER, 1, {"winner": "white", "score": [3, 0]})], "not over"),
+    ([start(), Event(EventType.ROLLED, 1, {"player": "purple", "dice": [1, 2]})], "purple"),
     ([start(), start(MatchState(resignation=Resignation.GAMMON))], "a resignation is on offer"),
-    ([start(MatchState()), Event("rolled", 1, {"player": "white"})], "dice"),
+    ([start(MatchState()), Event(EventType.ROLLED, 1, {"player": "white"})], "dice"),
 ]
 
 
@@ -273,7 +276,7 @@ def test_a_skipped_event_leaves_the_state_to_be_resynchronised_by_the_next_play(
 
 
 def test_unknown_event_types_are_ignored() -> None:
-    events = [start(), Event("sparkle", 5, {"colour": "gold"})]
+    events = [start(), Event(UnknownType("sparkle"), 5, {"colour": "gold"})]
     assert restore(events, GameSettings()) == restore(events[:1], GameSettings())
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 
 PRIORITIES = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3,
               logging.CRITICAL: 2}
@@ -60,28 +61,29 @@ def _cube(verb: str) -> Callable[[Mapping[str, Any]], str]:
     return lambda f: f"{f['player']} {verb} the double (cube {f['cube']})"
 
 
-LINES: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    "game_started": lambda f: f"game started: position {f['position_id']}, "
-                              f"match {f['match_id']}",
-    "opening_roll": _opening,
-    "rolled": lambda f: f"{f['player']} rolled {f['dice'][0]}-{f['dice'][1]}",
-    "played": lambda f: f"{f['player']} played {f['play']} (position {f['position_id']})",
-    "no_legal_move": lambda f: f"{f['player']} has no legal move with {f['dice']}",
-    "double_offered": _cube("offered"),
-    "double_taken": _cube("took"),
-    "double_dropped": _cube("dropped"),
-    "game_over": lambda f: f"game over: {f['winner']} wins {f['points']} ({f['kind']}), "
-                           f"score {f['score']}",
-    "match_over": lambda f: f"match over: {f['winner']} wins, score {f['score']}",
-    "new_match": lambda f: "new match",
-    "rejected": lambda f: f"rejected ({f['player']}): {f['reason']}",
+LINES: dict[EventType, Callable[[Mapping[str, Any]], str]] = {
+    EventType.GAME_STARTED: lambda f: f"game started: position {f['position_id']}, "
+                                      f"match {f['match_id']}",
+    EventType.OPENING_ROLL: _opening,
+    EventType.ROLLED: lambda f: f"{f['player']} rolled {f['dice'][0]}-{f['dice'][1]}",
+    EventType.PLAYED: lambda f: f"{f['player']} played {f['play']} "
+                                f"(position {f['position_id']})",
+    EventType.NO_LEGAL_MOVE: lambda f: f"{f['player']} has no legal move with {f['dice']}",
+    EventType.DOUBLE_OFFERED: _cube("offered"),
+    EventType.DOUBLE_TAKEN: _cube("took"),
+    EventType.DOUBLE_DROPPED: _cube("dropped"),
+    EventType.GAME_OVER: lambda f: f"game over: {f['winner']} wins {f['points']} "
+                                   f"({f['kind']}), score {f['score']}",
+    EventType.MATCH_OVER: lambda f: f"match over: {f['winner']} wins, score {f['score']}",
+    EventType.NEW_MATCH: lambda f: "new match",
+    EventType.REJECTED: lambda f: f"rejected ({f['player']}): {f['reason']}",
 }
 """One readable line per event a player or a maintainer cares about."""
 
 
 def describe(event: Event) -> tuple[int, str]:
     """A log level and one readable line for an event (sensing chatter at debug level)."""
-    line = LINES.get(event.type)
+    line = LINES.get(event.type) if isinstance(event.type, EventType) else None
     if line is None:
         return logging.DEBUG, f"{event.type} {json.dumps(dict(event.fields))}"
     return logging.INFO, line(event.fields)

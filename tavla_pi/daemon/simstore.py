@@ -24,13 +24,14 @@ from typing import Any
 
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import LOCATIONS, SimBoard
 from tavla_pi.rules.color import Color
 
 FILENAME = "sim-board.json"
 FORMAT = "tavla-pi sim board"
 VERSION = 1
-ROLL_EVENTS = ("opening_roll", "rolled")
+ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
 """Events that took two dice from the dice source."""
 
 
@@ -53,7 +54,7 @@ class RollCount:
         """The count after ``events``."""
         match, rolls = self.match, self.rolls
         for event in events:
-            if event.type == "new_match" or match is None:
+            if event.type == EventType.NEW_MATCH or match is None:
                 match, rolls = event.t, 0
             if event.type in ROLL_EVENTS:
                 rolls += 1

@@ -11,18 +11,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from tavla_pi.events.types import EventType, UnknownType, event_type
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened, with its docs/CONTRACTS.md §4 fields."""
+    """One thing that happened, with its docs/CONTRACTS.md §4 fields.
 
-    type: str
+    ``type`` is an :class:`EventType`; only an event read back from a
+    journal may carry an :data:`UnknownType` (a later version's event).
+    """
+
+    type: EventType | UnknownType
     t: int
     fields: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.type, EventType):  # a member's value as a plain string
+            object.__setattr__(self, "type", event_type(self.type))
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object of docs/CONTRACTS.md §4: ``t``, ``type``, then the fields."""
-        return {"t": self.t, "type": self.type, **self.fields}
+        return {"t": self.t, "type": str(self.type), **self.fields}
 
     def to_json(self) -> str:
         """One line of JSON, no trailing newline."""
@@ -35,4 +45,4 @@ class Event:
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
         """Rebuild an event from its JSON object (the journal's reader validates first)."""
         rest = {k: v for k, v in data.items() if k not in ("t", "type")}
-        return cls(type=str(data["type"]), t=int(data["t"]), fields=rest)
+        return cls(type=event_type(str(data["type"])), t=int(data["t"]), fields=rest)

@@ -16,6 +16,7 @@ from pathlib import Path
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, archive_files
 from tavla_pi.events.scan import scan_file
+from tavla_pi.events.types import EventType
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class MatchLog:
     def match_length(self) -> int | None:
         """The length announced by ``new_match`` (None if the file does not say)."""
         for event in self.events:
-            if event.type == "new_match":
+            if event.type == EventType.NEW_MATCH:
                 return int(event["match_length"])
         return None
 
@@ -64,7 +65,7 @@ def read_history(state_dir: Path) -> History:
                              for line, problem in scan.bad]
         for start, end in _match_spans(scan.events):
             events = scan.events[start:end]
-            if any(e.type == "game_started" for e in events):
+            if any(e.type == EventType.GAME_STARTED for e in events):
                 number = len(history.matches) + 1
                 history.matches.append(MatchLog(number, path, tuple(events),
                                                 tuple(scan.lines[start:end])))
@@ -73,5 +74,5 @@ def read_history(state_dir: Path) -> History:
 
 def _match_spans(events: list[Event]) -> list[tuple[int, int]]:
     """Index ranges of the matches in one file: each ``new_match`` begins one."""
-    starts = [0] + [i for i, e in enumerate(events) if e.type == "new_match" and i > 0]
+    starts = [0] + [i for i, e in enumerate(events) if e.type == EventType.NEW_MATCH and i > 0]
     return list(zip(starts, [*starts[1:], len(events)], strict=True))

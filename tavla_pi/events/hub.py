@@ -13,8 +13,9 @@ from collections import deque
 from collections.abc import Iterable
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 
-GAME_STARTS = ("game_started", "new_match")
+GAME_STARTS = frozenset({EventType.GAME_STARTED, EventType.NEW_MATCH})
 """Events that begin a new "current game" for the event stream."""
 MAX_PENDING = 10_000
 """Events a subscriber may fall behind by before it is dropped."""

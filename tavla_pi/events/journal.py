@@ -36,6 +36,7 @@ from types import TracebackType
 from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.scan import Scan, check_regular, scan_file
+from tavla_pi.events.types import EventType
 
 JOURNAL_NAME = "journal.jsonl"
 ARCHIVE_DIR = "matches"
@@ -60,7 +61,7 @@ class Journal:
         self._lock_fd: int | None = lock_fd
         self._fd: int | None = fd
         self._size = os.fstat(fd).st_size
-        self._has_game = any(e.type == "game_started" for e in self.events)
+        self._has_game = any(e.type == EventType.GAME_STARTED for e in self.events)
 
     @classmethod
     def open(cls, state_dir: Path) -> Journal:
@@ -88,7 +89,7 @@ class Journal:
         """Write ``events`` durably; a ``new_match`` after a game starts a new file."""
         chunk: list[Event] = []
         for event in events:
-            if event.type == "new_match" and (self._has_game or _any_game(chunk)):
+            if event.type == EventType.NEW_MATCH and (self._has_game or _any_game(chunk)):
                 self._write(chunk)
                 self._rotate()
                 chunk = []
@@ -323,4 +324,4 @@ def _utc() -> str:
 
 
 def _any_game(events: Iterable[Event]) -> bool:
-    return any(event.type == "game_started" for event in events)
+    return any(event.type == EventType.GAME_STARTED for event in events)

@@ -3,8 +3,9 @@
 A journal line is parsed into an :class:`~tavla_pi.events.event.Event` only
 after :func:`parse_event` has checked it: a JSON object with ``t`` and
 ``type``, and for the event types the game reads back (restore, export,
-dice-stats) the fields they use, with the right JSON types.  Unknown event
-types pass (a later version may add some); they carry no meaning here.
+dice-stats) the fields they use, with the right JSON types; the types only
+the lights and the web view use are not checked.  Unknown event types pass
+(a later version may add some); they carry no meaning here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType, event_type
 
 Check = Callable[[Any], bool]
 
@@ -55,27 +57,33 @@ def _flag(value: Any) -> bool:
 
 
 _CUBE = {"player": _color, "cube": _count}
+_NOT_READ: Mapping[str, Check] = {}
+"""The fields of an event type nothing reads back (the lights, the web view): unchecked."""
 
-REQUIRED: Mapping[str, Mapping[str, Check]] = {
-    "new_match": {"match_length": _count},
-    "game_started": {"position_id": _text, "match_id": _text},
-    "opening_roll": {"white": _die, "black": _die},
-    "rolled": {"player": _color, "dice": _dice},
-    "played": {"player": _color, "dice": _dice, "play": _text, "position_id": _text,
-               "match_id": _text},
-    "no_legal_move": {"player": _color, "dice": _dice},
-    "double_offered": _CUBE,
-    "double_taken": _CUBE,
-    "double_dropped": _CUBE,
-    "game_over": {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
-                  "score": _score},
-    "match_over": {"winner": _color, "score": _score},
+REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
+    EventType.NEW_MATCH: {"match_length": _count},
+    EventType.GAME_STARTED: {"position_id": _text, "match_id": _text},
+    EventType.OPENING_ROLL: {"white": _die, "black": _die},
+    EventType.ROLLED: {"player": _color, "dice": _dice},
+    EventType.LIFTED: _NOT_READ,
+    EventType.OUT_OF_SYNC: _NOT_READ,
+    EventType.IN_SYNC: _NOT_READ,
+    EventType.PLAYED: {"player": _color, "dice": _dice, "play": _text, "position_id": _text,
+                       "match_id": _text},
+    EventType.REJECTED: _NOT_READ,
+    EventType.NO_LEGAL_MOVE: {"player": _color, "dice": _dice},
+    EventType.DOUBLE_OFFERED: _CUBE,
+    EventType.DOUBLE_TAKEN: _CUBE,
+    EventType.DOUBLE_DROPPED: _CUBE,
+    EventType.GAME_OVER: {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
+                          "score": _score},
+    EventType.MATCH_OVER: {"winner": _color, "score": _score},
 }
-"""The fields that must be present, per event type, and their checks."""
+"""The fields that must be present, per event type (every member), and their checks."""
 
-OPTIONAL: Mapping[str, Mapping[str, Check]] = {
-    "opening_roll": {"starter": _color},
-    "double_taken": {"beaver": _flag},
+OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
+    EventType.OPENING_ROLL: {"starter": _color},
+    EventType.DOUBLE_TAKEN: {"beaver": _flag},
 }
 """Fields that may be absent, but when present must pass their check."""
 
@@ -98,17 +106,25 @@ def parse_event(line: str) -> Event:
 
 def event_problem(data: Mapping[str, Any]) -> str:
     """What is wrong with an event object, or "" if nothing."""
-    kind = data.get("type")
-    if not isinstance(kind, str) or not kind:
+    given = data.get("type")
+    if not isinstance(given, str) or not given:
         return 'expected an event object with a "type"'
     if not _int(data.get("t")):
         return 'field "t": expected whole milliseconds'
-    for name, check in REQUIRED.get(kind, {}).items():
+    kind = event_type(given)
+    if not isinstance(kind, EventType):  # a later version's event: it carries no meaning here
+        return ""
+    return _field_problem(kind, data)
+
+
+def _field_problem(kind: EventType, data: Mapping[str, Any]) -> str:
+    """What is wrong with the fields of an event of type ``kind``, or "" if nothing."""
+    for name, check in REQUIRED[kind].items():
         if name not in data:
             return f'{kind}: field "{name}" is missing'
         if not check(data[name]):
             return f'{kind}: field "{name}" has a wrong value: {_short(data[name])}'
-    for name, check in OPTIONAL.get(kind, {}).items():
+    for name, check in OPTIONAL.get(kind, _NOT_READ).items():
         if name in data and not check(data[name]):
             return f'{kind}: field "{name}" has a wrong value: {_short(data[name])}'
     return ""

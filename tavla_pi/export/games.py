@@ -18,10 +18,15 @@ from dataclasses import dataclass, field
 
 from tavla_pi.errors import JournalError, TavlaError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+
+CUBE_EVENTS = frozenset({EventType.DOUBLE_OFFERED, EventType.DOUBLE_TAKEN,
+                         EventType.DOUBLE_DROPPED})
+"""The cube actions a match file records."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ def record_match(events: Sequence[Event], where: Callable[[int], str],
     """The game record of one match's events (``where(i)`` names event i's place)."""
     games: list[GameRecord] = []
     skipped: list[str] = []
-    starts = [i for i, e in enumerate(events) if e.type == "game_started"]
+    starts = [i for i, e in enumerate(events) if e.type == EventType.GAME_STARTED]
     for start, end in zip(starts, [*starts[1:], len(events)], strict=True):
         try:
             game = _record_game(events, start, end, where)
@@ -100,10 +105,10 @@ class _Game:
         self.position = self.position.swap()
 
     def cube(self, event: Event) -> None:
-        if event.type == "double_offered":
+        if event.type == EventType.DOUBLE_OFFERED:
             self.offered = int(event["cube"])
             self.add(event["player"], f"Doubles => {self.offered}")
-        elif event.type == "double_dropped":
+        elif event.type == EventType.DOUBLE_DROPPED:
             self.add(event["player"], "Drops")
         elif event.fields.get("beaver"):  # the beaver redoubles what was offered
             self.offered *= 2
@@ -127,13 +132,13 @@ def _record_game(events: Sequence[Event], start: int, end: int,
     for index in range(start + 1, end):
         event = events[index]
         game.where = where(index)
-        if event.type == "played":
+        if event.type == EventType.PLAYED:
             game.played(event)
-        elif event.type == "no_legal_move":
+        elif event.type == EventType.NO_LEGAL_MOVE:
             game.no_move(event)
-        elif event.type.startswith("double_"):
+        elif event.type in CUBE_EVENTS:
             game.cube(event)
-        elif event.type == "game_over":
+        elif event.type == EventType.GAME_OVER:
             return _finished(game, before, event)
     return None
 

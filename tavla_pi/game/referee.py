@@ -13,6 +13,7 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
@@ -95,7 +96,8 @@ class Referee:
         self.match = match
         self.board = position.to_board(match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
-        self._emit("game_started", position_id=position.position_id(), match_id=match.match_id())
+        self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
+                   match_id=match.match_id())
         if match.game_state is not GameState.PLAYING:
             self._enter(Phase.SETUP)
         elif match.double_offered:
@@ -180,7 +182,7 @@ class Referee:
         if fixes:
             return
         self.board, self.result, self.shown_dice = Board.initial(), None, ()
-        self._emit("game_started", position_id=Position.initial().position_id(),
+        self._emit(EventType.GAME_STARTED, position_id=Position.initial().position_id(),
                    match_id=self.match.match_id())
         self._enter(Phase.OPENING)
 
@@ -189,9 +191,9 @@ class Referee:
             return
         self.sync_fixes = fixes
         if fixes:
-            self._emit("out_of_sync", fix=[f.to_event() for f in fixes])
+            self._emit(EventType.OUT_OF_SYNC, fix=[f.to_event() for f in fixes])
         else:
-            self._emit("in_sync")
+            self._emit(EventType.IN_SYNC)
 
     def _player_button(self, color: Color, role: str, long: bool) -> None:
         phase = self.phase
@@ -215,11 +217,11 @@ class Referee:
         self.shown_dice = (white, black)
         self.opening_throws.append((white, black))
         if white == black:
-            self._emit("opening_roll", white=white, black=black)
+            self._emit(EventType.OPENING_ROLL, white=white, black=black)
             return
         opening = OpeningRoll(tuple(self.opening_throws))
         self.opening_throws = []
-        self._emit("opening_roll", white=white, black=black, starter=opening.starter.value)
+        self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
         self.match = start_game(self.match, opening, self.settings.rules)
         self._start_turn(opening.dice)
 
@@ -230,7 +232,7 @@ class Referee:
             self._offer_double(color)
         else:
             dice = self.dice.roll()
-            self._emit("rolled", player=color.value, dice=list(dice))
+            self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
             self.match = rolled(self.match, (max(dice), min(dice)))
             self._start_turn(dice)
 
@@ -240,7 +242,7 @@ class Referee:
             self._reject(color, verdict.reason)
             return
         self.match = cube_rules.offer_double(self.match, color, self.settings.rules)
-        self._emit("double_offered", player=color.value, cube=self.match.cube * 2)
+        self._emit(EventType.DOUBLE_OFFERED, player=color.value, cube=self.match.cube * 2)
         self._enter(Phase.DOUBLE_OFFERED)
 
     def _answer_double(self, color: Color, role: str, long: bool) -> None:
@@ -249,15 +251,16 @@ class Referee:
             self._reject(color, f"{answerer.value} must take or drop the double")
         elif role == "roll":
             self.match = cube_rules.take(self.match, color)
-            self._emit("double_taken", player=color.value, cube=self.match.cube)
+            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube)
             self._enter(Phase.AWAIT_ROLL)
         elif long and cube_rules.may_beaver(self.match, color, self.settings.rules):
             self.match = cube_rules.beaver(self.match, color, self.settings.rules)
-            self._emit("double_taken", player=color.value, cube=self.match.cube, beaver=True)
+            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube,
+                       beaver=True)
         else:
             cube = self.match.cube * 2
             self.match, result = cube_rules.drop(self.match, color, self.settings.rules)
-            self._emit("double_dropped", player=color.value, cube=cube)
+            self._emit(EventType.DOUBLE_DROPPED, player=color.value, cube=cube)
             self._game_over(result)
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
@@ -265,7 +268,7 @@ class Referee:
         start = self.position()
         self.shown_dice = dice
         if not start.legal_plays(dice):
-            self._emit("no_legal_move", player=mover.value, dice=_high_first(dice))
+            self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=_high_first(dice))
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
             return
@@ -286,7 +289,7 @@ class Referee:
         self._report_sync(turn.fixes())
         lifted = turn.new_lift()
         if lifted is not None:
-            self._emit("lifted", player=turn.mover.value, **{"from": lifted[0]},
+            self._emit(EventType.LIFTED, player=turn.mover.value, **{"from": lifted[0]},
                        destinations=list(lifted[1]))
 
     def _moving(self, turn: Turn, color: Color, role: str) -> None:
@@ -318,8 +321,9 @@ class Referee:
                                              self.settings.rules)
         else:
             self.match = turn_done(self.match)
-        self._emit("played", player=mover.value, dice=_high_first(turn.dice), play=play.notation,
-                   position_id=play.result.position_id(), match_id=self.match.match_id())
+        self._emit(EventType.PLAYED, player=mover.value, dice=_high_first(turn.dice),
+                   play=play.notation, position_id=play.result.position_id(),
+                   match_id=self.match.match_id())
         if result is not None:
             self._game_over(result)
         else:
@@ -327,11 +331,11 @@ class Referee:
 
     def _game_over(self, result: GameResult) -> None:
         self.result, self.turn = result, None
-        self._emit("game_over", winner=result.winner.value, kind=result.kind.value,
+        self._emit(EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
                    cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
         if winner is not None:
-            self._emit("match_over", winner=winner.value, score=list(self.match.score))
+            self._emit(EventType.MATCH_OVER, winner=winner.value, score=list(self.match.score))
             self._enter(Phase.MATCH_OVER)
         else:
             self._enter(Phase.GAME_OVER)
@@ -347,7 +351,7 @@ class Referee:
         self.menu_armed_until = -1
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
-        self._emit("new_match", match_length=length)
+        self._emit(EventType.NEW_MATCH, match_length=length)
         self._enter(Phase.SETUP)
         if self.obs is not None:
             self._check_setup(self.obs)
@@ -363,10 +367,10 @@ class Referee:
     # -- events ------------------------------------------------------------------
 
     def _reject(self, color: Color, reason: str) -> None:
-        self._emit("rejected", player=color.value, reason=reason)
+        self._emit(EventType.REJECTED, player=color.value, reason=reason)
 
-    def _emit(self, event_type: str, /, **fields: Any) -> None:
-        self._out.append(Event(event_type, self._now, fields))
+    def _emit(self, kind: EventType, /, **fields: Any) -> None:
+        self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []

@@ -27,6 +27,7 @@ from typing import Any
 
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
@@ -95,7 +96,7 @@ def restore_steps(events: Iterable[Event], settings: GameSettings,
     """The state after each event in turn (``restore`` of every prefix, in one pass)."""
     fold = _Fold(fresh(settings), settings)
     for index, event in enumerate(events):
-        handler = _HANDLERS.get(event.type)
+        handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
         if handler is not None:
             try:
                 handler(fold, event)
@@ -267,16 +268,16 @@ def _match_over(fold: _Fold, event: Event) -> None:
     fold.set(phase=Phase.MATCH_OVER)
 
 
-_HANDLERS: dict[str, Callable[[_Fold, Event], None]] = {
-    "new_match": _new_match,
-    "game_started": _game_started,
-    "opening_roll": _opening_roll,
-    "rolled": _rolled,
-    "no_legal_move": _no_legal_move,
-    "played": _played,
-    "double_offered": _double_offered,
-    "double_taken": _double_taken,
-    "double_dropped": _double_dropped,
-    "game_over": _game_over,
-    "match_over": _match_over,
+_HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
+    EventType.NEW_MATCH: _new_match,
+    EventType.GAME_STARTED: _game_started,
+    EventType.OPENING_ROLL: _opening_roll,
+    EventType.ROLLED: _rolled,
+    EventType.NO_LEGAL_MOVE: _no_legal_move,
+    EventType.PLAYED: _played,
+    EventType.DOUBLE_OFFERED: _double_offered,
+    EventType.DOUBLE_TAKEN: _double_taken,
+    EventType.DOUBLE_DROPPED: _double_dropped,
+    EventType.GAME_OVER: _game_over,
+    EventType.MATCH_OVER: _match_over,
 }

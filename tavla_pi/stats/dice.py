@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 
 FACES = range(1, 7)
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in FACES for b in FACES if a >= b)
@@ -30,10 +31,10 @@ def dice_from_events(events: Iterable[Event]) -> list[tuple[int, int]]:
     """Every roll of two dice in the events; an opening roll counts as one roll."""
     rolls: list[tuple[int, int]] = []
     for event in events:
-        if event.type == "rolled":
+        if event.type == EventType.ROLLED:
             a, b = event["dice"]
             rolls.append((int(a), int(b)))
-        elif event.type == "opening_roll":
+        elif event.type == EventType.OPENING_ROLL:
             rolls.append((int(event["white"]), int(event["black"])))
     return rolls
 

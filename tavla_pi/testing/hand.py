@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from tavla_pi.events.types import EventType
 from tavla_pi.hardware.pinmap import POINT_SLOTS
 from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
 from tavla_pi.rules.color import Color
@@ -112,8 +113,8 @@ CAREFUL = HandStyle(any_order=0.0, multi_die=0.0, use_move=1.0, slide=0.0, glitc
 class Step:
     """Actions of the hand and the event the referee must answer them with.
 
-    ``expect``: ``"out_of_sync"`` (an illegal placement left standing),
-    ``"rejected"`` (DONE pressed before the play is on the board), or None.
+    ``expect``: ``EventType.OUT_OF_SYNC`` (an illegal placement left standing),
+    ``EventType.REJECTED`` (DONE pressed before the play is on the board), or None.
     ``what`` names the step for counting and for failure reports.
     ``carries``: (from, to) of a movement by a legal order with no hit: when
     the referee reports the checker lifted, ``to`` must be among the
@@ -121,7 +122,7 @@ class Step:
     """
 
     actions: tuple[Action, ...]
-    expect: str | None = None
+    expect: EventType | None = None
     what: str = "move"
     carries: tuple[str, str] | None = None
 
@@ -247,7 +248,7 @@ class _Turn:
             h.tally["early_done"] += 1
             self._cut("move")
             self._add(Press(done_button(self.mover), SHORT_PRESS_MS, long=False))
-            self._cut("early_done", expect="rejected")
+            self._cut("early_done", expect=EventType.REJECTED)
 
     def _knock(self) -> None:
         """Lift two or three checkers of a stack, wait, put them back."""
@@ -389,11 +390,11 @@ class _Turn:
         h.tally[kind] += 1
         self._cut("move")
         self._add(Lift(src, me), *self._wait(), Place(bad, me), Wait(ILLEGAL_HOLD_MS))
-        self._cut(kind, expect="out_of_sync", carries=(src, bad))
+        self._cut(kind, expect=EventType.OUT_OF_SYNC, carries=(src, bad))
         if h.chance(self.style.done_on_illegal):
             h.tally[f"done_on_{kind}"] += 1
             self._add(Press(done_button(me), SHORT_PRESS_MS, long=False))
-            self._cut(f"done_on_{kind}", expect="rejected")
+            self._cut(f"done_on_{kind}", expect=EventType.REJECTED)
         self._add(Lift(bad, me), *self._wait(), Place(dst, me), *self._wait())
         self._cut("recover")
 
@@ -406,7 +407,7 @@ class _Turn:
     def _add(self, *actions: Action) -> None:
         self.pending.extend(actions)
 
-    def _cut(self, what: str, expect: str | None = None,
+    def _cut(self, what: str, expect: EventType | None = None,
              carries: tuple[str, str] | None = None) -> None:
         """Close the pending actions into a step (glitches sprinkled in)."""
         if not self.pending:

@@ -25,6 +25,7 @@ from typing import Any
 
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.step import SCAN_MS
@@ -58,10 +59,12 @@ SETUP_WAIT_MS = 400
 SETTLE_LIMIT_MS = 1000
 """The longest the player waits for the board to settle before looking at the lights."""
 DECISIONS = frozenset({
-    "game_started", "opening_roll", "rolled", "played", "no_legal_move", "double_offered",
-    "double_taken", "double_dropped", "game_over", "match_over", "new_match"})
+    EventType.GAME_STARTED, EventType.OPENING_ROLL, EventType.ROLLED, EventType.PLAYED,
+    EventType.NO_LEGAL_MOVE, EventType.DOUBLE_OFFERED, EventType.DOUBLE_TAKEN,
+    EventType.DOUBLE_DROPPED, EventType.GAME_OVER, EventType.MATCH_OVER, EventType.NEW_MATCH})
 """Events that change the game: each must be one the session expects at that moment."""
-GAME_END = frozenset({"played", "double_dropped", "game_over", "match_over"})
+GAME_END = frozenset({EventType.PLAYED, EventType.DOUBLE_DROPPED, EventType.GAME_OVER,
+                      EventType.MATCH_OVER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,12 +191,12 @@ class Session:
     def _game(self) -> None:
         self.turn = 0
         self._note(f"game {self.game}: score {self.match.score}")
-        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={"game_started"})
+        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={EventType.GAME_STARTED})
         for _ in range(SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
-            if any(e.type == "game_started" for e in events):  # takes a few scans more
+            if any(e.type == EventType.GAME_STARTED for e in events):  # takes a few scans more
                 break
-            events += self._do(Wait(SCAN_MS), expect={"game_started"})
-        self._one(events, "game_started", position_id=Position.initial().position_id(),
+            events += self._do(Wait(SCAN_MS), expect={EventType.GAME_STARTED})
+        self._one(events, EventType.GAME_STARTED, position_id=Position.initial().position_id(),
                   match_id=self.match.match_id())
         mover, opening = self._opening()
         dice: tuple[int, int] | None = opening
@@ -225,11 +228,11 @@ class Session:
         while True:
             white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
             button = f"{self.rng.choice(tuple(Color)).value}.roll"
-            events = self._do(Dice(white, black), _press(button), expect={"opening_roll"})
+            events = self._do(Dice(white, black), _press(button), expect={EventType.OPENING_ROLL})
             throws.append((white, black))
             starter = {} if white == black else {
                 "starter": (Color.WHITE if white > black else Color.BLACK).value}
-            self._one(events, "opening_roll", white=white, black=black, **starter)
+            self._one(events, EventType.OPENING_ROLL, white=white, black=black, **starter)
             if white != black:
                 break
         opening = OpeningRoll(tuple(throws))
@@ -242,25 +245,26 @@ class Session:
         if not allowed:
             if self.hand.chance(self.players.wrong_cube):
                 self.counts["cube_refused"] += 1
-                self._one(self._do(_press(f"{mover.value}.cube")), "rejected", player=mover.value)
+                self._one(self._do(_press(f"{mover.value}.cube")), EventType.REJECTED,
+                          player=mover.value)
             return False
         if not self.hand.chance(self.players.double):
             return False
         self.counts["cube_offers"] += 1
         cube = self.match.cube * 2
-        events = self._do(_press(f"{mover.value}.cube"), expect={"double_offered"})
-        self._one(events, "double_offered", player=mover.value, cube=cube)
+        events = self._do(_press(f"{mover.value}.cube"), expect={EventType.DOUBLE_OFFERED})
+        self._one(events, EventType.DOUBLE_OFFERED, player=mover.value, cube=cube)
         self.match = cube_rules.offer_double(self.match, mover, self.rules)
         taker = mover.opponent
         if self.hand.chance(self.players.take):
             self.counts["cube_takes"] += 1
-            events = self._do(_press(f"{taker.value}.roll"), expect={"double_taken"})
-            self._one(events, "double_taken", player=taker.value, cube=cube)
+            events = self._do(_press(f"{taker.value}.roll"), expect={EventType.DOUBLE_TAKEN})
+            self._one(events, EventType.DOUBLE_TAKEN, player=taker.value, cube=cube)
             self.match = cube_rules.take(self.match, taker)
             return False
         self.counts["cube_drops"] += 1
         events = self._do(_press(f"{taker.value}.cube"), expect=GAME_END)
-        self._one(events, "double_dropped", player=taker.value, cube=cube)
+        self._one(events, EventType.DOUBLE_DROPPED, player=taker.value, cube=cube)
         self.match, result = cube_rules.drop(self.match, taker, self.rules)
         self._game_over(events, result)
         return True
@@ -272,7 +276,7 @@ class Session:
             self.counts["stray_presses"] += 1
             role = self.rng.choice(("roll", "cube"))
             events = self._do(_press(f"{other.value}.{role}"))
-            self._one(events, "rejected", player=other.value)
+            self._one(events, EventType.REJECTED, player=other.value)
         if self.hand.chance(self.players.menu):
             self.counts["menu_presses"] += 1
             self._do(_press("menu"))
@@ -282,14 +286,15 @@ class Session:
         self._stray(mover)
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
         events = self._do(Dice(*dice), _press(done_button(mover)),
-                          expect={"rolled", "no_legal_move"})
-        self._one(events, "rolled", player=mover.value, dice=list(dice))
+                          expect={EventType.ROLLED, EventType.NO_LEGAL_MOVE})
+        self._one(events, EventType.ROLLED, player=mover.value, dice=list(dice))
         self.match = rolled(self.match, (max(dice), min(dice)))
         if position.legal_plays(dice):
-            self._none(events, "no_legal_move")
+            self._none(events, EventType.NO_LEGAL_MOVE)
             return dice
         self.counts["no_move_turns"] += 1
-        self._one(events, "no_legal_move", player=mover.value, dice=sorted(dice, reverse=True))
+        self._one(events, EventType.NO_LEGAL_MOVE, player=mover.value,
+                  dice=sorted(dice, reverse=True))
         self.match = turn_done(self.match)
         return None
 
@@ -312,23 +317,24 @@ class Session:
             self.match, result = win_by_play(self.match, mover, play.result.mine, self.rules)
         else:
             self.match = turn_done(self.match)
-        self._one(events, "played", player=mover.value, dice=sorted(dice, reverse=True),
+        self._one(events, EventType.PLAYED, player=mover.value, dice=sorted(dice, reverse=True),
                   play=play.notation,
                   position_id=play.result.position_id(), match_id=self.match.match_id())
         self.counts["plays_committed"] += 1
         if result is not None:
             self._game_over(events, result)
         else:
-            self._none(events, "game_over")
+            self._none(events, EventType.GAME_OVER)
         return result
 
     def _check_sync(self, events: list[Event]) -> None:
         """The referee never commits while it says the board is out of sync."""
-        said = [e.type for e in events if e.type in ("out_of_sync", "in_sync", "played")]
-        if "out_of_sync" not in said:
+        said = [e.type for e in events
+                if e.type in (EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.PLAYED)]
+        if EventType.OUT_OF_SYNC not in said:
             return
-        before = said[:said.index("played")]
-        if before and before[-1] == "out_of_sync":
+        before = said[:said.index(EventType.PLAYED)]
+        if before and before[-1] == EventType.OUT_OF_SYNC:
             self._fail("played_out_of_sync", "played while the last word was out_of_sync")
         else:
             self.counts["in_sync_again"] += 1
@@ -339,7 +345,7 @@ class Session:
         Returns 1 if the referee failed to answer (a failure, recorded; the
         game goes on, as the hand puts the board right), else 0.
         """
-        if step.expect == "rejected":
+        if step.expect == EventType.REJECTED:
             self._settle()
             if self._ambiguous():  # the board asks which play: a player would not press
                 self.counts["early_done_skipped"] += 1
@@ -355,7 +361,7 @@ class Session:
             return 0
         answered = any(e.type == step.expect and e.fields.get("player", mover.value)
                        == mover.value for e in events)
-        answered = answered or (step.expect == "out_of_sync" and step.carries is not None
+        answered = answered or (step.expect == EventType.OUT_OF_SYNC and step.carries is not None
                                 and self._still_fixing(step.carries[1]))
         self.counts[f"{step.what}_answered"] += answered
         if answered:
@@ -377,7 +383,7 @@ class Session:
     def _check_lights(self, carries: tuple[str, str], events: list[Event]) -> None:
         """A lifted checker's lit destinations include where the hand legally takes it."""
         src, dst = carries
-        lifts = [e for e in events if e.type == "lifted" and e.fields.get("from") == src]
+        lifts = [e for e in events if e.type == EventType.LIFTED and e.fields.get("from") == src]
         self.counts["lifts_seen"] += bool(lifts)
         if lifts and dst not in lifts[-1].fields.get("destinations", ()):
             self._fail("destination_not_lit",
@@ -420,11 +426,11 @@ class Session:
             self._settle()
             self._confirm(play, mover)
             events = self._do(_press(done_button(mover)), expect=GAME_END)
-            if any(e.type == "played" for e in events):
+            if any(e.type == EventType.PLAYED for e in events):
                 return events
-            reasons = [e.fields.get("reason") for e in events if e.type == "rejected"]
+            reasons = [e.fields.get("reason") for e in events if e.type == EventType.REJECTED]
             self._fail("done_refused", f"DONE on the complete board {play.notation}: "
-                       f"{reasons or [e.type for e in events]} (attempt {attempt + 1})")
+                       f"{reasons or [str(e.type) for e in events]} (attempt {attempt + 1})")
             self._do(Wait(1000))
         raise _AbortError("stuck", f"DONE never committed {play.notation}")
 
@@ -454,18 +460,19 @@ class Session:
 
     def _game_over(self, events: list[Event], result: GameResult) -> None:
         self.counts[f"won_{result.kind.value}"] += 1
-        self._one(events, "game_over", winner=result.winner.value, kind=result.kind.value,
+        self._one(events, EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
                   cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
         if winner is None:
-            self._none(events, "match_over")
+            self._none(events, EventType.MATCH_OVER)
         else:
             self.counts["matches"] += 1
-            self._one(events, "match_over", winner=winner.value, score=list(self.match.score))
+            self._one(events, EventType.MATCH_OVER, winner=winner.value,
+                      score=list(self.match.score))
 
     # -- actions and events ------------------------------------------------------------
 
-    def _do(self, *actions: Action, expect: Set[str] = frozenset()) -> list[Event]:
+    def _do(self, *actions: Action, expect: Set[EventType] = frozenset()) -> list[Event]:
         """Apply actions; their events.  Of the game's decisions (:data:`DECISIONS`)
         only those in ``expect`` may happen."""
         events: list[Event] = []
@@ -477,7 +484,7 @@ class Session:
             events += self._events(self.runner.apply(action))
         unexpected = [e for e in events if e.type in DECISIONS and e.type not in expect]
         if unexpected:
-            raise _AbortError("wrong_commit" if unexpected[0].type == "played" else
+            raise _AbortError("wrong_commit" if unexpected[0].type == EventType.PLAYED else
                               f"unexpected_{unexpected[0].type}", f"{_brief(unexpected)}")
         return events
 
@@ -489,7 +496,7 @@ class Session:
     def _note(self, text: str) -> None:
         self.lines.append(text)
 
-    def _one(self, events: Sequence[Event], kind: str, /, **fields: Any) -> Event:
+    def _one(self, events: Sequence[Event], kind: EventType, /, **fields: Any) -> Event:
         """The one event of ``kind`` among ``events``, with these fields; else abort."""
         found = [e for e in events if e.type == kind]
         if len(found) != 1:
@@ -497,13 +504,14 @@ class Session:
                               f"expected one {kind} {fields}, got {_brief(events)}")
         event = found[0]
         wrong = [k for k, v in fields.items() if event.fields.get(k) != v]
-        if kind == "opening_roll" and ("starter" in event.fields) != ("starter" in fields):
+        if kind == EventType.OPENING_ROLL and ("starter" in event.fields) != ("starter" in fields):
             wrong.append("starter")
         if wrong:
             raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
         return event
 
-    def _none(self, events: Sequence[Event], kind: str, failure: str | None = None) -> None:
+    def _none(self, events: Sequence[Event], kind: EventType,
+              failure: str | None = None) -> None:
         """No event of ``kind`` among ``events``; else abort with ``failure``."""
         found = [e for e in events if e.type == kind]
         if found:
@@ -531,12 +539,12 @@ class Session:
         return str(path)
 
 
-def _mismatch(kind: str) -> str:
-    return "wrong_commit" if kind == "played" else f"bad_{kind}"
+def _mismatch(kind: EventType) -> str:
+    return "wrong_commit" if kind == EventType.PLAYED else f"bad_{kind}"
 
 
 def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
-    return [e.to_dict() for e in events if e.type != "lifted"]
+    return [e.to_dict() for e in events if e.type != EventType.LIFTED]
 
 
 def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:

@@ -1,0 +1,45 @@
+"""The event types: one enumeration, so that a misspelt type is a mypy error.
+
+Each member's value is the ``"type"`` of docs/CONTRACTS.md §4, as it appears
+in the journal and on the wire; a ``StrEnum`` member is that string, so JSON
+and comparisons with JSON text are unchanged.  A journal line of a type this
+version does not know (a later version's) keeps its name as an
+:data:`UnknownType`: passed on, never interpreted.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NewType
+
+
+class EventType(enum.StrEnum):
+    """What an event says happened; the value is its JSON ``"type"``."""
+
+    NEW_MATCH = "new_match"            # a match of match_length points begins (0: money)
+    GAME_STARTED = "game_started"      # a game begins: its position_id and match_id
+    OPENING_ROLL = "opening_roll"      # one die each; starter is absent on a tie (rolled again)
+    ROLLED = "rolled"                  # the player on roll rolled these dice
+    LIFTED = "lifted"                  # a checker left a location; where it may legally go now
+    OUT_OF_SYNC = "out_of_sync"        # the board differs from the game: what to add or remove
+    IN_SYNC = "in_sync"                # the board agrees with the game again
+    PLAYED = "played"                  # a play committed (DONE): notation, position after it
+    REJECTED = "rejected"              # a press refused, and why (e.g. DONE with dice unused)
+    NO_LEGAL_MOVE = "no_legal_move"    # the roll cannot be played; the turn passes by itself
+    DOUBLE_OFFERED = "double_offered"  # the player on roll offers the cube at this value
+    DOUBLE_TAKEN = "double_taken"      # the opponent takes (beaver: takes and redoubles)
+    DOUBLE_DROPPED = "double_dropped"  # the opponent drops: the game is over
+    GAME_OVER = "game_over"            # the winner, kind of win, cube, points and score
+    MATCH_OVER = "match_over"          # the match is decided: winner and final score
+
+
+UnknownType = NewType("UnknownType", str)
+"""The ``"type"`` of a journal line that names no :class:`EventType` (kept, not read)."""
+
+
+def event_type(name: str) -> EventType | UnknownType:
+    """The member whose value is ``name``; else ``name`` as an :data:`UnknownType`."""
+    try:
+        return EventType(name)
+    except ValueError:
+        return UnknownType(name)
