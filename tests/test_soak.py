@@ -34,10 +34,10 @@ from tavla_pi.replay.actions import (
     read_scenario,
 )
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import Color, Play, Position
 from tavla_pi.testing.hand import CAREFUL, Hand, HandStyle, undo
 from tavla_pi.testing.handrules import partial_boards
+from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 from tavla_pi.testing.soak import Session
 
 FAILURES = Path(__file__).parent / "soak_failures"

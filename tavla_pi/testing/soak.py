@@ -39,7 +39,6 @@ from tavla_pi.replay.actions import (
     Wait,
 )
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -48,6 +47,7 @@ from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.hand import Hand, HandStyle, Step, done_button
+from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
