@@ -34,10 +34,10 @@ from tavla_pi.replay.actions import (
     read_scenario,
 )
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import Color, Play, Position
 from tavla_pi.testing.hand import CAREFUL, Hand, HandStyle, undo
 from tavla_pi.testing.handrules import partial_boards
+from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 from tavla_pi.testing.soak import Session
 
 FAILURES = Path(__file__).parent / "soak_failures"
@@ -272,6 +272,22 @@ def test_cube_among_candidates_lights_the_next_one_and_commits_nothing() -> None
     assert isinstance(turn.verdict, Ambiguous) and turn.verdict.candidates[0] != first
     done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
     assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]
+
+
+def test_the_state_names_the_play_done_confirms_when_plays_read_the_same() -> None:
+    # What the soak's player reads (the lights double-flash where the plays differ,
+    # the same for each): here a complete play and a partial one read the same.
+    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=0)
+    assert runner.state()["confirms"] is None
+    for line in list(read_scenario(FAILURES / "tall_stack_bear_off.jsonl"))[:4]:
+        list(runner.apply(line.action))
+    state = runner.state()
+    assert state["candidates"] == ["24"] and state["confirms"] == "1/off(2)"
+    list(runner.apply(Press("black.cube", SHORT_PRESS_MS, long=False)))
+    assert runner.state()["confirms"] == "1/off(2)"  # the partial one first: DONE skips it
+    done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
+    assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]
+    assert runner.state()["candidates"] == [] and runner.state()["confirms"] is None
 
 
 def test_a_checker_put_on_a_held_point_over_a_lone_one_is_out_of_sync() -> None:

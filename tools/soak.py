@@ -174,7 +174,6 @@ ROWS = (
     ("early_done_answered", "  rejected"),
     ("early_done_skipped", "  not pressed (the board asked which play)"),
     ("ambiguous_asked", "plays that read the same: asked, confirmed by CUBE/DONE"),
-    ("ambiguous_incomplete_first", "  DONE would have confirmed no play"),
     ("movement", "hand movements"),
     ("multi_die", "  one checker over several dice"),
     ("move_action", "  as one 'move' action"),

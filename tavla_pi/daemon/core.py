@@ -16,11 +16,11 @@ from typing import Any, Protocol
 from tavla_pi.daemon import simstore
 from tavla_pi.daemon.logs import describe
 from tavla_pi.daemon.notify import Notifier
-from tavla_pi.daemon.snapshot import snapshot
 from tavla_pi.events.event import Event
 from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
+from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import Pipeline
 
 log = logging.getLogger("tavla_pi.daemon")

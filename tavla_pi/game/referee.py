@@ -160,7 +160,8 @@ class Referee:
                 dice=self.shown_dice, dice_used=lights.dice_used,
                 dice_blink=self._now < self.turn.blink_until, lifted_from=lights.lifted_from,
                 destinations=lights.destinations, press_done=lights.press_done,
-                to_bar=lights.to_bar, candidates=lights.candidates, **base)
+                to_bar=lights.to_bar, candidates=lights.candidates,
+                confirms=lights.confirms, **base)
         return GameView(**base)
 
     def _end_view(self, base: dict[str, Any]) -> GameView:

@@ -39,6 +39,7 @@ class TurnLights:
     fixes: tuple[Fix, ...] = ()
     to_bar: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
+    confirms: str | None = None
 
 
 @dataclass
@@ -156,7 +157,15 @@ class Turn:
         if isinstance(verdict, HitPending):
             return TurnLights(used, to_bar=verdict.to_bar)
         if isinstance(verdict, Ambiguous):
-            return TurnLights(used, candidates=verdict.differ, press_done=True)
+            confirms = _confirmed_by_done(verdict)
+            return TurnLights(used, candidates=verdict.differ, press_done=True,
+                              confirms=confirms.notation if confirms is not None else None)
         if hand is not None:
             return TurnLights(used, hand.from_, hand.destinations)
         return TurnLights(used, press_done=isinstance(verdict, Complete))
+
+
+def _confirmed_by_done(verdict: Ambiguous) -> Play | None:
+    """The play DONE confirms (:meth:`Turn.complete_play`): the first complete candidate
+    in the order offered."""
+    return next((play for play in verdict.plays if play is not None), None)

@@ -33,6 +33,8 @@ class GameView:
     Locations are docs/CONTRACTS.md §1 strings.  ``dice`` are the two dice shown
     (for the opening roll: White's die, Black's die); ``dice_used`` says
     which of them (by position; four flags for doubles) are played.
+    When plays read the same, ``candidates`` are the locations where they
+    differ and ``confirms`` the play DONE confirms now (CUBE offers the next).
     """
 
     phase: Phase
@@ -50,6 +52,7 @@ class GameView:
     fixes: tuple[Fix, ...] = ()
     to_bar: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
+    confirms: str | None = None
     winner: Color | None = None
     points_won: int = 0
     score: tuple[int, int] = (0, 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode.calibration import calibrate
@@ -19,6 +20,7 @@ from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
@@ -76,6 +78,17 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+
+    def state(self) -> dict[str, Any]:
+        """The board and the game now, as ``GET /api/state`` gives them (without its
+        ``events`` count); ``physical`` says where the modelled checkers really are."""
+        return snapshot(self.referee, self.pipeline, self.backend.name)
+
+    @property
+    def settled(self) -> bool:
+        """True when nothing on the board is moving and the game has seen it as it is
+        (what a press waits for)."""
+        return self.pipeline.settled
 
     def run(self, lines: Iterable[ScenarioLine]) -> Iterator[Event]:
         """Every event, in order, as the actions are applied; then the board settles."""
@@ -142,7 +155,7 @@ class ScenarioRunner:
 
     def _press(self, press: Press) -> Iterator[Event]:
         yield from self.advance(SCAN_MS)  # see the board as it is now, then let it settle
-        yield from self._until(lambda: self.pipeline.settled, SETTLE_MS * 5)
+        yield from self._until(lambda: self.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons
         buttons.press(press.button)
         yield from self.advance(press.ms)

@@ -11,6 +11,11 @@ per turn with the chosen play, ``no_legal_move`` exactly when the roll has
 no play, the cube and the game's end as the rules say.  Anything else is a
 :class:`Failure`; the session's scenario (docs/CONTRACTS.md §4 JSON lines) is
 then written out to replay with ``tavla-pi replay``.
+
+The session judges by what the product shows a user, never by its insides:
+the events, and the runner's state as ``GET /api/state`` gives it (what the
+sensors read, the fixes asked for, the play DONE confirms, and ``physical``,
+where the modelled checkers really are).
 """
 
 from __future__ import annotations
@@ -29,7 +34,6 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.step import SCAN_MS
-from tavla_pi.reconcile import Ambiguous
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
     Action,
@@ -40,7 +44,6 @@ from tavla_pi.replay.actions import (
     Wait,
 )
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.writer import action_json, scenario_lines
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -49,11 +52,15 @@ from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.hand import Hand, HandStyle, Step, done_button
+from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
 DONE_ATTEMPTS = 3
 """How often the hand presses DONE on a complete board before the game counts as stuck."""
+CANDIDATES_LIMIT = 8
+"""How often the player presses CUBE looking for its play among plays that read the same
+(more than the candidates ever are: a board shows two, rarely three)."""
 SETUP_WAIT_MS = 400
 """After setting up, long enough for the referee to see the starting position."""
 SETTLE_LIMIT_MS = 1000
@@ -377,8 +384,7 @@ class Session:
     def _still_fixing(self, at: str) -> bool:
         """True when the referee asks to fix ``at`` already (said before, still lit: an
         illegal placement put back where the last one stood within one stable frame)."""
-        turn = self.runner.referee.turn
-        return turn is not None and any(f.at == at for f in turn.fixes())
+        return any(f["at"] == at for f in self.runner.state()["fix"])
 
     def _check_lights(self, carries: tuple[str, str], events: list[Event]) -> None:
         """A lifted checker's lit destinations include where the hand legally takes it."""
@@ -391,19 +397,19 @@ class Session:
                        f"legal to {dst}")
 
     def _unseen(self, at: str, mover: Color) -> bool:
-        """True if the sensors cannot tell a checker of ``mover`` put on ``at`` (a tall
-        stack whose count interval also holds one fewer)."""
-        obs = self.runner.pipeline.stable
-        if obs is None or at in ("bar", "off"):
+        """True if the sensors cannot tell a checker of ``mover`` put on ``at``: they
+        read fewer of its checkers there than really stand there (a tall stack whose
+        count interval also holds one fewer, a checker over the opponent's)."""
+        state = self.runner.state()
+        if state["sensed"] is None or at in ("bar", "off"):
             return False
-        reading = obs.point(int(at))
-        if reading.color is mover:
-            return reading.count.low < self.runner.backend.board.count(at, mover)
-        return reading.other.low == 0
+        low, _ = state["sensed"][mover.value].get(at, (0, 0))
+        pockets = state["physical"]["points"].get(at, ())
+        return bool(low < sum(stack.count(mover.value) for stack in pockets))
 
     def _ambiguous(self) -> bool:
-        turn = self.runner.referee.turn
-        return turn is not None and isinstance(turn.verdict, Ambiguous)
+        """True when the board asks which of several plays it shows."""
+        return bool(self.runner.state()["candidates"])
 
     def _settle(self) -> None:
         """Wait (scan by scan, recorded) until the referee has seen the board as it is.
@@ -417,7 +423,7 @@ class Session:
         for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
             self._do(Wait(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
-            if quiet and self.runner.pipeline.settled:
+            if quiet and self.runner.settled:
                 return
 
     def _done(self, play: Play, mover: Color) -> list[Event]:
@@ -435,28 +441,25 @@ class Session:
         raise _AbortError("stuck", f"DONE never committed {play.notation}")
 
     def _confirm(self, play: Play, mover: Color) -> None:
-        """When plays read the same, cycle (CUBE) until the one offered first is ours.
+        """When plays read the same, cycle (CUBE) until the one DONE confirms is ours.
 
-        The lights do not say which candidate DONE would confirm; this player
-        reads the referee's verdict instead.  A first candidate that is no
-        complete play is recorded: DONE, as the lights invite, would refuse.
+        The lights do not say which play DONE would confirm; this player reads
+        it in the state (``confirms``, as the web page has it).
         """
-        turn = self.runner.referee.turn
-        if turn is None or not isinstance(turn.verdict, Ambiguous):
+        state = self.runner.state()
+        if not state["candidates"]:
             return
         self.counts["ambiguous_asked"] += 1
         if self.naive_done:
             return
-        candidates = turn.verdict.candidates
-        shown = [c.play.notation if c.play else repr(c) for c in candidates]
-        if candidates[0].play is None:
-            self._fail("ambiguous_incomplete_first",
-                       f"asked between {shown} for {play.notation}: DONE would refuse")
-        results = [None if c.play is None else c.play.result for c in candidates]
-        if play.result not in results:
-            raise _AbortError("wrong_belief", f"asked between {shown}, not {play.notation}")
-        for _ in range(results.index(play.result)):
+        offered: list[str | None] = []
+        for _ in range(CANDIDATES_LIMIT):
+            offered.append(state["confirms"])
+            if offered[-1] == play.notation or not state["candidates"]:
+                return
             self._do(_press(f"{mover.value}.cube"))
+            state = self.runner.state()
+        raise _AbortError("wrong_belief", f"asked, DONE offered {offered}, not {play.notation}")
 
     def _game_over(self, events: list[Event], result: GameResult) -> None:
         self.counts[f"won_{result.kind.value}"] += 1

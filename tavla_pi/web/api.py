@@ -4,7 +4,7 @@
 | --- | --- |
 | ``GET /`` | the web page (``static/index.html``) |
 | ``GET /static/<file>`` | the page's modules, style sheet and pictures (``static/``) |
-| ``GET /api/state`` | the state as JSON (:mod:`tavla_pi.daemon.snapshot`) |
+| ``GET /api/state`` | the state as JSON (:mod:`tavla_pi.pipeline.snapshot`) |
 | ``GET /api/events`` | server-sent events: the current game's events, then live ones; |
 | | with ``?leds=1`` also ``event: leds`` frames whenever the LEDs change |
 | ``POST /api/sim`` | one scenario action as a JSON body (sim backend only, else 404) |

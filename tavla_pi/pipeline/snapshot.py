@@ -11,8 +11,13 @@ spare LED), so the web page draws every pixel where the board has it;
 
 Additions for the web page: what the light says in words (``lifted``,
 ``press_done``, ``to_bar``, ``candidates``, ``winner``, ``points_won``,
-``menu_armed``) and, on the simulated board only, ``physical``: where the
-modelled checkers really are (pockets bottom first, trays, hands).
+``menu_armed``), ``confirms``: when plays read the same, the one DONE confirms
+now (CUBE offers the next; the lights alone do not tell them apart), and, on
+the simulated board only, ``physical``: where the modelled checkers really are
+(pockets bottom first, trays, hands).
+
+The daemon serves it; :meth:`tavla_pi.replay.runner.ScenarioRunner.state` gives
+the same for a scenario.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "press_done": view.press_done,
         "to_bar": list(view.to_bar),
         "candidates": list(view.candidates),
+        "confirms": view.confirms,
         "winner": view.winner.value if view.winner is not None else None,
         "points_won": view.points_won,
         "menu_armed": referee.menu_armed_until >= pipeline.clock.now_ms(),
