@@ -27,10 +27,9 @@ from tavla_pi.hardware.pinmap import POINT_SLOTS
 from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.side import BAR_POINT, OFF_POINT
 from tavla_pi.testing.handrules import (
-    BAR,
-    OFF,
-    Key,
+    Sides,
     Single,
     ix,
     moved,
@@ -55,9 +54,9 @@ SLIDE_MS = (0, 130)
 
 def location(point: int, color: Color) -> str:
     """The docs/CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
-    if point == BAR:
+    if point == BAR_POINT:
         return "bar"
-    if point == OFF:
+    if point == OFF_POINT:
         return "off"
     return str(point if color is Color.WHITE else 25 - point)
 
@@ -340,7 +339,7 @@ class _Turn:
 
     def _slide(self, origin: int, dest: int) -> list[Action]:
         """The checker rests briefly on points on its way (each under the stability time)."""
-        between = list(range(origin - 1, dest, -1)) if origin != BAR else []
+        between = list(range(origin - 1, dest, -1)) if origin != BAR_POINT else []
         if not between or not self.hand.chance(self.style.slide):
             return []
         self.hand.tally["slide"] += 1
@@ -354,7 +353,7 @@ class _Turn:
 
     # -- illegal placements ------------------------------------------------------------
 
-    def _illegal_point(self, before: Key, origin: int, dest: int) -> int | None:
+    def _illegal_point(self, before: Sides, origin: int, dest: int) -> int | None:
         """A point where the checker from ``origin`` makes a board no legal play shows:
         held by the opponent, or reached by no dice (never an opponent's blot)."""
         if self._partials is None:
