@@ -22,16 +22,16 @@ from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
-    Dice,
-    Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
-    Press,
+    DiceAction,
+    GlitchAction,
+    LiftAction,
+    LoadAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
     ScenarioLine,
-    Setup,
-    Wait,
+    SetupAction,
+    WaitAction,
 )
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
@@ -93,28 +93,28 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case Setup(match_length):
+            case SetupAction(match_length):
                 if match_length is not None:
                     yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
-            case Load(position_id, match_id):
+            case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
-            case Dice(a, b):
+            case DiceAction(a, b):
                 self.dice.queue.extend([(a, b)])
-            case Press():
+            case PressAction():
                 yield from self._press(action)
-            case Lift(location, color):
+            case LiftAction(location, color):
                 board.lift(location, color)
-            case Place(location, color):
+            case PlaceAction(location, color):
                 board.place(location, color)
-            case Move(source, target, color):
+            case MoveAction(source, target, color):
                 board.lift(source, color)
                 yield from self.advance(SETTLE_MS)
                 board.place(target, color)
                 yield from self.advance(SETTLE_MS)
-            case Glitch(at, color, ms):
+            case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
-            case Wait(ms):
+            case WaitAction(ms):
                 yield from self.advance(ms)
 
     def advance(self, ms: int) -> Iterator[Event]:
@@ -140,7 +140,7 @@ class ScenarioRunner:
         self.backend.board.lay_out(counts)
         yield from self.referee.load(position, match, self.clock.now_ms())
 
-    def _press(self, press: Press) -> Iterator[Event]:
+    def _press(self, press: PressAction) -> Iterator[Event]:
         yield from self.advance(SCAN_MS)  # see the board as it is now, then let it settle
         yield from self._until(lambda: self.pipeline.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons

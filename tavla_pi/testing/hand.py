@@ -24,7 +24,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tavla_pi.hardware.pinmap import POINT_SLOTS
-from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
+from tavla_pi.replay.actions import (
+    SHORT_PRESS_MS,
+    Action,
+    GlitchAction,
+    LiftAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    WaitAction,
+)
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.side import BAR_POINT, OFF_POINT
@@ -169,13 +178,13 @@ def undo(actions: Sequence[Action]) -> list[Action]:
     out: list[Action] = []
     for action in reversed(actions):
         match action:
-            case Lift(at, color):
-                out.append(Place(at, color))
-            case Place(at, color):
-                out.append(Lift(at, color))
-            case Move(source, target, color):
-                out.append(Move(target, source, color))
-            case Wait():
+            case LiftAction(at, color):
+                out.append(PlaceAction(at, color))
+            case PlaceAction(at, color):
+                out.append(LiftAction(at, color))
+            case MoveAction(source, target, color):
+                out.append(MoveAction(target, source, color))
+            case WaitAction():
                 out.append(action)
             case _:
                 pass
@@ -245,7 +254,7 @@ class _Turn:
         if h.chance(self.style.early_done) and (self.mine, self.theirs) not in self.complete:
             h.tally["early_done"] += 1
             self._cut("move")
-            self._add(Press(done_button(self.mover), SHORT_PRESS_MS, long=False))
+            self._add(PressAction(done_button(self.mover), SHORT_PRESS_MS, long=False))
             self._cut("early_done", expect="rejected")
 
     def _knock(self) -> None:
@@ -260,8 +269,8 @@ class _Turn:
         k = min(n, self.hand.rng.choice((2, 3)))
         self.hand.tally["knock"] += 1
         self._cut("move")
-        self._add(*[Lift(at, color)] * k, Wait(self.hand.rng.randrange(0, 700, 20)),
-                  *[Place(at, color)] * k, *self._wait())
+        self._add(*[LiftAction(at, color)] * k, WaitAction(self.hand.rng.randrange(0, 700, 20)),
+                  *[PlaceAction(at, color)] * k, *self._wait())
         self._cut("knock")
 
     def _detour(self) -> None:
@@ -274,7 +283,7 @@ class _Turn:
         steps = careful.turn(other, self.mover)
         actions = [a for s in steps for a in s.actions]
         if self.hand.chance(0.5):
-            lifts = [i for i, a in enumerate(actions) if isinstance(a, Lift | Move)]
+            lifts = [i for i, a in enumerate(actions) if isinstance(a, LiftAction | MoveAction)]
             cut = self.hand.rng.choice(lifts[1:]) if len(lifts) > 1 else len(actions)
             actions = actions[:cut]
             self.hand.tally["takeback_part"] += 1
@@ -318,7 +327,7 @@ class _Turn:
         post: list[Action] = []
         for point in hits:
             at = location(point, me)
-            lift, to_bar = Lift(at, them), Place("bar", them)
+            lift, to_bar = LiftAction(at, them), PlaceAction("bar", them)
             when = h.rng.choice(("before", "in_hand", "after", "blot_held"))
             h.tally[f"hit_{when}"] += 1
             if when == "before":
@@ -333,9 +342,9 @@ class _Turn:
         src, dst = location(origin, me), location(dest, me)
         if not held and h.chance(self.style.use_move):
             h.tally["move_action"] += 1
-            return [*pre, Move(src, dst, me), *post, *self._wait()]
-        return [*pre, Lift(src, me), *self._wait(), *held, *self._slide(origin, dest),
-                Place(dst, me), *post, *self._wait()]
+            return [*pre, MoveAction(src, dst, me), *post, *self._wait()]
+        return [*pre, LiftAction(src, me), *self._wait(), *held, *self._slide(origin, dest),
+                PlaceAction(dst, me), *post, *self._wait()]
 
     def _slide(self, origin: int, dest: int) -> list[Action]:
         """The checker rests briefly on points on its way (each under the stability time)."""
@@ -348,7 +357,8 @@ class _Turn:
         out: list[Action] = []
         for point in stops:
             at = location(point, self.mover)
-            out += [Place(at, self.mover), Wait(rng.randrange(*SLIDE_MS, 10)), Lift(at, self.mover)]
+            out += [PlaceAction(at, self.mover), WaitAction(rng.randrange(*SLIDE_MS, 10)),
+                    LiftAction(at, self.mover)]
         return out
 
     # -- illegal placements ------------------------------------------------------------
@@ -387,20 +397,21 @@ class _Turn:
         h.tally["illegal"] += 1
         h.tally[kind] += 1
         self._cut("move")
-        self._add(Lift(src, me), *self._wait(), Place(bad, me), Wait(ILLEGAL_HOLD_MS))
+        self._add(LiftAction(src, me), *self._wait(), PlaceAction(bad, me),
+                  WaitAction(ILLEGAL_HOLD_MS))
         self._cut(kind, expect="out_of_sync", carries=(src, bad))
         if h.chance(self.style.done_on_illegal):
             h.tally[f"done_on_{kind}"] += 1
-            self._add(Press(done_button(me), SHORT_PRESS_MS, long=False))
+            self._add(PressAction(done_button(me), SHORT_PRESS_MS, long=False))
             self._cut(f"done_on_{kind}", expect="rejected")
-        self._add(Lift(bad, me), *self._wait(), Place(dst, me), *self._wait())
+        self._add(LiftAction(bad, me), *self._wait(), PlaceAction(dst, me), *self._wait())
         self._cut("recover")
 
     # -- building steps ----------------------------------------------------------------
 
     def _wait(self) -> list[Action]:
         ms = self.hand.pause()
-        return [Wait(ms)] if ms else []
+        return [WaitAction(ms)] if ms else []
 
     def _add(self, *actions: Action) -> None:
         self.pending.extend(actions)
@@ -420,4 +431,4 @@ class _Turn:
             if h.chance(self.style.glitch):
                 h.tally["glitch"] += 1
                 at = h.rng.choice([*(str(n) for n in range(1, 25)), "bar"])
-                yield Glitch(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))
+                yield GlitchAction(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))

@@ -32,11 +32,11 @@ from tavla_pi.reconcile import Ambiguous
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
     Action,
-    Dice,
-    Glitch,
-    Press,
-    Setup,
-    Wait,
+    DiceAction,
+    GlitchAction,
+    PressAction,
+    SetupAction,
+    WaitAction,
 )
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.replay.writer import action_json, scenario_lines
@@ -188,11 +188,11 @@ class Session:
     def _game(self) -> None:
         self.turn = 0
         self._note(f"game {self.game}: score {self.match.score}")
-        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={"game_started"})
+        events = self._do(SetupAction(), WaitAction(SETUP_WAIT_MS), expect={"game_started"})
         for _ in range(SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
             if any(e.type == "game_started" for e in events):  # takes a few scans more
                 break
-            events += self._do(Wait(SCAN_MS), expect={"game_started"})
+            events += self._do(WaitAction(SCAN_MS), expect={"game_started"})
         self._one(events, "game_started", position_id=Position.initial().position_id(),
                   match_id=self.match.match_id())
         mover, opening = self._opening()
@@ -225,7 +225,7 @@ class Session:
         while True:
             white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
             button = f"{self.rng.choice(tuple(Color)).value}.roll"
-            events = self._do(Dice(white, black), _press(button), expect={"opening_roll"})
+            events = self._do(DiceAction(white, black), _press(button), expect={"opening_roll"})
             throws.append((white, black))
             starter = {} if white == black else {
                 "starter": (Color.WHITE if white > black else Color.BLACK).value}
@@ -281,7 +281,7 @@ class Session:
         """Roll; the dice, or None when they cannot be played (the turn passed)."""
         self._stray(mover)
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-        events = self._do(Dice(*dice), _press(done_button(mover)),
+        events = self._do(DiceAction(*dice), _press(done_button(mover)),
                           expect={"rolled", "no_legal_move"})
         self._one(events, "rolled", player=mover.value, dice=list(dice))
         self.match = rolled(self.match, (max(dice), min(dice)))
@@ -409,7 +409,7 @@ class Session:
         (a checker carried over the board) is gone.
         """
         for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
-            self._do(Wait(SCAN_MS))
+            self._do(WaitAction(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
             if quiet and self.runner.pipeline.settled:
                 return
@@ -425,7 +425,7 @@ class Session:
             reasons = [e.fields.get("reason") for e in events if e.type == "rejected"]
             self._fail("done_refused", f"DONE on the complete board {play.notation}: "
                        f"{reasons or [e.type for e in events]} (attempt {attempt + 1})")
-            self._do(Wait(1000))
+            self._do(WaitAction(1000))
         raise _AbortError("stuck", f"DONE never committed {play.notation}")
 
     def _confirm(self, play: Play, mover: Color) -> None:
@@ -471,7 +471,7 @@ class Session:
         events: list[Event] = []
         for action in actions:
             self.lines.append(action)
-            if isinstance(action, Glitch):
+            if isinstance(action, GlitchAction):
                 ends = self.runner.clock.now_ms() + action.ms
                 self.glitch_until = max(self.glitch_until, ends)
             events += self._events(self.runner.apply(action))
@@ -540,8 +540,8 @@ def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 
 def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
-    return [action_json(a) for a in actions if not isinstance(a, Wait | Glitch)]
+    return [action_json(a) for a in actions if not isinstance(a, WaitAction | GlitchAction)]
 
 
-def _press(button: str) -> Press:
-    return Press(button, SHORT_PRESS_MS, long=False)
+def _press(button: str) -> PressAction:
+    return PressAction(button, SHORT_PRESS_MS, long=False)
