@@ -21,9 +21,10 @@ from tavla_pi.decode.calibration import calibration_for, default_state_dir
 from tavla_pi.decode.decoder import Decoder
 from tavla_pi.decode.textmap import render_observation, render_raw
 from tavla_pi.hal.backends import board_pinmap
-from tavla_pi.hal.base import RGB, Backend
+from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim import SimBackend
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.hardware.pixel import DARK, RGB
 
 LED_LEVEL = 64
 SOLID: tuple[tuple[str, RGB], ...] = (
@@ -61,7 +62,7 @@ def led_pattern(step: int, pinmap: PinMap) -> tuple[str, list[RGB]]:
         return f"all {name}", [rgb] * n
     index = (step - len(SOLID)) % n
     names = {f.index: f.name for f in pinmap.led_features}
-    pixels: list[RGB] = [(0, 0, 0)] * n
+    pixels: list[RGB] = [DARK] * n
     pixels[index] = SOLID[-1][1]
     return f"LED {index} ({names.get(index, 'unassigned')})", pixels
 

@@ -24,6 +24,7 @@ from tavla_pi.hardware.pinmap import (
     BUTTON_NAMES,
     LED_DRIVERS,
     MUX_CHANNELS,
+    SELECT_LINES,
     SPI_BUSES,
     AdcChip,
     LedFeature,
@@ -43,7 +44,6 @@ GPIO_MIN, GPIO_MAX = 2, 27
 """BCM GPIOs on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM."""
 PWM_PINS = frozenset({12, 13, 18, 19})
 LED_ORDERS = ("RGB", "GRB", "RGBW", "GRBW")
-SELECT_LINES = 4
 ADC_PORT = 0
 LED_SPI_PORT = 1
 

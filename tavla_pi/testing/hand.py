@@ -7,7 +7,7 @@ several dice in one movement, hit blots put on the bar before the hitter
 arrives, while it is in the hand or after, slides over the points on the
 way, pauses of any length, sensor glitches.  At random it is also clumsy:
 DONE pressed too early, a checker put where no legal play goes, a takeback,
-a knocked stack.  The result is a list of :class:`Step` s, each a run of
+a knocked stack.  The result is a list of :class:`HandStep` s, each a run of
 scenario actions and the event the referee must answer it with.
 
 The hand keeps its own small model of the board (the mover's and the
@@ -117,7 +117,7 @@ CAREFUL = HandStyle(any_order=0.0, multi_die=0.0, use_move=1.0, slide=0.0, glitc
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class HandStep:
     """Actions of the hand and the event the referee must answer them with.
 
     ``expect``: ``"out_of_sync"`` (an illegal placement left standing),
@@ -146,7 +146,7 @@ class Hand:
         self.style = style
         self.tally: Counter[str] = Counter()
 
-    def turn(self, play: Play, mover: Color) -> list[Step]:
+    def turn(self, play: Play, mover: Color) -> list[HandStep]:
         """The steps that move ``play`` on the board (DONE not included)."""
         return _Turn(self, play, mover).build()
 
@@ -204,7 +204,7 @@ class _Turn:
         self.mover = mover
         self.opponent = mover.opponent
         self.mine, self.theirs = play.position.mine, play.position.theirs
-        self.steps: list[Step] = []
+        self.steps: list[HandStep] = []
         self.pending: list[Action] = []
         self._partials: set[tuple[int, ...]] | None = None
         plays = play.position.legal_plays(play.dice)
@@ -214,7 +214,7 @@ class _Turn:
 
     # -- the whole turn ----------------------------------------------------------------
 
-    def build(self) -> list[Step]:
+    def build(self) -> list[HandStep]:
         """Every step of the turn."""
         h = self.hand
         if h.chance(self.style.takeback):
@@ -421,7 +421,7 @@ class _Turn:
         """Close the pending actions into a step (glitches sprinkled in)."""
         if not self.pending:
             return
-        self.steps.append(Step(tuple(self._glitched(self.pending)), expect, what, carries))
+        self.steps.append(HandStep(tuple(self._glitched(self.pending)), expect, what, carries))
         self.pending = []
 
     def _glitched(self, actions: list[Action]) -> Iterator[Action]:

@@ -47,7 +47,7 @@ from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
-from tavla_pi.testing.hand import Hand, HandStyle, Step, done_button
+from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
@@ -333,7 +333,7 @@ class Session:
         else:
             self.counts["in_sync_again"] += 1
 
-    def _step(self, step: Step, mover: Color) -> int:
+    def _step(self, step: HandStep, mover: Color) -> int:
         """Apply one step of the hand; check the referee answered as it must.
 
         Returns 1 if the referee failed to answer (a failure, recorded; the
