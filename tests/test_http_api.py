@@ -92,7 +92,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
         await play(daemon, OPENING)
         before = await daemon.state()
         journaled = list(daemon.journal.events)
-        saved = (tmp_path / simstore.FILENAME).read_text()
+        saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_text()
         answer = await daemon.request(method, path, payload, headers)
         assert answer.status == status
         assert answer.content_type == "application/json"
@@ -102,7 +102,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
         await daemon.sleep(400)
         assert await daemon.state() == before
         assert daemon.journal.events == journaled
-        assert (tmp_path / simstore.FILENAME).read_text() == saved
+        assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_text() == saved
     run(scenario())
 
 

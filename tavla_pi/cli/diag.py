@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, TextIO
 
-from tavla_pi.cli.calibrate import add_board_arguments, open_board, whole_number
+from tavla_pi.cli.calibrate import add_board_arguments, open_board_from_args, whole_number
 from tavla_pi.decode.calibration import calibration_for, default_state_dir
 from tavla_pi.decode.decoder import Decoder
 from tavla_pi.decode.textmap import render_observation, render_raw
@@ -121,7 +121,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     state_dir = args.state_dir if args.state_dir is not None else default_state_dir()
     pinmap = board_pinmap(args.pinout)
     calibration = calibration_for(state_dir, pinmap)
-    with open_board(args, pinmap) as backend:
+    with open_board_from_args(args, pinmap) as backend:
         if isinstance(backend, SimBackend):
             backend.board.setup_start()
         session = DiagSession(backend, pinmap, Decoder(calibration, pinmap),

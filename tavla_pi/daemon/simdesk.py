@@ -74,8 +74,8 @@ class QueuedDice:
         return self.roll_one(), self.roll_one()
 
 
-class Core(Protocol):
-    """What the simulator needs of the running daemon."""
+class SimCore(Protocol):
+    """What the simulator needs of the running daemon (:class:`~tavla_pi.daemon.core.Core`)."""
 
     referee: Referee
     pipeline: Pipeline
@@ -89,7 +89,7 @@ class Core(Protocol):
 class SimDesk:
     """Applies scenario actions to the simulated board on the real clock."""
 
-    def __init__(self, core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Path,
+    def __init__(self, core: SimCore, backend: SimBackend, dice: QueuedDice, state_dir: Path,
                  *, settle_ms: int, sleep_ms: Sleep | None = None) -> None:
         self.core = core
         self.sleep_ms = sleep_ms or real_sleep_ms

@@ -30,7 +30,8 @@ class CountRange:
         return self.low == self.high
 
 
-EMPTY = CountRange(0, 0)
+ZERO = CountRange(0, 0)
+"""Exactly no checkers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +47,10 @@ class Reading:
 
     color: Color | None
     count: CountRange
-    other: CountRange = EMPTY
+    other: CountRange = ZERO
 
 
-NOTHING = Reading(None, EMPTY)
+NOTHING = Reading(None, ZERO)
 
 
 @dataclass(frozen=True, slots=True)

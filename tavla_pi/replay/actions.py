@@ -15,9 +15,9 @@ from typing import Any
 
 from tavla_pi.errors import ScenarioError
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
+from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
 
-LOCATIONS: frozenset[str] = frozenset([str(n) for n in range(1, 25)] + ["bar", "off"])
 MAX_MS = 3_600_000
 MAX_MATCH = 64
 

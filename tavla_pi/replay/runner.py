@@ -44,6 +44,7 @@ RELEASE_MS = 60
 BUSY_LIMIT_MS = 5000
 """The most a press or the end of a scenario waits for pending DONE or a pass."""
 CALIBRATION_FRAMES = 32
+"""Scans of the empty modelled board its calibration averages (replay and the sim daemon)."""
 
 
 class ReplayDice:

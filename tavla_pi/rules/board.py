@@ -14,8 +14,10 @@ from tavla_pi.errors import InvalidPositionError
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.side import CHECKERS, SLOTS
 
-LOCATIONS: tuple[str, ...] = (*(str(n) for n in range(1, 25)), "bar", "off")
-"""Every location name: "1".."24", "bar", "off"."""
+POINTS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
+"""The points' location names, "1".."24"."""
+LOCATIONS: tuple[str, ...] = (*POINTS, "bar", "off")
+"""Every location name: "1".."24", "bar", "off" (docs/CONTRACTS.md §1)."""
 _INITIAL_OWN = {"6": 5, "8": 3, "13": 5, "24": 2}
 
 

@@ -55,7 +55,7 @@ DONE_ATTEMPTS = 3
 """How often the hand presses DONE on a complete board before the game counts as stuck."""
 SETUP_WAIT_MS = 400
 """After setting up, long enough for the referee to see the starting position."""
-SETTLE_LIMIT_MS = 1000
+PLAYER_SETTLE_LIMIT_MS = 1000
 """The longest the player waits for the board to settle before looking at the lights."""
 DECISIONS = frozenset({
     "game_started", "opening_roll", "rolled", "played", "no_legal_move", "double_offered",
@@ -189,7 +189,7 @@ class Session:
         self.turn = 0
         self._note(f"game {self.game}: score {self.match.score}")
         events = self._do(SetupAction(), WaitAction(SETUP_WAIT_MS), expect={"game_started"})
-        for _ in range(SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
+        for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
             if any(e.type == "game_started" for e in events):  # takes a few scans more
                 break
             events += self._do(WaitAction(SCAN_MS), expect={"game_started"})
@@ -408,7 +408,7 @@ class Session:
         and look settled; no player looks at the lights before a phantom
         (a checker carried over the board) is gone.
         """
-        for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
+        for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):
             self._do(WaitAction(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
             if quiet and self.runner.pipeline.settled:

@@ -28,11 +28,10 @@ from tavla_pi.hal.sim.sensors import Magnet, SensorModel, truncated_normal
 from tavla_pi.hardware.geometry import slot_xy
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign
 from tavla_pi.hardware.pinmap import BAR_SLOTS_PER_COLOR, POINT_SLOTS, PinMap
+from tavla_pi.rules.board import LOCATIONS, POINTS
 from tavla_pi.rules.color import Color
 
 CHECKERS_PER_SIDE = 15
-POINTS = tuple(str(n) for n in range(1, 25))
-LOCATIONS = (*POINTS, "bar", "off")
 
 Counts = Mapping[tuple[str, Color], int]
 P = ParamSpec("P")
