@@ -22,6 +22,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
@@ -159,9 +160,7 @@ class SimDesk:
     def _load(self, position_id: str, match_id: str) -> None:
         position = Position.from_position_id(position_id)
         match = MatchState.from_match_id(match_id)
-        counts = {(loc, color): n for loc, color, n in position.to_board(match.on_roll).items()
-                  if loc != "off"}
-        self.board.lay_out(counts)
+        self.board.lay_out(counts_of(position.to_board(match.on_roll)))
         self.core.commit(self.core.referee.load(position, match,
                                                 self.core.pipeline.clock.now_ms()))
 

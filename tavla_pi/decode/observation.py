@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from tavla_pi.rules.color import Color
 
-MAX_CHECKERS = 15
-
 
 @dataclass(frozen=True, slots=True)
 class CountRange:

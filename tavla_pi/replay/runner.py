@@ -18,6 +18,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
+from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
@@ -136,9 +137,7 @@ class ScenarioRunner:
     def _load(self, position_id: str, match_id: str) -> Iterator[Event]:
         position = Position.from_position_id(position_id)
         match = MatchState.from_match_id(match_id)
-        board = position.to_board(match.on_roll)
-        counts = {(loc, color): n for loc, color, n in board.items() if loc != "off"}
-        self.backend.board.lay_out(counts)
+        self.backend.board.lay_out(counts_of(position.to_board(match.on_roll)))
         yield from self.referee.load(position, match, self.clock.now_ms())
 
     def _press(self, press: PressAction) -> Iterator[Event]:
