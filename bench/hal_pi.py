@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory
 
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hal.pi.pixels import encode_frame
-from tavla_pi.hal.pi.sensors import SensorGrid
+from tavla_pi.hal.pi.sensors import PiSensorGrid
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.testing.hal_models import HallField, ModelledBoard, board_sites, reference_pinmap
 
@@ -45,10 +45,10 @@ def main() -> None:
     pinmap = reference_pinmap(shuffle_seed=1)
     factory = MockFactory()
     board = ModelledBoard(pinmap, factory, HallField(board_sites()))
-    with SensorGrid(pinmap, pin_factory=factory, delay=lambda us: None) as grid:
+    with PiSensorGrid(pinmap, pin_factory=factory, delay=lambda us: None) as grid:
         scan_us = per_call_us(grid.scan, 20)
     board.close()
-    print(f"SensorGrid.scan, 152 sensors, mock SPI: {scan_us / 1000:6.1f} ms "
+    print(f"PiSensorGrid.scan, 152 sensors, mock SPI: {scan_us / 1000:6.1f} ms "
           f"({scan_us / 152:.0f} us per conversion, mostly the mock's bit-banging)")
 
 

@@ -26,11 +26,11 @@ from tavla_pi.errors import ConfigError
 from tavla_pi.leds import check_brightness
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
 
-FILENAME = "config.toml"
+CONFIG_FILENAME = "config.toml"
 MAX_BYTES = 64 * 1024
 """A config file is a few hundred bytes; anything past this is refused unread."""
 DEFAULT_LISTEN = "127.0.0.1:8750"
-BACKENDS = ("auto", "pi", "sim")
+BACKEND_CHOICES = ("auto", "pi", "sim")
 LOG_LEVELS = ("debug", "info", "warning", "error")
 TOKEN_CHARS = re.compile(r"[!-~]{16,256}")
 """A bearer token: 16 to 256 printable ASCII characters, no spaces."""
@@ -161,7 +161,7 @@ def parse_listen(value: Any, where: str) -> Listen:
 
 SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
     "board": {
-        "backend": ("backend", _choice(BACKENDS)),
+        "backend": ("backend", _choice(BACKEND_CHOICES)),
         "pinout": ("pinout", _path),
         "brightness": ("brightness", _brightness),
         "scan_hz": ("scan_hz", _integer(10, 200)),
@@ -224,9 +224,9 @@ def default_config_path() -> Path:
     """systemd's ``$CONFIGURATION_DIRECTORY``, else ``$XDG_CONFIG_HOME`` or ``~/.config``."""
     service = os.environ.get("CONFIGURATION_DIRECTORY")
     if service:
-        return Path(service.split(":")[0]) / FILENAME
+        return Path(service.split(":")[0]) / CONFIG_FILENAME
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "tavla-pi" / FILENAME
+    return Path(base) / "tavla-pi" / CONFIG_FILENAME
 
 
 def load_config(path: Path | None = None) -> Config:

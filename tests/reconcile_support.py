@@ -22,13 +22,13 @@ from tavla_pi.decode.observation import (
     SensorFault,
 )
 from tavla_pi.reconcile.layout import (
-    BLACK_BAR,
+    BLACK_BAR_CELL,
     N_LOCS,
     N_POINTS,
-    OFF,
-    WHITE_BAR,
+    OFF_CELL,
+    WHITE_BAR_CELL,
     Cells,
-    bar_index,
+    bar_cell,
     cell_of,
     cells_of,
     location_name,
@@ -45,11 +45,11 @@ BAR_SLOTS = 4
 
 
 def cell(location: str, color: Color) -> int:
-    """The cell index of a location name ("bar" is ``color``'s half; "off" is OFF)."""
+    """The cell index of a location name ("bar" is ``color``'s half; "off" is OFF_CELL)."""
     if location == "bar":
-        return bar_index(color)
+        return bar_cell(color)
     if location == "off":
-        return OFF
+        return OFF_CELL
     return int(location) - 1
 
 
@@ -79,7 +79,7 @@ class Table:
     def lift(self, location: str, color: Color) -> None:
         """One checker of ``color`` leaves ``location`` into the hand ("off": the tray)."""
         i = cell(location, color)
-        if i == OFF:
+        if i == OFF_CELL:
             return
         side = self._side(color)
         assert side[i] > 0, f"no {color.value} checker on {location}"
@@ -88,7 +88,7 @@ class Table:
     def place(self, location: str, color: Color) -> None:
         """One checker of ``color`` is put on ``location`` ("off": the tray)."""
         i = cell(location, color)
-        if i != OFF:
+        if i != OFF_CELL:
             self._side(color)[i] += 1
 
     def count(self, location: str, color: Color) -> int:
@@ -115,11 +115,12 @@ class Table:
                                         count_reading(other, slots, saturate)))
             else:
                 readings.append(NOTHING)
-            name = location_name(i) if i < N_POINTS else ("bar-w" if i == WHITE_BAR else "bar-b")
+            bar = "bar-w" if i == WHITE_BAR_CELL else "bar-b"
+            name = location_name(i) if i < N_POINTS else bar
             if name in self.overrides:
                 readings[-1] = self.overrides[name]
-        return Observation(tuple(readings[:N_POINTS]), readings[WHITE_BAR], readings[BLACK_BAR],
-                           tuple(faults))
+        return Observation(tuple(readings[:N_POINTS]), readings[WHITE_BAR_CELL],
+                           readings[BLACK_BAR_CELL], tuple(faults))
 
 
 def random_positions(rng: random.Random, count: int) -> list[tuple[Position, Color]]:

@@ -125,7 +125,7 @@ def test_a_snapshot_round_trips(tmp_path: Path) -> None:
     snap = simstore.SimSnapshot.of(board, [1, 2], simstore.RollCount(1234, 7))
     simstore.save(tmp_path, snap)
     assert simstore.load(tmp_path) == snap
-    doc = json.loads((tmp_path / simstore.FILENAME).read_text())
+    doc = json.loads((tmp_path / simstore.SIM_BOARD_FILENAME).read_text())
     assert doc["board"]["white"] == {"6": 4, "8": 3, "13": 5, "24": 2}
     assert doc["hands"] == {"white": 1, "black": 0}
     assert doc["rolls"] == {"match": 1234, "count": 7}
@@ -149,10 +149,10 @@ def test_a_snapshot_round_trips(tmp_path: Path) -> None:
      ' "dice": [], "rolls": {"match": "x", "count": 1}}', "rolls.match: expected a time"),
 ])
 def test_a_damaged_saved_board_is_named(tmp_path: Path, text: str, where: str) -> None:
-    (tmp_path / simstore.FILENAME).write_text(text)
+    (tmp_path / simstore.SIM_BOARD_FILENAME).write_text(text)
     with pytest.raises(simstore.SimStoreError) as info:
         simstore.load(tmp_path)
-    assert str(info.value).startswith(str(tmp_path / simstore.FILENAME))
+    assert str(info.value).startswith(str(tmp_path / simstore.SIM_BOARD_FILENAME))
     assert where in str(info.value)
 
 

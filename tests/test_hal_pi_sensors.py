@@ -9,7 +9,7 @@ from gpiozero import MCP3208, Device
 from gpiozero.pins.mock import MockFactory
 
 from tavla_pi.errors import HardwareError
-from tavla_pi.hal.pi.sensors import POWER_SETTLE_US, SELECT_SETTLE_US, PowerPolicy, SensorGrid
+from tavla_pi.hal.pi.sensors import POWER_SETTLE_US, SELECT_SETTLE_US, PiSensorGrid, PowerPolicy
 from tavla_pi.hardware.pinmap import PinMap, SensorSite
 from tavla_pi.rules.color import Color
 from tavla_pi.testing.hal_models import (
@@ -42,7 +42,7 @@ class Rig:
         self.field = HallField(board_sites())
         self.board = ModelledBoard(pinmap, self.factory, self.field, **faults)  # type: ignore[arg-type]
         self.delays: list[int] = []
-        self.grid = SensorGrid(pinmap, pin_factory=self.factory, power=power,
+        self.grid = PiSensorGrid(pinmap, pin_factory=self.factory, power=power,
                                delay=self.delays.append)
 
     def index(self, site: SensorSite) -> int:
@@ -226,13 +226,13 @@ def test_close_is_safe_twice_releases_the_pins_and_stops_scans(rig: Rig) -> None
     assert rig.grid.closed
     with pytest.raises(HardwareError, match="closed"):
         rig.grid.scan()
-    again = SensorGrid(rig.pinmap, pin_factory=rig.factory, delay=rig.delays.append)
+    again = PiSensorGrid(rig.pinmap, pin_factory=rig.factory, delay=rig.delays.append)
     with again:
         assert again.scan() == rig.board.expected_frame()
     assert again.closed
 
 
 def test_repr_says_what_it_is(rig: Rig) -> None:
-    assert repr(rig.grid) == "<SensorGrid 152 sensors, always_on>"
+    assert repr(rig.grid) == "<PiSensorGrid 152 sensors, always_on>"
     rig.grid.close()
-    assert repr(rig.grid) == "<SensorGrid closed>"
+    assert repr(rig.grid) == "<PiSensorGrid closed>"

@@ -43,6 +43,7 @@ def test_a_game_through_post_api_sim(tmp_path: Path) -> None:
         assert state["sensed"]["white"]["5"] == [2, 2]
         assert state["board"]["white"]["8"] == 3  # committed only at DONE
         done = await daemon.sim({"press": "white.roll"})
+        assert done["applied"] == "press"  # the action's scenario key, as it always was
         played = [e for e in done["events"] if e["type"] == "played"]
         assert [(e["player"], e["play"]) for e in played] == [("white", "8/5 6/5")]
         state = await daemon.state()
@@ -92,7 +93,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
         await play(daemon, OPENING)
         before = await daemon.state()
         journaled = list(daemon.journal.events)
-        saved = (tmp_path / simstore.FILENAME).read_text()
+        saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_text()
         answer = await daemon.request(method, path, payload, headers)
         assert answer.status == status
         assert answer.content_type == "application/json"
@@ -102,7 +103,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
         await daemon.sleep(400)
         assert await daemon.state() == before
         assert daemon.journal.events == journaled
-        assert (tmp_path / simstore.FILENAME).read_text() == saved
+        assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_text() == saved
     run(scenario())
 
 

@@ -89,7 +89,7 @@ def test_no_legal_move_makes_both_faces_flicker_fast() -> None:
     view = GameView(Phase.NO_MOVE, B, dice=(6, 6), no_legal_move=True)
     for name in pips("black", 0, 6) | pips("black", 1, 6):
         assert runs(on_off(view, name))[:4] == [(True, 120), (False, 120)] * 2
-    assert frame(view)["die.black.0.pip.0"] == palette.NO_MOVE
+    assert frame(view)["die.black.0.pip.0"] == palette.UNPLAYABLE
     assert steady_on(view, "turn.black")
 
 

@@ -6,32 +6,32 @@ import pytest
 
 from tavla_pi.errors import ScenarioError
 from tavla_pi.replay.actions import (
-    Dice,
-    Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
-    Press,
-    Setup,
-    Wait,
+    DiceAction,
+    GlitchAction,
+    LiftAction,
+    LoadAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    SetupAction,
+    WaitAction,
     parse_line,
     read_scenario,
 )
 from tavla_pi.rules.color import Color
 
 GOOD = [
-    ('{"setup": "start"}', Setup()),
+    ('{"setup": "start"}', SetupAction()),
     ('{"load": {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"}}',
-     Load("4HPwATDgc/ABMA", "cAkAAAAAAAAA")),
-    ('{"dice": [6, 1]}', Dice(6, 1)),
-    ('{"press": "white.roll"}', Press("white.roll", 100, long=False)),
-    ('{"hold": "menu", "ms": 2000}', Press("menu", 2000, long=True)),
-    ('{"lift": "13", "color": "white"}', Lift("13", Color.WHITE)),
-    ('{"place": "bar", "color": "black"}', Place("bar", Color.BLACK)),
-    ('{"move": "6/off", "color": "white"}', Move("6", "off", Color.WHITE)),
-    ('{"glitch": {"at": "5", "color": "black", "ms": 40}}', Glitch("5", Color.BLACK, 40)),
-    ('{"wait": 300}', Wait(300)),
+     LoadAction("4HPwATDgc/ABMA", "cAkAAAAAAAAA")),
+    ('{"dice": [6, 1]}', DiceAction(6, 1)),
+    ('{"press": "white.roll"}', PressAction("white.roll", 100, long=False)),
+    ('{"hold": "menu", "ms": 2000}', PressAction("menu", 2000, long=True)),
+    ('{"lift": "13", "color": "white"}', LiftAction("13", Color.WHITE)),
+    ('{"place": "bar", "color": "black"}', PlaceAction("bar", Color.BLACK)),
+    ('{"move": "6/off", "color": "white"}', MoveAction("6", "off", Color.WHITE)),
+    ('{"glitch": {"at": "5", "color": "black", "ms": 40}}', GlitchAction("5", Color.BLACK, 40)),
+    ('{"wait": 300}', WaitAction(300)),
 ]
 
 
@@ -78,7 +78,7 @@ def test_read_scenario_numbers_lines(tmp_path: Path) -> None:
     path.write_text('# header\n\n{"wait": 10}\n{"press": "menu"}\n', encoding="utf-8")
     lines = list(read_scenario(path))
     assert [line.where for line in lines] == [f"{path}:3", f"{path}:4"]
-    assert lines[0].action == Wait(10)
+    assert lines[0].action == WaitAction(10)
 
 
 def test_unreadable_scenario(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from tavla_pi.errors import IllegalPlayError
 from tavla_pi.rules import Color, GameState, MatchRules, MatchState, Resignation, WinKind
 from tavla_pi.rules.cube import (
     OK,
-    Verdict,
+    CubeVerdict,
     beaver,
     drop,
     may_beaver,
@@ -32,7 +32,7 @@ MATCH = MatchState(on_roll=W, to_act=W, match_length=7, score=(2, 3))
 
 def test_a_verdict_is_true_when_allowed_and_carries_the_reason_when_not() -> None:
     assert OK and OK.ok and OK.reason == ""
-    refused = Verdict("no doubling in the Crawford game")
+    refused = CubeVerdict("no doubling in the Crawford game")
     assert not refused and not refused.ok
 
 

@@ -8,7 +8,6 @@ from tavla_pi.errors import IllegalPlayError, InvalidPositionError
 from tavla_pi.rules import Color, GameState, MatchRules, MatchState, Resignation, WinKind
 from tavla_pi.rules.match import MAX_SCORE
 from tavla_pi.rules.scoring import (
-    BAR,
     GameResult,
     accept_resignation,
     end_game,
@@ -19,6 +18,7 @@ from tavla_pi.rules.scoring import (
     win_by_play,
     win_kind,
 )
+from tavla_pi.rules.side import BAR_INDEX
 
 W, B = Color.WHITE, Color.BLACK
 RULES = MatchRules()
@@ -28,7 +28,7 @@ def loser(**points: int) -> list[int]:
     """25 counts in the loser's numbering: p1..p24 by name, 'bar' for the bar."""
     counts = [0] * 25
     for name, n in points.items():
-        counts[BAR if name == "bar" else int(name[1:]) - 1] = n
+        counts[BAR_INDEX if name == "bar" else int(name[1:]) - 1] = n
     return counts
 
 

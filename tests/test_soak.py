@@ -25,12 +25,12 @@ from tavla_pi.reconcile import Ambiguous
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
     Action,
-    Glitch,
-    Lift,
-    Move,
-    Place,
-    Press,
-    Wait,
+    GlitchAction,
+    LiftAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    WaitAction,
     read_scenario,
 )
 from tavla_pi.replay.runner import ScenarioRunner
@@ -84,14 +84,14 @@ def apply_to(board: SimBoard, actions: list[Action]) -> None:
     """Do the hand's checker actions on the modelled board (nothing else)."""
     for action in actions:
         match action:
-            case Lift(at, color):
+            case LiftAction(at, color):
                 board.lift(at, color)
-            case Place(at, color):
+            case PlaceAction(at, color):
                 board.place(at, color)
-            case Move(source, target, color):
+            case MoveAction(source, target, color):
                 board.lift(source, color)
                 board.place(target, color)
-            case Wait() | Glitch() | Press():
+            case WaitAction() | GlitchAction() | PressAction():
                 pass
             case _:
                 raise AssertionError(f"a hand does not {action}")
@@ -134,9 +134,9 @@ def test_a_careful_hand_moves_one_die_at_a_time_in_a_legal_order(pinmap: PinMap)
     rng = random.Random(3)
     for play, mover in random_turns(rng, 2):
         actions = Hand(rng, CAREFUL).actions(play, mover)
-        moves = [a for a in actions if isinstance(a, Move) and a.color is mover]
+        moves = [a for a in actions if isinstance(a, MoveAction) and a.color is mover]
         assert len(moves) == len(play.moves)
-        assert not any(isinstance(a, Press | Glitch | Wait) for a in actions)
+        assert not any(isinstance(a, PressAction | GlitchAction | WaitAction) for a in actions)
 
 
 def test_illegal_placements_go_where_no_legal_play_reads() -> None:
@@ -165,12 +165,14 @@ def test_undo_takes_actions_back(pinmap: PinMap) -> None:
 
 
 def test_scenario_lines_are_contract_json() -> None:
-    lines = scenario_lines(["a note", Lift("bar", Color.BLACK), Move("6", "off", Color.WHITE),
-                            Press("menu", 2000, long=True), Glitch("5", Color.WHITE, 40)])
+    lines = scenario_lines(["a note", LiftAction("bar", Color.BLACK),
+                            MoveAction("6", "off", Color.WHITE),
+                            PressAction("menu", 2000, long=True),
+                            GlitchAction("5", Color.WHITE, 40)])
     assert lines == [
         "# a note", '{"lift": "bar", "color": "black"}', '{"move": "6/off", "color": "white"}',
         '{"hold": "menu", "ms": 2000}', '{"glitch": {"at": "5", "color": "white", "ms": 40}}']
-    assert action_json(Wait(30)) == {"wait": 30}
+    assert action_json(WaitAction(30)) == {"wait": 30}
 
 
 # -- games through the whole pipeline --------------------------------------------------
@@ -266,11 +268,11 @@ def test_cube_among_candidates_lights_the_next_one_and_commits_nothing() -> None
     turn = runner.referee.turn
     assert turn is not None and isinstance(turn.verdict, Ambiguous)
     first = turn.verdict.candidates[0]
-    cube = Press("black.cube", SHORT_PRESS_MS, long=False)
-    pressed = [*runner.apply(cube), *runner.apply(Wait(1000))]
+    cube = PressAction("black.cube", SHORT_PRESS_MS, long=False)
+    pressed = [*runner.apply(cube), *runner.apply(WaitAction(1000))]
     assert [e.type for e in pressed if e.type != "lifted"] == []
     assert isinstance(turn.verdict, Ambiguous) and turn.verdict.candidates[0] != first
-    done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
+    done = runner.apply(PressAction("black.roll", SHORT_PRESS_MS, long=False))
     assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]
 
 
@@ -283,9 +285,9 @@ def test_the_state_names_the_play_done_confirms_when_plays_read_the_same() -> No
         list(runner.apply(line.action))
     state = runner.state()
     assert state["candidates"] == ["24"] and state["confirms"] == "1/off(2)"
-    list(runner.apply(Press("black.cube", SHORT_PRESS_MS, long=False)))
+    list(runner.apply(PressAction("black.cube", SHORT_PRESS_MS, long=False)))
     assert runner.state()["confirms"] == "1/off(2)"  # the partial one first: DONE skips it
-    done = runner.apply(Press("black.roll", SHORT_PRESS_MS, long=False))
+    done = runner.apply(PressAction("black.roll", SHORT_PRESS_MS, long=False))
     assert [e["play"] for e in done if e.type == "played"] == ["1/off(2)"]
     assert runner.state()["candidates"] == [] and runner.state()["confirms"] is None
 

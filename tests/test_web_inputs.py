@@ -86,7 +86,7 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(tmp_path: Path, payload: by
         daemon = await opened(tmp_path)
         before = await daemon.state()
         journaled = list(daemon.journal.events)
-        saved = (tmp_path / simstore.FILENAME).read_bytes()
+        saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes()
         answer = await daemon.request("POST", "/api/sim", payload)
         assert 400 <= answer.status < 500, answer.body
         assert answer.content_type == "application/json"
@@ -96,7 +96,7 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(tmp_path: Path, payload: by
         await daemon.sleep(400)
         assert await daemon.state() == before
         assert daemon.journal.events == journaled
-        assert (tmp_path / simstore.FILENAME).read_bytes() == saved
+        assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes() == saved
     run(scenario())
 
 

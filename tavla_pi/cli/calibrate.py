@@ -16,7 +16,7 @@ from typing import Any
 
 from tavla_pi.clock import MonotonicClock
 from tavla_pi.decode.calibration import (
-    FILENAME,
+    CALIBRATION_FILENAME,
     Calibration,
     calibrate,
     default_state_dir,
@@ -58,7 +58,7 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
                         help="sim only: seeds the modelled parts' tolerances and noise")
 
 
-def open_board(args: argparse.Namespace, pinmap: PinMap) -> Backend:
+def open_board_from_args(args: argparse.Namespace, pinmap: PinMap) -> Backend:
     """The backend the options ask for, opened on ``pinmap``."""
     return open_backend(args.backend, pinmap, MonotonicClock(), random.Random(args.seed))
 
@@ -98,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
     """Calibrate and save; exit 1 if a sensor looks dead."""
     state_dir = args.state_dir if args.state_dir is not None else default_state_dir()
     pinmap = board_pinmap(args.pinout)
-    with open_board(args, pinmap) as backend:
+    with open_board_from_args(args, pinmap) as backend:
         calibration = measure(backend, pinmap, args.frames)
-    path = state_dir / FILENAME
+    path = state_dir / CALIBRATION_FILENAME
     save_calibration(calibration, path)
     print(f"calibrated {summary(calibration)}; saved {path}")
     for index, kind in calibration.faults:

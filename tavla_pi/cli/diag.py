@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, TextIO
 
-from tavla_pi.cli.calibrate import add_board_arguments, open_board, whole_number
+from tavla_pi.cli.calibrate import add_board_arguments, open_board_from_args, whole_number
 from tavla_pi.decode.calibration import calibration_for, default_state_dir
 from tavla_pi.decode.decoder import Decoder
 from tavla_pi.decode.textmap import render_observation, render_raw
 from tavla_pi.hal.backends import board_pinmap
-from tavla_pi.hal.base import RGB, Backend
+from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim import SimBackend
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.hardware.pixel import DARK, RGB
 
 LED_LEVEL = 64
 SOLID: tuple[tuple[str, RGB], ...] = (
@@ -61,7 +62,7 @@ def led_pattern(step: int, pinmap: PinMap) -> tuple[str, list[RGB]]:
         return f"all {name}", [rgb] * n
     index = (step - len(SOLID)) % n
     names = {f.index: f.name for f in pinmap.led_features}
-    pixels: list[RGB] = [(0, 0, 0)] * n
+    pixels: list[RGB] = [DARK] * n
     pixels[index] = SOLID[-1][1]
     return f"LED {index} ({names.get(index, 'unassigned')})", pixels
 
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     state_dir = args.state_dir if args.state_dir is not None else default_state_dir()
     pinmap = board_pinmap(args.pinout)
     calibration = calibration_for(state_dir, pinmap)
-    with open_board(args, pinmap) as backend:
+    with open_board_from_args(args, pinmap) as backend:
         if isinstance(backend, SimBackend):
             backend.board.setup_start()
         session = DiagSession(backend, pinmap, Decoder(calibration, pinmap),

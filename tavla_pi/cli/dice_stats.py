@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.history import journal_files
 from tavla_pi.events.journal import JOURNAL_NAME
 from tavla_pi.events.reader import read_events
 from tavla_pi.stats.dice import (
-    FACES,
+    FACE_VALUES,
     ROLLS,
     ChiSquare,
     dice_from_events,
@@ -22,12 +22,6 @@ from tavla_pi.stats.dice import (
     roll_probability,
     roll_test,
 )
-
-
-def default_state_dir() -> Path:
-    """``$XDG_STATE_HOME/tavla-pi`` or ``~/.local/state/tavla-pi``."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "tavla-pi"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -66,7 +60,8 @@ def report(rolls: list[tuple[int, int]]) -> str:
     n = len(rolls)
     faces, combos = face_counts(rolls), roll_counts(rolls)
     lines = [f"{n} rolls ({2 * n} dice)", "", "face  count  share   expected"]
-    lines += [f"{f:>4}  {faces[f]:>5}  {faces[f] / (2 * n):6.2%}  {1 / 6:7.2%}" for f in FACES]
+    lines += [f"{f:>4}  {faces[f]:>5}  {faces[f] / (2 * n):6.2%}  {1 / 6:7.2%}"
+              for f in FACE_VALUES]
     lines += ["", "roll  count  share   expected"]
     lines += [f"{a}-{b}   {combos[(a, b)]:>5}  {combos[(a, b)] / n:6.2%}  "
               f"{roll_probability((a, b)):7.2%}" for a, b in ROLLS]

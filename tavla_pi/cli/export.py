@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tavla_pi.cli.dice_stats import default_state_dir
+from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.history import MatchLog, read_history
 from tavla_pi.export import MatchRecord, format_match, record_match

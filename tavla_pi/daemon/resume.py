@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import restore as fold
+from tavla_pi.game.restore import restore
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -24,11 +24,11 @@ def open_journal(state_dir: Path) -> Journal:
     return journal
 
 
-def restore(referee: Referee, journal: Journal, now: int) -> None:
+def resume_from_journal(referee: Referee, journal: Journal, now: int) -> None:
     """Bring ``referee`` to the state the journal's events leave (nothing is emitted)."""
     if not journal.events:
         return
-    state = fold(journal.events, referee.settings, journal.where)
+    state = restore(journal.events, referee.settings, journal.where)
     for warning in state.warnings:
         log.warning("journal: %s", warning)
     referee.resume(state, now)

@@ -22,18 +22,19 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
+from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
-    Dice,
-    Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
-    Press,
-    Setup,
-    Wait,
+    DiceAction,
+    GlitchAction,
+    LiftAction,
+    LoadAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    SetupAction,
+    WaitAction,
 )
 from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
@@ -74,8 +75,8 @@ class QueuedDice:
         return self.roll_one(), self.roll_one()
 
 
-class Core(Protocol):
-    """What the simulator needs of the running daemon."""
+class SimCore(Protocol):
+    """What the simulator needs of the running daemon (:class:`~tavla_pi.daemon.core.Core`)."""
 
     referee: Referee
     pipeline: Pipeline
@@ -89,7 +90,7 @@ class Core(Protocol):
 class SimDesk:
     """Applies scenario actions to the simulated board on the real clock."""
 
-    def __init__(self, core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Path,
+    def __init__(self, core: SimCore, backend: SimBackend, dice: QueuedDice, state_dir: Path,
                  *, settle_ms: int, sleep_ms: Sleep | None = None) -> None:
         self.core = core
         self.sleep_ms = sleep_ms or real_sleep_ms
@@ -117,7 +118,7 @@ class SimDesk:
     @staticmethod
     def check(action: Action) -> None:
         """Refuse an action too long for one request."""
-        ms = action.ms if isinstance(action, Press | Wait) else 0
+        ms = action.ms if isinstance(action, PressAction | WaitAction) else 0
         if ms > MAX_ACTION_MS:
             raise SimActionError("ms", f"at most {MAX_ACTION_MS} ms per request, got {ms}")
 
@@ -130,28 +131,28 @@ class SimDesk:
     async def _apply(self, action: Action) -> None:
         board = self.board
         match action:
-            case Setup(match_length):
+            case SetupAction(match_length):
                 if match_length is not None:
                     now = self.core.pipeline.clock.now_ms()
                     self.core.commit(self.core.referee.new_match(match_length, now))
                 board.setup_start()
-            case Load(position_id, match_id):
+            case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
-            case Dice(a, b):
+            case DiceAction(a, b):
                 self.dice.queue.extend((a, b))
-            case Press():
+            case PressAction():
                 await self._press(action)  # a roll, or a new match: saved with the count
-            case Lift(location, color):
+            case LiftAction(location, color):
                 board.lift(location, color)
-            case Place(location, color):
+            case PlaceAction(location, color):
                 board.place(location, color)
-            case Move():
+            case MoveAction():
                 await self._move(action)
                 return
-            case Glitch(at, color, ms):
+            case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
                 return
-            case Wait(ms):
+            case WaitAction(ms):
                 await self.sleep_ms(ms)
                 return
         self.save()
@@ -159,13 +160,11 @@ class SimDesk:
     def _load(self, position_id: str, match_id: str) -> None:
         position = Position.from_position_id(position_id)
         match = MatchState.from_match_id(match_id)
-        counts = {(loc, color): n for loc, color, n in position.to_board(match.on_roll).items()
-                  if loc != "off"}
-        self.board.lay_out(counts)
+        self.board.lay_out(counts_of(position.to_board(match.on_roll)))
         self.core.commit(self.core.referee.load(position, match,
                                                 self.core.pipeline.clock.now_ms()))
 
-    async def _move(self, move: Move) -> None:
+    async def _move(self, move: MoveAction) -> None:
         self.board.lift(move.source, move.color)
         self.save()
         await self.sleep_ms(self.settle_ms)
@@ -173,7 +172,7 @@ class SimDesk:
         self.save()
         await self.sleep_ms(self.settle_ms)
 
-    async def _press(self, press: Press) -> None:
+    async def _press(self, press: PressAction) -> None:
         await self._until(lambda: self.core.pipeline.settled, SETTLE_LIMIT_MS)
         buttons, seen = self.backend.sim_buttons, self.core.pipeline.buttons
         buttons.press(press.button)

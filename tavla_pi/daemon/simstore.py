@@ -25,12 +25,13 @@ from typing import Any
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.hal.sim.board import LOCATIONS, SimBoard
+from tavla_pi.hal.sim.board import SimBoard
+from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
 
-FILENAME = "sim-board.json"
-FORMAT = "tavla-pi sim board"
-VERSION = 1
+SIM_BOARD_FILENAME = "sim-board.json"
+SIM_BOARD_FORMAT = "tavla-pi sim board"
+SIM_BOARD_VERSION = 1
 ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
 """Events that took two dice from the dice source."""
 
@@ -99,7 +100,7 @@ class SimSnapshot:
         for (location, color), n in sorted(self.counts.items(), key=_order):
             board[color.value][location] = n
         return json.dumps({
-            "format": FORMAT, "version": VERSION, "board": board,
+            "format": SIM_BOARD_FORMAT, "version": SIM_BOARD_VERSION, "board": board,
             "hands": {c.value: n for c, n in self.hands.items()},
             "dice": list(self.dice),
             "rolls": {"match": self.rolls.match, "count": self.rolls.rolls},
@@ -108,7 +109,7 @@ class SimSnapshot:
 
 def save(state_dir: Path, snap: SimSnapshot) -> None:
     """Write ``snap`` atomically and durably (a power cut leaves the old or the new file)."""
-    path = state_dir / FILENAME
+    path = state_dir / SIM_BOARD_FILENAME
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as f:
         f.write(snap.to_json())
@@ -124,7 +125,7 @@ def save(state_dir: Path, snap: SimSnapshot) -> None:
 
 def load(state_dir: Path) -> SimSnapshot | None:
     """The saved board, or None if there is none."""
-    path = state_dir / FILENAME
+    path = state_dir / SIM_BOARD_FILENAME
     if not path.exists():
         return None
     where = str(path)
@@ -137,8 +138,10 @@ def load(state_dir: Path) -> SimSnapshot | None:
 
 
 def _parse(doc: Any, where: str) -> SimSnapshot:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:
-        raise SimStoreError(where, f"expected a {FORMAT!r} file, version {VERSION}")
+    if (not isinstance(doc, dict) or doc.get("format") != SIM_BOARD_FORMAT
+            or doc.get("version") != SIM_BOARD_VERSION):
+        raise SimStoreError(where,
+                            f"expected a {SIM_BOARD_FORMAT!r} file, version {SIM_BOARD_VERSION}")
     board, hands = doc.get("board"), doc.get("hands")
     if not isinstance(board, dict) or not isinstance(hands, dict):
         raise SimStoreError(where, 'expected "board" and "hands" objects')

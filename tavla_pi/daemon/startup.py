@@ -33,13 +33,13 @@ from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import PinMap, load_pinmap
 from tavla_pi.pipeline.step import Pipeline, PipelineSettings
+from tavla_pi.replay.runner import CALIBRATION_FRAMES
 from tavla_pi.rules.dice import DiceSource, SecureDice
 
 log = logging.getLogger("tavla_pi.daemon")
 
 SIM_SEED = 0
 """The modelled board's parts: the same board on every start, as a real one."""
-CALIBRATION_FRAMES = 32
 SETTLE_MARGIN_MS = 50
 """The simulator's hand settles this long beyond the stability time (200 ms by default)."""
 
@@ -99,7 +99,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         dice: DiceSource = QueuedDice() if sim else SecureDice()
         referee = Referee(GameSettings(match_length=config.match_length, rules=config.rules),
                           dice)
-        resume.restore(referee, journal, clock.now_ms())
+        resume.resume_from_journal(referee, journal, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
                             referee, clock, settings=settings)

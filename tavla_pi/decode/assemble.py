@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tavla_pi.decode.observation import (
-    MAX_CHECKERS,
     NOTHING,
     CountRange,
     Observation,
@@ -27,6 +26,7 @@ from tavla_pi.decode.observation import (
 )
 from tavla_pi.decode.tables import EMPTY, ONE, ONE_PLUS, TWO_PLUS, UNKNOWN, WEAK, Group, Tables
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.side import CHECKERS
 
 _LOW = (0, 0, 1, 1, 2, 0)
 """Least checkers a slot at each level holds."""
@@ -124,8 +124,8 @@ def _count(summary: _Summary, color: Color, totals: dict[Color, int]) -> CountRa
     low = summary.low[color]
     if not (summary.open[color] or summary.unknown):
         return count_range(low, low)
-    cap = MAX_CHECKERS - (totals[color] - low)
-    return count_range(low, max(low, min(MAX_CHECKERS, cap)))
+    cap = CHECKERS - (totals[color] - low)
+    return count_range(low, max(low, min(CHECKERS, cap)))
 
 
 def _reading(summary: _Summary, totals: dict[Color, int]) -> Reading:
@@ -134,7 +134,7 @@ def _reading(summary: _Summary, totals: dict[Color, int]) -> Reading:
         return Reading(color, _count(summary, color, totals),
                        _count(summary, color.opponent, totals))
     if summary.unknown:
-        cap = MAX_CHECKERS - min(totals.values())
+        cap = CHECKERS - min(totals.values())
         return Reading(None, count_range(0, cap))
     return NOTHING
 

@@ -24,9 +24,9 @@ from tavla_pi.hal.base import RawFrame
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign, stack_field_mt
 from tavla_pi.hardware.pinmap import PinMap, SensorSite
 
-FORMAT = "tavla-pi calibration"
-VERSION = 1
-FILENAME = "calibration.json"
+CALIBRATION_FORMAT = "tavla-pi calibration"
+CALIBRATION_VERSION = 1
+CALIBRATION_FILENAME = "calibration.json"
 STUCK_NOISE = 0.25
 """A sensor whose readings vary less than this (counts rms) is not alive."""
 
@@ -154,8 +154,8 @@ def default_state_dir() -> Path:
 def save_calibration(calibration: Calibration, path: Path) -> None:
     """Write ``calibration`` as JSON (one line per sensor), atomically."""
     head = {
-        "format": FORMAT,
-        "version": VERSION,
+        "format": CALIBRATION_FORMAT,
+        "version": CALIBRATION_VERSION,
         "frames": calibration.frames,
         "faults": {str(i): kind for i, kind in calibration.faults},
     }
@@ -186,7 +186,7 @@ def load_calibration(path: Path) -> Calibration:
 def calibration_for(state_dir: Path, pinmap: PinMap,
                     design: BoardDesign = REFERENCE) -> Calibration:
     """The board's calibration from ``state_dir``, or datasheet defaults if none saved."""
-    path = state_dir / FILENAME
+    path = state_dir / CALIBRATION_FILENAME
     if not path.exists():
         return Calibration.datasheet(pinmap, design)
     calibration = load_calibration(path)
@@ -197,10 +197,10 @@ def calibration_for(state_dir: Path, pinmap: PinMap,
 def _parse(doc: Any, where: str) -> Calibration:
     if not isinstance(doc, dict):
         raise CalibrationFileError(where, "expected a JSON object")
-    if doc.get("format") != FORMAT:
-        raise CalibrationFileError(f"{where}: format", f"expected {FORMAT!r}")
-    if doc.get("version") != VERSION:
-        raise CalibrationFileError(f"{where}: version", f"expected {VERSION}")
+    if doc.get("format") != CALIBRATION_FORMAT:
+        raise CalibrationFileError(f"{where}: format", f"expected {CALIBRATION_FORMAT!r}")
+    if doc.get("version") != CALIBRATION_VERSION:
+        raise CalibrationFileError(f"{where}: version", f"expected {CALIBRATION_VERSION}")
     frames = doc.get("frames")
     if not isinstance(frames, int) or isinstance(frames, bool) or frames < 2:
         raise CalibrationFileError(f"{where}: frames", f"expected a count >= 2, got {frames!r}")

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 
 from tavla_pi.rules.color import Color
 
-MAX_CHECKERS = 15
-
 
 @dataclass(frozen=True, slots=True)
 class CountRange:
@@ -30,7 +28,8 @@ class CountRange:
         return self.low == self.high
 
 
-EMPTY = CountRange(0, 0)
+ZERO = CountRange(0, 0)
+"""Exactly no checkers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +45,10 @@ class Reading:
 
     color: Color | None
     count: CountRange
-    other: CountRange = EMPTY
+    other: CountRange = ZERO
 
 
-NOTHING = Reading(None, EMPTY)
+NOTHING = Reading(None, ZERO)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-RGB = tuple[int, int, int]
+from tavla_pi.hardware.pixel import RGB
+
 RawFrame = tuple[int, ...]
 """One 12-bit ADC reading (0..4095) per sensor, in ``PinMap.sensors`` order."""
 

@@ -34,6 +34,8 @@ POINT_SLOTS = 6
 BAR_SLOTS_PER_COLOR = 4
 MUX_CHANNELS = 16
 """Inputs of one CD74HC4067."""
+SELECT_LINES = 4
+"""Select lines of one CD74HC4067 (S0..S3), shared by every mux of the board."""
 ADC_CHANNELS = 8
 """Single-ended inputs of one MCP3208."""
 LED_DRIVERS: tuple[str, ...] = ("auto", "pwm", "spi", "pio")

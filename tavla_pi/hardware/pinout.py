@@ -24,6 +24,7 @@ from tavla_pi.hardware.pinmap import (
     BUTTON_NAMES,
     LED_DRIVERS,
     MUX_CHANNELS,
+    SELECT_LINES,
     SPI_BUSES,
     AdcChip,
     LedFeature,
@@ -38,12 +39,11 @@ from tavla_pi.hardware.pinmap import (
 )
 from tavla_pi.rules.color import Color
 
-FORMAT = 1
+PINOUT_FORMAT = 1
 GPIO_MIN, GPIO_MAX = 2, 27
 """BCM GPIOs on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM."""
 PWM_PINS = frozenset({12, 13, 18, 19})
 LED_ORDERS = ("RGB", "GRB", "RGBW", "GRBW")
-SELECT_LINES = 4
 ADC_PORT = 0
 LED_SPI_PORT = 1
 
@@ -136,7 +136,7 @@ def parse_pinout_text(text: str, source: str) -> PinMap:
     except tomllib.TOMLDecodeError as exc:
         reader.fail_file(f"not valid TOML: {exc}")
     reader.keys(data, "", required=_TOP_KEYS - {"board"}, optional={"board"})
-    reader.integer(data["format"], "format", FORMAT, FORMAT)
+    reader.integer(data["format"], "format", PINOUT_FORMAT, PINOUT_FORMAT)
     reader.string(data.get("board", ""), "board")
     select, enable = _mux(reader, data["mux"])
     adcs = _adcs(reader, data["adc"])

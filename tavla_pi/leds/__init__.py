@@ -6,9 +6,10 @@ one function per meaning in ``patterns``, precedence in ``render``.  The
 README section "What the lights mean" is the player's guide to it.
 """
 
+from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds.layout import REQUIRED_FEATURES, LedLayout, location_feature
 from tavla_pi.leds.light import Light
-from tavla_pi.leds.palette import RGB, check_brightness, to_hex
+from tavla_pi.leds.palette import check_brightness, to_hex
 from tavla_pi.leds.render import render, scene
 
 __all__ = [

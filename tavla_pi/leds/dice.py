@@ -6,6 +6,7 @@ pip 0 top-left .. 6 bottom-right as that player sees them).
 
 from __future__ import annotations
 
+from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds import palette, waves
 from tavla_pi.leds.layout import die_pip
 from tavla_pi.leds.light import Light
@@ -23,7 +24,7 @@ PIPS: dict[int, tuple[int, ...]] = {
 
 
 def face(
-    side: Color, die: int, value: int, color: palette.RGB, *,
+    side: Color, die: int, value: int, color: RGB, *,
     wave: waves.Wave = waves.STEADY, level: float = palette.FULL,
 ) -> list[Light]:
     """The lit pips of ``value`` on die ``die`` of ``side``."""
@@ -56,7 +57,7 @@ def _level(moves_left: int) -> float:
     return (palette.USED, palette.HALF, palette.FULL)[moves_left]
 
 
-def rolled(
+def rolled_faces(
     side: Color, dice: tuple[int, ...], used: tuple[bool, ...], *, blink_unused: bool,
 ) -> list[Light]:
     """The roller's two faces: lit, dimmed where used; unused ones blink if asked."""
@@ -71,7 +72,7 @@ def unplayable(side: Color, dice: tuple[int, ...]) -> list[Light]:
     """Both faces of a roll with no legal play: red, fast flicker."""
     lights: list[Light] = []
     for die, value in enumerate(dice):
-        lights += face(side, die, value, palette.NO_MOVE, wave=waves.NO_MOVE)
+        lights += face(side, die, value, palette.UNPLAYABLE, wave=waves.NO_MOVE)
     return lights
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tavla_pi.leds.palette import FULL, RGB, scale
+from tavla_pi.hardware.pixel import RGB
+from tavla_pi.leds.palette import FULL, scale
 from tavla_pi.leds.waves import STEADY, Wave
 
 

@@ -10,12 +10,8 @@ from __future__ import annotations
 import math
 
 from tavla_pi.errors import ConfigError
+from tavla_pi.hardware.pixel import DARK, RGB
 from tavla_pi.rules.color import Color
-
-RGB = tuple[int, int, int]
-"""One pixel: red, green, blue, each 0..255."""
-
-OFF: RGB = (0, 0, 0)
 
 # The players: White's light is ivory, Black's is amber.
 IVORY: RGB = (255, 214, 160)
@@ -26,7 +22,7 @@ CUBE: RGB = (90, 190, 255)         # the cube column (sky blue)
 DESTINATION: RGB = (0, 210, 110)   # a legal destination (bluish green)
 ADD: RGB = (0, 80, 255)            # out of sync: put a checker here (blue)
 REMOVE: RGB = (255, 50, 0)         # out of sync: take a checker away (vermillion)
-NO_MOVE: RGB = (255, 20, 0)        # the dice when the roll cannot be played (red)
+UNPLAYABLE: RGB = (255, 20, 0)     # the dice when the roll cannot be played (red)
 TO_BAR: RGB = (210, 40, 170)       # a hit checker to put on the bar (reddish purple)
 CANDIDATE: RGB = (255, 200, 0)     # one of several plays the board may mean (yellow)
 
@@ -63,7 +59,7 @@ def scale(color: RGB, level: float) -> RGB:
     centred cube) do not vanish at low brightness; level 0 is always off.
     """
     if level <= 0.0:
-        return OFF
+        return DARK
     r, g, b = (_channel(c, level) for c in color)
     return (r, g, b)
 

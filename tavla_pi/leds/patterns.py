@@ -86,7 +86,7 @@ def dice_shown(view: GameView) -> list[Light]:
     roller = _mover(view, "dice")
     if view.no_legal_move or view.phase is Phase.NO_MOVE:
         return dice.unplayable(roller, view.dice)
-    return dice.rolled(roller, view.dice, view.dice_used, blink_unused=view.dice_blink)
+    return dice.rolled_faces(roller, view.dice, view.dice_used, blink_unused=view.dice_blink)
 
 
 def cube(view: GameView) -> list[Light]:

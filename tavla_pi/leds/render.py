@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tavla_pi.game.view import GameView
+from tavla_pi.hardware.pixel import DARK, RGB
 from tavla_pi.leds import patterns
 from tavla_pi.leds.layout import LedLayout
 from tavla_pi.leds.light import Light
-from tavla_pi.leds.palette import OFF, RGB, check_brightness
+from tavla_pi.leds.palette import check_brightness
 
 Pattern = Callable[[GameView], list[Light]]
 
@@ -48,7 +49,7 @@ def render(view: GameView, layout: LedLayout, now_ms: int, brightness: float) ->
     """
     level = check_brightness(brightness, "LED brightness")
     elapsed = now_ms - view.since_ms
-    frame = [OFF] * layout.count
+    frame = [DARK] * layout.count
     for light in scene(view).values():
         frame[layout.index(light.feature)] = light.rgb_at(elapsed, level)
     return tuple(frame)

@@ -27,9 +27,10 @@ from typing import Any
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.sim.backend import SimBackend
-from tavla_pi.hal.sim.board import POINTS, SimBoard
+from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.leds import LedLayout, to_hex
 from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
 

@@ -17,9 +17,10 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
-from tavla_pi.hal.base import RGB, Backend, RawFrame
+from tavla_pi.hal.base import Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds import LedLayout, render
 
 SCAN_MS = 20

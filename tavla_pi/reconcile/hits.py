@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Literal
 
-from tavla_pi.reconcile.layout import OFF, bar_index
+from tavla_pi.reconcile.layout import OFF_CELL, bar_cell
 from tavla_pi.reconcile.matching import Content, Sensed
 from tavla_pi.reconcile.tree import Chain
 from tavla_pi.rules.color import Color
@@ -100,14 +100,14 @@ def _content(
             deltas[i] = [max(0, cells[i]), max(0, -cells[i])]
         deltas[i][0 if color is Color.WHITE else 1] += n
 
-    if hitter != "dest" and chain.dest != OFF:
+    if hitter != "dest" and chain.dest != OFF_CELL:
         add(chain.dest, mover, -1)
     if hitter == "origin":
         add(chain.origin, mover, +1)
     opponent = mover.opponent
     for point, blot in zip(chain.hits, blots, strict=True):
         if blot != "bar":
-            add(bar_index(opponent), opponent, -1)
+            add(bar_cell(opponent), opponent, -1)
         if blot == "point":
             add(point, opponent, +1)
     changed = ((i, (w, b)) for i, (w, b) in deltas.items() if (w, b) != _content_of(cells[i]))

@@ -11,20 +11,17 @@ both colours on one location, so one signed number per location is enough.
 from __future__ import annotations
 
 from tavla_pi.rules.color import Color
-
-Side = tuple[int, ...]
-"""One side's checkers in its own numbering: index 0..23 = points 1..24, 24 = bar."""
+from tavla_pi.rules.side import BAR_INDEX, BAR_POINT, CHECKERS, OFF_POINT, Side
 
 Cells = tuple[int, ...]
 """A board as 26 signed counts (White +, Black -), see the module docstring."""
 
-CHECKERS = 15
 N_POINTS = 24
 N_LOCS = 26
-WHITE_BAR = 24
-BLACK_BAR = 25
-OFF = -1
-"""The pseudo location index of a side's tray (never sensed, never a cell)."""
+WHITE_BAR_CELL = 24
+BLACK_BAR_CELL = 25
+OFF_CELL = -1
+"""The pseudo cell index of a side's tray (never sensed, never in :data:`Cells`)."""
 
 
 def sign(color: Color) -> int:
@@ -32,27 +29,27 @@ def sign(color: Color) -> int:
     return 1 if color is Color.WHITE else -1
 
 
-def bar_index(color: Color) -> int:
+def bar_cell(color: Color) -> int:
     """The cell index of ``color``'s bar half."""
-    return WHITE_BAR if color is Color.WHITE else BLACK_BAR
+    return WHITE_BAR_CELL if color is Color.WHITE else BLACK_BAR_CELL
 
 
 def cell_of(color: Color, number: int) -> int:
     """The cell index of ``color``'s own point ``number`` (1..24, 25 = bar, 0 = off).
 
-    Off is :data:`OFF`.  White's numbering is the board's; Black's runs the
+    Off is :data:`OFF_CELL`.  White's numbering is the board's; Black's runs the
     other way (Black's point 1 is absolute point 24).
     """
-    if number == 25:
-        return bar_index(color)
-    if number == 0:
-        return OFF
+    if number == BAR_POINT:
+        return bar_cell(color)
+    if number == OFF_POINT:
+        return OFF_CELL
     return number - 1 if color is Color.WHITE else N_POINTS - number
 
 
 def location_name(index: int) -> str:
-    """The docs/CONTRACTS.md §1 name of a cell index (or :data:`OFF`)."""
-    if index == OFF:
+    """The docs/CONTRACTS.md §1 name of a cell index (or :data:`OFF_CELL`)."""
+    if index == OFF_CELL:
         return "off"
     if index >= N_POINTS:
         return "bar"
@@ -61,9 +58,9 @@ def location_name(index: int) -> str:
 
 def location_color(index: int) -> Color | None:
     """Whose location a cell index is: the colour of a bar half, None for points."""
-    if index == WHITE_BAR:
+    if index == WHITE_BAR_CELL:
         return Color.WHITE
-    if index == BLACK_BAR:
+    if index == BLACK_BAR_CELL:
         return Color.BLACK
     return None
 
@@ -72,7 +69,7 @@ def cells_of(mine: Side, theirs: Side, mover: Color) -> Cells:
     """The cells of a board given the mover's and the opponent's sides."""
     white, black = (mine, theirs) if mover is Color.WHITE else (theirs, mine)
     points = tuple(white[i] - black[N_POINTS - 1 - i] for i in range(N_POINTS))
-    return (*points, white[24], -black[24])
+    return (*points, white[BAR_INDEX], -black[BAR_INDEX])
 
 
 def count_at(cells: Cells, index: int, color: Color) -> int:

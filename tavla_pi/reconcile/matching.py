@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tavla_pi.decode.observation import MAX_CHECKERS, CountRange, Observation, Reading
+from tavla_pi.decode.observation import CountRange, Observation, Reading
 from tavla_pi.reconcile.layout import N_LOCS, N_POINTS, Cells, location_name
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.side import CHECKERS
 
 MIXED = "mixed_colors"
 
@@ -43,7 +44,7 @@ def ranges(reading: Reading, mixed: bool) -> tuple[CountRange, CountRange]:
         return either, either
     other = reading.other
     if mixed and other.high == 0:
-        other = CountRange(1, MAX_CHECKERS)
+        other = CountRange(1, CHECKERS)
     if reading.color is Color.WHITE:
         return reading.count, other
     return other, reading.count

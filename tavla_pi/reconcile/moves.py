@@ -7,17 +7,14 @@ small predicates over the mover's side ``mine`` and the opponent's side
 Which sequences of steps make a legal play is still the engine's word: the
 turn tree keeps only sequences that end on one of its results.
 
-A move is ``(from, to, hit)`` in the mover's numbering, 25 = bar, 0 = off,
-the same shape as the engine's ``Play.moves``.
+A move is a :data:`~tavla_pi.rules.side.Move`, ``(from, to, hit)`` in the
+mover's points (``BAR_POINT`` 25, ``OFF_POINT`` 0), the engine's ``Play.moves``.
 """
 
 from __future__ import annotations
 
-from tavla_pi.reconcile.layout import Side
-
-Move = tuple[int, int, bool]
-BAR = 25
-OFF = 0
+from tavla_pi.rules.movegen import may_bear_off
+from tavla_pi.rules.side import BAR_INDEX, BAR_POINT, OFF_POINT, Move, Side
 
 
 def opposite(point: int) -> int:
@@ -27,12 +24,7 @@ def opposite(point: int) -> int:
 
 def on_bar(mine: Side) -> bool:
     """True while the mover has a checker on the bar (it must enter first)."""
-    return mine[24] > 0
-
-
-def all_home(mine: Side) -> bool:
-    """True when every checker of the mover still on the board is on points 1..6."""
-    return sum(mine[6:25]) == 0
+    return mine[BAR_INDEX] > 0
 
 
 def blocked(theirs: Side, point: int) -> bool:
@@ -45,23 +37,13 @@ def is_blot(theirs: Side, point: int) -> bool:
     return theirs[opposite(point)] == 1
 
 
-def none_above(mine: Side, point: int) -> bool:
-    """True when the mover has no checker on a point higher than ``point`` (home only)."""
-    return sum(mine[point:6]) == 0
-
-
-def may_bear_off(mine: Side, point: int, die: int) -> bool:
-    """True when the checker on ``point`` may be borne off with ``die``."""
-    if not all_home(mine) or point > die:
-        return False
-    return point == die or none_above(mine, point)
-
-
 def step(mine: Side, theirs: Side, frm: int, die: int) -> Move | None:
     """The move of one checker from ``frm`` (1..25) with ``die``, or None if illegal."""
     to = frm - die
-    if to <= 0:
-        return (frm, OFF, False) if frm <= 24 and may_bear_off(mine, frm, die) else None
+    if to <= OFF_POINT:  # bearing off (frm <= die): the engine's rule, on index frm - 1
+        if frm < BAR_POINT and may_bear_off(mine, frm - 1, die):
+            return (frm, OFF_POINT, False)
+        return None
     if blocked(theirs, to):
         return None
     return (frm, to, is_blot(theirs, to))
@@ -70,7 +52,7 @@ def step(mine: Side, theirs: Side, frm: int, die: int) -> Move | None:
 def single_die_moves(mine: Side, theirs: Side, die: int) -> list[Move]:
     """Every legal move of one checker with ``die`` (entering first if on the bar)."""
     if on_bar(mine):
-        entry = step(mine, theirs, BAR, die)
+        entry = step(mine, theirs, BAR_POINT, die)
         return [entry] if entry else []
     moves = []
     for frm in range(24, 0, -1):
@@ -86,11 +68,11 @@ def apply(mine: Side, theirs: Side, move: Move) -> tuple[Side, Side]:
     frm, to, hit = move
     new_mine = list(mine)
     new_mine[frm - 1] -= 1
-    if to != OFF:
+    if to != OFF_POINT:
         new_mine[to - 1] += 1
     if not hit:
         return tuple(new_mine), theirs
     new_theirs = list(theirs)
     new_theirs[opposite(to)] -= 1
-    new_theirs[24] += 1
+    new_theirs[BAR_INDEX] += 1
     return tuple(new_mine), tuple(new_theirs)

@@ -16,13 +16,15 @@ from dataclasses import dataclass, field
 
 from tavla_pi.errors import TavlaError
 from tavla_pi.reconcile import moves as mv
-from tavla_pi.reconcile.layout import OFF, Cells, Side, cell_of, cells_of, location_name
+from tavla_pi.reconcile.layout import OFF_CELL, Cells, cell_of, cells_of, location_name
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.side import OFF_POINT, Move, Side
 
-Key = tuple[Side, Side, tuple[int, ...]]
+NodeKey = tuple[Side, Side, tuple[int, ...]]
+"""The key of a node: (mover's side, opponent's side, dice left; none once complete)."""
 
 
 class TreeMismatchError(TavlaError, RuntimeError):
@@ -35,7 +37,7 @@ class Edge:
 
     parent: Node
     child: Node
-    move: mv.Move
+    move: Move
     die: int
 
 
@@ -56,7 +58,7 @@ class Node:
     dice_used: tuple[int, ...]
     cells: Cells
     changed: frozenset[int]
-    path: tuple[mv.Move, ...]
+    path: tuple[Move, ...]
     play: Play | None = None
     children: list[Edge] = field(default_factory=list)
     parents: list[Edge] = field(default_factory=list)
@@ -91,7 +93,7 @@ class Node:
 class Chain:
     """One hand movement: a single checker moved by consecutive dice.
 
-    ``origin`` and ``dest`` are cell indices (dest may be ``layout.OFF``);
+    ``origin`` and ``dest`` are cell indices (dest may be ``layout.OFF_CELL``);
     ``hits`` the cells where it hit blots on the way.
     """
 
@@ -111,7 +113,7 @@ class TurnTree:
         self.dice = dice
         plays = start.legal_plays(dice)
         self._results = {(p.result.theirs, p.result.mine): p for p in plays}
-        self._nodes: dict[Key, Node] = {}
+        self._nodes: dict[NodeKey, Node] = {}
         self._depth = len(plays[0].moves) if plays else 0
         self._start_cells = cells_of(start.mine, start.theirs, mover)
         self.root = self._node(start.mine, start.theirs, _dice_list(dice), (), ())
@@ -126,7 +128,7 @@ class TurnTree:
 
     def _node(
         self, mine: Side, theirs: Side, left: tuple[int, ...], used: tuple[int, ...],
-        path: tuple[mv.Move, ...],
+        path: tuple[Move, ...],
     ) -> Node:
         """The node for this key, made on first sight."""
         complete = self._depth > 0 and len(used) == self._depth
@@ -144,7 +146,7 @@ class TurnTree:
 
     def _grow(self, root: Node) -> None:
         """Add every node on a path from ``root`` to a legal result, and their edges."""
-        good: dict[Key, bool] = {}
+        good: dict[NodeKey, bool] = {}
         self._walk(root, good)
         for key, ok in good.items():
             if not ok and key in self._nodes:
@@ -154,7 +156,7 @@ class TurnTree:
                 edge.child.parents.append(edge)
         self._renumber()
 
-    def _walk(self, node: Node, good: dict[Key, bool]) -> bool:
+    def _walk(self, node: Node, good: dict[NodeKey, bool]) -> bool:
         """Depth-first: True if ``node`` leads to (or is) one of the engine's results."""
         key = (node.mine, node.theirs, node.remaining)
         if key in good:
@@ -223,7 +225,7 @@ class TurnTree:
             hits = (*hits, cell_of(self.mover, to))
         out.append(Chain(before, edge.child, cell_of(self.mover, origin),
                          cell_of(self.mover, to), hits))
-        if to == mv.OFF:
+        if to == OFF_POINT:
             return
         for nxt in edge.child.children:
             if nxt.move[0] == to:
@@ -233,7 +235,7 @@ class TurnTree:
         """Where a checker lifted from cell ``origin`` of ``node`` may go in one hand
         movement (one or more dice), in board order, "off" last."""
         dests = {c.dest for c in self.chains_from(node) if c.origin == origin}
-        return tuple(location_name(i) for i in sorted(dests, key=lambda i: (i == OFF, i)))
+        return tuple(location_name(i) for i in sorted(dests, key=lambda i: (i == OFF_CELL, i)))
 
     def chains_into(self, node: Node) -> tuple[Chain, ...]:
         """Every hand movement that ends on ``node`` (from one of its ancestors)."""

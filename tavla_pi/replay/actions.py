@@ -15,15 +15,15 @@ from typing import Any
 
 from tavla_pi.errors import ScenarioError
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
+from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
 
-LOCATIONS: frozenset[str] = frozenset([str(n) for n in range(1, 25)] + ["bar", "off"])
 MAX_MS = 3_600_000
 MAX_MATCH = 64
 
 
 @dataclass(frozen=True, slots=True)
-class Setup:
+class SetupAction:
     """Put all 30 checkers in the starting position.
 
     ``match_length`` (optional, docs/CONTRACTS.md §4) also starts a
@@ -34,7 +34,7 @@ class Setup:
 
 
 @dataclass(frozen=True, slots=True)
-class Load:
+class LoadAction:
     """Start from a Position ID and Match ID; the board is laid out to match."""
 
     position_id: str
@@ -42,7 +42,7 @@ class Load:
 
 
 @dataclass(frozen=True, slots=True)
-class Dice:
+class DiceAction:
     """The next roll shows ``a`` and ``b`` (opening roll: White's die, Black's die)."""
 
     a: int
@@ -50,7 +50,7 @@ class Dice:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class PressAction:
     """A button pressed for ``ms`` (short press) or held (long press)."""
 
     button: str
@@ -59,7 +59,7 @@ class Press:
 
 
 @dataclass(frozen=True, slots=True)
-class Lift:
+class LiftAction:
     """One checker of ``color`` leaves ``location`` into the hand."""
 
     location: str
@@ -67,7 +67,7 @@ class Lift:
 
 
 @dataclass(frozen=True, slots=True)
-class Place:
+class PlaceAction:
     """One checker of ``color`` goes from the hand onto ``location``."""
 
     location: str
@@ -75,7 +75,7 @@ class Place:
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class MoveAction:
     """Lift, settle, place, settle: a person moving one checker."""
 
     source: str
@@ -84,7 +84,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Glitch:
+class GlitchAction:
     """A phantom checker reading at ``at`` for ``ms``."""
 
     at: str
@@ -93,13 +93,15 @@ class Glitch:
 
 
 @dataclass(frozen=True, slots=True)
-class Wait:
+class WaitAction:
     """Let ``ms`` of virtual time pass while the board is scanned."""
 
     ms: int
 
 
-Action = Setup | Load | Dice | Press | Lift | Place | Move | Glitch | Wait
+Action = (SetupAction | LoadAction | DiceAction | PressAction | LiftAction | PlaceAction
+          | MoveAction | GlitchAction | WaitAction)
+"""One scenario line's action (docs/CONTRACTS.md §4): each class is named after its key."""
 SHORT_PRESS_MS = 100
 
 
@@ -157,18 +159,18 @@ def _setup(f: _Fields) -> Action:
     if f.data["setup"] != "start":
         raise f.fail("setup", '"start"')
     if "match_length" not in f.data:
-        return Setup()
+        return SetupAction()
     length = f.data["match_length"]
     if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
         raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
-    return Setup(length)
+    return SetupAction(length)
 
 
 def _load(f: _Fields) -> Action:
     body = f.data["load"]
     if not isinstance(body, dict):
         raise f.fail("load", 'an object {"position_id": ..., "match_id": ...}')
-    return Load(f.string("load.position_id", body.get("position_id")),
+    return LoadAction(f.string("load.position_id", body.get("position_id")),
                 f.string("load.match_id", body.get("match_id")))
 
 
@@ -177,23 +179,23 @@ def _dice(f: _Fields) -> Action:
     if (not isinstance(v, list) or len(v) != 2
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in v)):
         raise f.fail("dice", "two dice [a, b], each 1..6")
-    return Dice(v[0], v[1])
+    return DiceAction(v[0], v[1])
 
 
 def _press(f: _Fields) -> Action:
-    return Press(f.button("press"), SHORT_PRESS_MS, long=False)
+    return PressAction(f.button("press"), SHORT_PRESS_MS, long=False)
 
 
 def _hold(f: _Fields) -> Action:
-    return Press(f.button("hold"), f.ms("ms"), long=True)
+    return PressAction(f.button("hold"), f.ms("ms"), long=True)
 
 
 def _lift(f: _Fields) -> Action:
-    return Lift(f.location("lift"), f.color())
+    return LiftAction(f.location("lift"), f.color())
 
 
 def _place(f: _Fields) -> Action:
-    return Place(f.location("place"), f.color())
+    return PlaceAction(f.location("place"), f.color())
 
 
 def _move(f: _Fields) -> Action:
@@ -201,7 +203,7 @@ def _move(f: _Fields) -> Action:
     parts = v.split("/") if isinstance(v, str) else []
     if len(parts) != 2 or not all(p in LOCATIONS for p in parts) or parts[0] == parts[1]:
         raise f.fail("move", 'two different locations "from/to", e.g. "13/8", "bar/22", "6/off"')
-    return Move(parts[0], parts[1], f.color())
+    return MoveAction(parts[0], parts[1], f.color())
 
 
 def _glitch(f: _Fields) -> Action:
@@ -211,11 +213,11 @@ def _glitch(f: _Fields) -> Action:
     inner = _Fields(f.where, {f"glitch.{k}": v for k, v in body.items()})
     at = inner.location("glitch.at")
     color = inner.color("glitch.color")
-    return Glitch(at, color, inner.ms("glitch.ms"))
+    return GlitchAction(at, color, inner.ms("glitch.ms"))
 
 
 def _wait(f: _Fields) -> Action:
-    return Wait(f.ms("wait"))
+    return WaitAction(f.ms("wait"))
 
 
 _PARSERS: dict[str, Callable[[_Fields], Action]] = {

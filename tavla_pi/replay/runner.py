@@ -19,21 +19,22 @@ from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
+from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
     Action,
-    Dice,
-    Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
-    Press,
+    DiceAction,
+    GlitchAction,
+    LiftAction,
+    LoadAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
     ScenarioLine,
-    Setup,
-    Wait,
+    SetupAction,
+    WaitAction,
 )
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
@@ -46,6 +47,7 @@ RELEASE_MS = 60
 BUSY_LIMIT_MS = 5000
 """The most a press or the end of a scenario waits for pending DONE or a pass."""
 CALIBRATION_FRAMES = 32
+"""Scans of the empty modelled board its calibration averages (replay and the sim daemon)."""
 
 
 class ReplayDice:
@@ -106,28 +108,28 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case Setup(match_length):
+            case SetupAction(match_length):
                 if match_length is not None:
                     yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
-            case Load(position_id, match_id):
+            case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
-            case Dice(a, b):
+            case DiceAction(a, b):
                 self.dice.queue.extend([(a, b)])
-            case Press():
+            case PressAction():
                 yield from self._press(action)
-            case Lift(location, color):
+            case LiftAction(location, color):
                 board.lift(location, color)
-            case Place(location, color):
+            case PlaceAction(location, color):
                 board.place(location, color)
-            case Move(source, target, color):
+            case MoveAction(source, target, color):
                 board.lift(source, color)
                 yield from self.advance(SETTLE_MS)
                 board.place(target, color)
                 yield from self.advance(SETTLE_MS)
-            case Glitch(at, color, ms):
+            case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
-            case Wait(ms):
+            case WaitAction(ms):
                 yield from self.advance(ms)
 
     def advance(self, ms: int) -> Iterator[Event]:
@@ -148,12 +150,10 @@ class ScenarioRunner:
     def _load(self, position_id: str, match_id: str) -> Iterator[Event]:
         position = Position.from_position_id(position_id)
         match = MatchState.from_match_id(match_id)
-        board = position.to_board(match.on_roll)
-        counts = {(loc, color): n for loc, color, n in board.items() if loc != "off"}
-        self.backend.board.lay_out(counts)
+        self.backend.board.lay_out(counts_of(position.to_board(match.on_roll)))
         yield from self.referee.load(position, match, self.clock.now_ms())
 
-    def _press(self, press: Press) -> Iterator[Event]:
+    def _press(self, press: PressAction) -> Iterator[Event]:
         yield from self.advance(SCAN_MS)  # see the board as it is now, then let it settle
         yield from self._until(lambda: self.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons

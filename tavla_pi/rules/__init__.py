@@ -5,7 +5,7 @@ Depends on nothing else in tavla-pi (nor outside the standard library).
 
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.cube import Verdict
+from tavla_pi.rules.cube import CubeVerdict
 from tavla_pi.rules.dice import DiceSource, OpeningRoll, ScriptedDice, SecureDice, opening_roll
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
 from tavla_pi.rules.play import Play
@@ -15,6 +15,7 @@ from tavla_pi.rules.scoring import GameResult, WinKind
 __all__ = [
     "Board",
     "Color",
+    "CubeVerdict",
     "DiceSource",
     "GameResult",
     "GameState",
@@ -26,7 +27,6 @@ __all__ = [
     "Resignation",
     "ScriptedDice",
     "SecureDice",
-    "Verdict",
     "WinKind",
     "opening_roll",
 ]

@@ -12,11 +12,12 @@ from collections.abc import Iterator, Mapping
 
 from tavla_pi.errors import InvalidPositionError
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.side import CHECKERS, SLOTS
 
-LOCATIONS: tuple[str, ...] = (*(str(n) for n in range(1, 25)), "bar", "off")
-"""Every location name: "1".."24", "bar", "off"."""
-_CHECKERS = 15
-_SLOTS = 25
+POINTS: tuple[str, ...] = tuple(str(n) for n in range(1, 25))
+"""The points' location names, "1".."24"."""
+LOCATIONS: tuple[str, ...] = (*POINTS, "bar", "off")
+"""Every location name: "1".."24", "bar", "off" (docs/CONTRACTS.md §1)."""
 _INITIAL_OWN = {"6": 5, "8": 3, "13": 5, "24": 2}
 
 
@@ -61,7 +62,7 @@ class Board:
         """Checkers of ``color`` on ``location`` ("1".."24", "bar", "off")."""
         counts = self._counts(color)
         if location == "off":
-            return _CHECKERS - sum(counts)
+            return CHECKERS - sum(counts)
         if location == "bar":
             return counts[24]
         return counts[_point_index(location)]
@@ -142,7 +143,7 @@ def _point_index(location: str) -> int:
 
 def _side_from_counts(name: str, counts: Mapping[str, int]) -> tuple[int, ...]:
     """25 absolute counts from a {location: count} mapping."""
-    side = [0] * _SLOTS
+    side = [0] * SLOTS
     off: int | None = None
     for location, n in counts.items():
         if type(n) is not int or n < 0:
@@ -156,7 +157,7 @@ def _side_from_counts(name: str, counts: Mapping[str, int]) -> tuple[int, ...]:
                 side[_point_index(location)] = n
             except ValueError as exc:
                 raise InvalidPositionError(f"{name}: {exc}") from None
-    if off is not None and off + sum(side) != _CHECKERS:
+    if off is not None and off + sum(side) != CHECKERS:
         raise InvalidPositionError(f"{name}: {sum(side)} on the board and {off} off, not 15")
     return tuple(side)
 
@@ -164,12 +165,12 @@ def _side_from_counts(name: str, counts: Mapping[str, int]) -> tuple[int, ...]:
 def _validate(white: tuple[int, ...], black: tuple[int, ...]) -> None:
     """Raise InvalidPositionError unless the counts form a legal board."""
     for name, side in (("white", white), ("black", black)):
-        if len(side) != _SLOTS:
-            raise InvalidPositionError(f"{name}: expected {_SLOTS} counts, got {len(side)}")
+        if len(side) != SLOTS:
+            raise InvalidPositionError(f"{name}: expected {SLOTS} counts, got {len(side)}")
         if any(type(n) is not int or n < 0 for n in side):
             raise InvalidPositionError(f"{name}: counts must be non-negative ints")
-        if sum(side) > _CHECKERS:
-            raise InvalidPositionError(f"{name}: {sum(side)} checkers, at most {_CHECKERS}")
+        if sum(side) > CHECKERS:
+            raise InvalidPositionError(f"{name}: {sum(side)} checkers, at most {CHECKERS}")
     for n in range(24):
         if white[n] and black[n]:
             raise InvalidPositionError(f"point {n + 1}: both colours")

@@ -1,6 +1,6 @@
 """The doubling cube: who may double, take, drop or beaver, and what each does.
 
-Each decision is a small predicate returning a :class:`Verdict`, true when
+Each decision is a small predicate returning a :class:`CubeVerdict`, true when
 the action is allowed and otherwise false with the reason, so the game can
 say why a button press was refused.  The actions raise IllegalPlayError with
 that same reason when called anyway.
@@ -31,7 +31,7 @@ from tavla_pi.rules.scoring import GameResult, end_game, result_of_drop
 
 
 @dataclass(frozen=True)
-class Verdict:
+class CubeVerdict:
     """Whether an action is allowed: true if so, else false with ``reason``."""
 
     reason: str = ""
@@ -45,14 +45,14 @@ class Verdict:
         return not self.reason
 
 
-OK = Verdict()
+OK = CubeVerdict()
 
 
-def _no(reason: str) -> Verdict:
-    return Verdict(reason)
+def _no(reason: str) -> CubeVerdict:
+    return CubeVerdict(reason)
 
 
-def _in_play(state: MatchState) -> Verdict:
+def _in_play(state: MatchState) -> CubeVerdict:
     if state.game_state is not GameState.PLAYING:
         return _no("no game in progress")
     if state.resignation:
@@ -60,14 +60,14 @@ def _in_play(state: MatchState) -> Verdict:
     return OK
 
 
-def may_double(state: MatchState, player: Color, rules: MatchRules) -> Verdict:
+def may_double(state: MatchState, player: Color, rules: MatchRules) -> CubeVerdict:
     """May ``player`` offer a double now?"""
     if not (verdict := _doubling_time(state, player)):
         return verdict
     return _cube_free(state, player)
 
 
-def _doubling_time(state: MatchState, player: Color) -> Verdict:
+def _doubling_time(state: MatchState, player: Color) -> CubeVerdict:
     """Is it ``player``'s turn, before rolling, with nothing else on offer?"""
     if not (verdict := _in_play(state)):
         return verdict
@@ -80,7 +80,7 @@ def _doubling_time(state: MatchState, player: Color) -> Verdict:
     return OK
 
 
-def _cube_free(state: MatchState, player: Color) -> Verdict:
+def _cube_free(state: MatchState, player: Color) -> CubeVerdict:
     """Does the cube itself let ``player`` double (Crawford, owner, 64, dead cube)?"""
     if state.crawford:
         return _no("no doubling in the Crawford game")
@@ -93,7 +93,7 @@ def _cube_free(state: MatchState, player: Color) -> Verdict:
     return OK
 
 
-def _may_answer(state: MatchState, player: Color) -> Verdict:
+def _may_answer(state: MatchState, player: Color) -> CubeVerdict:
     if not (verdict := _in_play(state)):
         return verdict
     if not state.double_offered:
@@ -103,17 +103,17 @@ def _may_answer(state: MatchState, player: Color) -> Verdict:
     return OK
 
 
-def may_take(state: MatchState, player: Color) -> Verdict:
+def may_take(state: MatchState, player: Color) -> CubeVerdict:
     """May ``player`` take the double on offer?"""
     return _may_answer(state, player)
 
 
-def may_drop(state: MatchState, player: Color) -> Verdict:
+def may_drop(state: MatchState, player: Color) -> CubeVerdict:
     """May ``player`` drop (refuse) the double on offer?"""
     return _may_answer(state, player)
 
 
-def may_beaver(state: MatchState, player: Color, rules: MatchRules) -> Verdict:
+def may_beaver(state: MatchState, player: Color, rules: MatchRules) -> CubeVerdict:
     """May ``player``, just doubled, redouble at once and keep the cube?"""
     if not (verdict := _may_answer(state, player)):
         return verdict
@@ -128,7 +128,7 @@ def may_beaver(state: MatchState, player: Color, rules: MatchRules) -> Verdict:
     return OK
 
 
-def _require(verdict: Verdict) -> None:
+def _require(verdict: CubeVerdict) -> None:
     if not verdict:
         raise IllegalPlayError(verdict.reason)
 

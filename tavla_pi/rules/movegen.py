@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-Move = tuple[int, int, bool]
-"""One checker moved by one die: (from, to, hit) in the mover's points; 25 bar, 0 off."""
+from tavla_pi.rules.side import BAR_INDEX, Move
+
 Dice = tuple[int, int]
 """A roll, as two ints 1..6."""
 Found = dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]]
 """The plays of a roll: (mover's side, opponent's side) after each, to its moves."""
-
-_BAR = 24
 
 
 def is_open(theirs: Sequence[int], index: int) -> bool:
@@ -86,8 +84,8 @@ class _Search:
         """Indexes (high first, none above ``top``; the bar alone if occupied) a checker
         may move ``die`` from now."""
         mine = self.mine
-        if mine[_BAR]:
-            return [_BAR] if self.open[24 - die] else []
+        if mine[BAR_INDEX]:
+            return [BAR_INDEX] if self.open[24 - die] else []
         return [
             i
             for i in self.sources[die]
@@ -113,7 +111,7 @@ class _Search:
                 hit = theirs[23 - dest] == 1
                 if hit:
                     theirs[23 - dest] = 0
-                    theirs[_BAR] += 1
+                    theirs[BAR_INDEX] += 1
             moves.append((i + 1, dest + 1 if dest >= 0 else 0, hit))
             if not self._sub(dice, depth + 1, (i if doubles else 23), pips + die):
                 self._save(depth + 1, pips + die)
@@ -122,7 +120,7 @@ class _Search:
                 mine[dest] -= 1
                 if hit:
                     theirs[23 - dest] = 1
-                    theirs[_BAR] -= 1
+                    theirs[BAR_INDEX] -= 1
             mine[i] += 1
         return True
 
@@ -142,17 +140,19 @@ class _Search:
                 mine[dest] += 1
                 if theirs[23 - dest] == 1:
                     theirs[23 - dest] = 0
-                    theirs[_BAR] += 1
+                    theirs[BAR_INDEX] += 1
                     key = (tuple(mine), tuple(theirs))
                     theirs[23 - dest] = 1
-                    theirs[_BAR] -= 1
+                    theirs[BAR_INDEX] -= 1
                     move = (i + 1, dest + 1, True)
                 else:
-                    key = (tuple(mine), tuple(theirs) if theirs[_BAR] != start[_BAR] else start)
+                    key = (tuple(mine),
+                           tuple(theirs) if theirs[BAR_INDEX] != start[BAR_INDEX] else start)
                     move = (i + 1, dest + 1, False)
                 mine[dest] -= 1
             else:
-                key = (tuple(mine), tuple(theirs) if theirs[_BAR] != start[_BAR] else start)
+                key = (tuple(mine),
+                       tuple(theirs) if theirs[BAR_INDEX] != start[BAR_INDEX] else start)
                 move = (i + 1, 0, False)
             mine[i] += 1
             if key not in found:
@@ -175,7 +175,8 @@ class _Search:
         if not self._admit(count, pips):
             return
         theirs = self.theirs
-        key = (tuple(self.mine), tuple(theirs) if theirs[_BAR] != self.start[_BAR] else self.start)
+        start = self.start
+        key = (tuple(self.mine), tuple(theirs) if theirs[BAR_INDEX] != start[BAR_INDEX] else start)
         if key not in self.found:
             self.found[key] = tuple(self.moves)
 

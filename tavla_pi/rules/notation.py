@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tavla_pi.rules.movegen import Move
+from tavla_pi.rules.side import Move
 
 _NAMES = ("off", *(str(n) for n in range(1, 25)), "bar")
 """How a point is written, by number: 0 "off", 1..24, 25 "bar"."""

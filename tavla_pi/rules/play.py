@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tavla_pi.rules.movegen import Dice, Move
+from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.notation import format_play
+from tavla_pi.rules.side import Move
 
 if TYPE_CHECKING:
     from tavla_pi.rules.position import Position

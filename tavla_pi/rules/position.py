@@ -19,13 +19,7 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.movegen import generate, is_open, may_enter, may_move
 from tavla_pi.rules.play import Play
-
-CHECKERS = 15
-"""Checkers each side plays with."""
-BAR = 24
-"""Index of the bar in ``mine`` / ``theirs``."""
-SLOTS = 25
-"""Length of ``mine`` / ``theirs``: 24 points and the bar."""
+from tavla_pi.rules.side import BAR_INDEX, CHECKERS, SLOTS
 
 _ID_LENGTH = 14
 _ID_BYTES = 10
@@ -119,7 +113,7 @@ class Position:
 
     def is_on_bar(self) -> bool:
         """Whether the player on roll has a checker on the bar (which must enter first)."""
-        return self.mine[BAR] > 0
+        return self.mine[BAR_INDEX] > 0
 
     def is_open(self, point: int) -> bool:
         """Whether the player on roll may land on own ``point`` 1..24 (opponent has < 2)."""
@@ -135,11 +129,11 @@ class Position:
         when all are home and exact or from the highest point.  (Whether the whole roll
         then plays out is :meth:`legal_plays`' business.)"""
         index = point - 1
-        if not 0 <= index <= BAR or not 1 <= die <= 6 or not self.mine[index]:
+        if not 0 <= index <= BAR_INDEX or not 1 <= die <= 6 or not self.mine[index]:
             return False
-        if index == BAR:
+        if index == BAR_INDEX:
             return may_enter(self.theirs, die)
-        return not self.mine[BAR] and may_move(self.mine, self.theirs, index, die)
+        return not self.mine[BAR_INDEX] and may_move(self.mine, self.theirs, index, die)
 
     def is_game_over(self) -> bool:
         """Whether either side has borne off all its checkers."""

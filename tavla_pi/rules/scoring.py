@@ -28,12 +28,7 @@ from tavla_pi.rules.match import (
     MatchState,
     player_index,
 )
-
-CHECKERS = 15
-"""Checkers per player."""
-
-BAR = 24
-"""Index of the bar in a player's 25 counts."""
+from tavla_pi.rules.side import BAR_INDEX, CHECKERS, SLOTS
 
 _WINNERS_HOME = range(18, 24)  # the loser's points 19..24
 
@@ -63,13 +58,13 @@ def win_kind(loser_checkers: Sequence[int]) -> WinKind:
     _check_loser(loser_checkers)
     if sum(loser_checkers) < CHECKERS:
         return WinKind.SINGLE
-    if loser_checkers[BAR] or any(loser_checkers[i] for i in _WINNERS_HOME):
+    if loser_checkers[BAR_INDEX] or any(loser_checkers[i] for i in _WINNERS_HOME):
         return WinKind.BACKGAMMON
     return WinKind.GAMMON
 
 
 def _check_loser(counts: Sequence[int]) -> None:
-    if len(counts) != 25:
+    if len(counts) != SLOTS:
         raise InvalidPositionError(f"the loser's checkers are 25 counts, got {len(counts)}")
     if any(n < 0 for n in counts):
         raise InvalidPositionError(f"negative checker count in {list(counts)}")

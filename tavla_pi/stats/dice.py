@@ -13,9 +13,12 @@ from dataclasses import dataclass
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.rules.dice import FACES
 
-FACES = range(1, 7)
-ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in FACES for b in FACES if a >= b)
+FACE_VALUES = range(1, FACES + 1)
+"""The values a die shows, 1..6."""
+ROLLS: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in FACE_VALUES for b in FACE_VALUES if a >= b)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +105,7 @@ def face_test(rolls: list[tuple[int, int]]) -> ChiSquare:
     """Chi-square of the six faces against the uniform distribution."""
     counts = face_counts(rolls)
     n = 2 * len(rolls)
-    return chi_square([counts[f] for f in FACES], [n / 6] * 6)
+    return chi_square([counts[f] for f in FACE_VALUES], [n / 6] * 6)
 
 
 def roll_test(rolls: list[tuple[int, int]]) -> ChiSquare:

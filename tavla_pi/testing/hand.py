@@ -7,7 +7,7 @@ several dice in one movement, hit blots put on the bar before the hitter
 arrives, while it is in the hand or after, slides over the points on the
 way, pauses of any length, sensor glitches.  At random it is also clumsy:
 DONE pressed too early, a checker put where no legal play goes, a takeback,
-a knocked stack.  The result is a list of :class:`Step` s, each a run of
+a knocked stack.  The result is a list of :class:`HandStep` s, each a run of
 scenario actions and the event the referee must answer it with.
 
 The hand keeps its own small model of the board (the mover's and the
@@ -25,13 +25,21 @@ from dataclasses import dataclass
 
 from tavla_pi.events.types import EventType
 from tavla_pi.hardware.pinmap import POINT_SLOTS
-from tavla_pi.replay.actions import SHORT_PRESS_MS, Action, Glitch, Lift, Move, Place, Press, Wait
+from tavla_pi.replay.actions import (
+    SHORT_PRESS_MS,
+    Action,
+    GlitchAction,
+    LiftAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    WaitAction,
+)
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.side import BAR_POINT, OFF_POINT
 from tavla_pi.testing.handrules import (
-    BAR,
-    OFF,
-    Key,
+    Sides,
     Single,
     ix,
     moved,
@@ -56,9 +64,9 @@ SLIDE_MS = (0, 130)
 
 def location(point: int, color: Color) -> str:
     """The docs/CONTRACTS.md §1 location of ``color``'s own point (25 = "bar", 0 = "off")."""
-    if point == BAR:
+    if point == BAR_POINT:
         return "bar"
-    if point == OFF:
+    if point == OFF_POINT:
         return "off"
     return str(point if color is Color.WHITE else 25 - point)
 
@@ -110,7 +118,7 @@ CAREFUL = HandStyle(any_order=0.0, multi_die=0.0, use_move=1.0, slide=0.0, glitc
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class HandStep:
     """Actions of the hand and the event the referee must answer them with.
 
     ``expect``: ``EventType.OUT_OF_SYNC`` (an illegal placement left standing),
@@ -139,7 +147,7 @@ class Hand:
         self.style = style
         self.tally: Counter[str] = Counter()
 
-    def turn(self, play: Play, mover: Color) -> list[Step]:
+    def turn(self, play: Play, mover: Color) -> list[HandStep]:
         """The steps that move ``play`` on the board (DONE not included)."""
         return _Turn(self, play, mover).build()
 
@@ -171,13 +179,13 @@ def undo(actions: Sequence[Action]) -> list[Action]:
     out: list[Action] = []
     for action in reversed(actions):
         match action:
-            case Lift(at, color):
-                out.append(Place(at, color))
-            case Place(at, color):
-                out.append(Lift(at, color))
-            case Move(source, target, color):
-                out.append(Move(target, source, color))
-            case Wait():
+            case LiftAction(at, color):
+                out.append(PlaceAction(at, color))
+            case PlaceAction(at, color):
+                out.append(LiftAction(at, color))
+            case MoveAction(source, target, color):
+                out.append(MoveAction(target, source, color))
+            case WaitAction():
                 out.append(action)
             case _:
                 pass
@@ -197,7 +205,7 @@ class _Turn:
         self.mover = mover
         self.opponent = mover.opponent
         self.mine, self.theirs = play.position.mine, play.position.theirs
-        self.steps: list[Step] = []
+        self.steps: list[HandStep] = []
         self.pending: list[Action] = []
         self._partials: set[tuple[int, ...]] | None = None
         plays = play.position.legal_plays(play.dice)
@@ -207,7 +215,7 @@ class _Turn:
 
     # -- the whole turn ----------------------------------------------------------------
 
-    def build(self) -> list[Step]:
+    def build(self) -> list[HandStep]:
         """Every step of the turn."""
         h = self.hand
         if h.chance(self.style.takeback):
@@ -247,7 +255,7 @@ class _Turn:
         if h.chance(self.style.early_done) and (self.mine, self.theirs) not in self.complete:
             h.tally["early_done"] += 1
             self._cut("move")
-            self._add(Press(done_button(self.mover), SHORT_PRESS_MS, long=False))
+            self._add(PressAction(done_button(self.mover), SHORT_PRESS_MS, long=False))
             self._cut("early_done", expect=EventType.REJECTED)
 
     def _knock(self) -> None:
@@ -262,8 +270,8 @@ class _Turn:
         k = min(n, self.hand.rng.choice((2, 3)))
         self.hand.tally["knock"] += 1
         self._cut("move")
-        self._add(*[Lift(at, color)] * k, Wait(self.hand.rng.randrange(0, 700, 20)),
-                  *[Place(at, color)] * k, *self._wait())
+        self._add(*[LiftAction(at, color)] * k, WaitAction(self.hand.rng.randrange(0, 700, 20)),
+                  *[PlaceAction(at, color)] * k, *self._wait())
         self._cut("knock")
 
     def _detour(self) -> None:
@@ -276,7 +284,7 @@ class _Turn:
         steps = careful.turn(other, self.mover)
         actions = [a for s in steps for a in s.actions]
         if self.hand.chance(0.5):
-            lifts = [i for i, a in enumerate(actions) if isinstance(a, Lift | Move)]
+            lifts = [i for i, a in enumerate(actions) if isinstance(a, LiftAction | MoveAction)]
             cut = self.hand.rng.choice(lifts[1:]) if len(lifts) > 1 else len(actions)
             actions = actions[:cut]
             self.hand.tally["takeback_part"] += 1
@@ -320,7 +328,7 @@ class _Turn:
         post: list[Action] = []
         for point in hits:
             at = location(point, me)
-            lift, to_bar = Lift(at, them), Place("bar", them)
+            lift, to_bar = LiftAction(at, them), PlaceAction("bar", them)
             when = h.rng.choice(("before", "in_hand", "after", "blot_held"))
             h.tally[f"hit_{when}"] += 1
             if when == "before":
@@ -335,13 +343,13 @@ class _Turn:
         src, dst = location(origin, me), location(dest, me)
         if not held and h.chance(self.style.use_move):
             h.tally["move_action"] += 1
-            return [*pre, Move(src, dst, me), *post, *self._wait()]
-        return [*pre, Lift(src, me), *self._wait(), *held, *self._slide(origin, dest),
-                Place(dst, me), *post, *self._wait()]
+            return [*pre, MoveAction(src, dst, me), *post, *self._wait()]
+        return [*pre, LiftAction(src, me), *self._wait(), *held, *self._slide(origin, dest),
+                PlaceAction(dst, me), *post, *self._wait()]
 
     def _slide(self, origin: int, dest: int) -> list[Action]:
         """The checker rests briefly on points on its way (each under the stability time)."""
-        between = list(range(origin - 1, dest, -1)) if origin != BAR else []
+        between = list(range(origin - 1, dest, -1)) if origin != BAR_POINT else []
         if not between or not self.hand.chance(self.style.slide):
             return []
         self.hand.tally["slide"] += 1
@@ -350,12 +358,13 @@ class _Turn:
         out: list[Action] = []
         for point in stops:
             at = location(point, self.mover)
-            out += [Place(at, self.mover), Wait(rng.randrange(*SLIDE_MS, 10)), Lift(at, self.mover)]
+            out += [PlaceAction(at, self.mover), WaitAction(rng.randrange(*SLIDE_MS, 10)),
+                    LiftAction(at, self.mover)]
         return out
 
     # -- illegal placements ------------------------------------------------------------
 
-    def _illegal_point(self, before: Key, origin: int, dest: int) -> int | None:
+    def _illegal_point(self, before: Sides, origin: int, dest: int) -> int | None:
         """A point where the checker from ``origin`` makes a board no legal play shows:
         held by the opponent, or reached by no dice (never an opponent's blot)."""
         if self._partials is None:
@@ -389,20 +398,21 @@ class _Turn:
         h.tally["illegal"] += 1
         h.tally[kind] += 1
         self._cut("move")
-        self._add(Lift(src, me), *self._wait(), Place(bad, me), Wait(ILLEGAL_HOLD_MS))
+        self._add(LiftAction(src, me), *self._wait(), PlaceAction(bad, me),
+                  WaitAction(ILLEGAL_HOLD_MS))
         self._cut(kind, expect=EventType.OUT_OF_SYNC, carries=(src, bad))
         if h.chance(self.style.done_on_illegal):
             h.tally[f"done_on_{kind}"] += 1
-            self._add(Press(done_button(me), SHORT_PRESS_MS, long=False))
+            self._add(PressAction(done_button(me), SHORT_PRESS_MS, long=False))
             self._cut(f"done_on_{kind}", expect=EventType.REJECTED)
-        self._add(Lift(bad, me), *self._wait(), Place(dst, me), *self._wait())
+        self._add(LiftAction(bad, me), *self._wait(), PlaceAction(dst, me), *self._wait())
         self._cut("recover")
 
     # -- building steps ----------------------------------------------------------------
 
     def _wait(self) -> list[Action]:
         ms = self.hand.pause()
-        return [Wait(ms)] if ms else []
+        return [WaitAction(ms)] if ms else []
 
     def _add(self, *actions: Action) -> None:
         self.pending.extend(actions)
@@ -412,7 +422,7 @@ class _Turn:
         """Close the pending actions into a step (glitches sprinkled in)."""
         if not self.pending:
             return
-        self.steps.append(Step(tuple(self._glitched(self.pending)), expect, what, carries))
+        self.steps.append(HandStep(tuple(self._glitched(self.pending)), expect, what, carries))
         self.pending = []
 
     def _glitched(self, actions: list[Action]) -> Iterator[Action]:
@@ -422,4 +432,4 @@ class _Turn:
             if h.chance(self.style.glitch):
                 h.tally["glitch"] += 1
                 at = h.rng.choice([*(str(n) for n in range(1, 25)), "bar"])
-                yield Glitch(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))
+                yield GlitchAction(at, h.rng.choice(tuple(Color)), h.rng.randint(*GLITCH_MS))

@@ -2,8 +2,9 @@
 
 The hand must not rely on the code it tests, so it keeps its own small
 statement of how one checker moves with one die (on the rules engine's
-25-tuples, in the mover's numbering: 25 = bar, 0 = off), the orders in which
-a play's single moves can be made, and the boards that partial plays reach.
+25-tuples, in the mover's points as ``Play.moves`` writes them: ``BAR_POINT``
+25, ``OFF_POINT`` 0), the orders in which a play's single moves can be made,
+and the boards that partial plays reach.
 """
 
 from __future__ import annotations
@@ -12,13 +13,9 @@ from collections.abc import Iterator, Sequence
 
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.side import BAR_POINT, OFF_POINT
 
-BAR = 25
-"""The bar in the mover's numbering."""
-OFF = 0
-"""Borne off, in the mover's numbering."""
-
-Key = tuple[tuple[int, ...], tuple[int, ...]]
+Sides = tuple[tuple[int, ...], tuple[int, ...]]
 """A board as (mover's 25 counts, opponent's 25 counts), each in its own numbering."""
 Single = tuple[int, int]
 """One single-die move (from, to) in the mover's numbering."""
@@ -26,14 +23,14 @@ Single = tuple[int, int]
 
 def ix(point: int) -> int:
     """Index of the mover's point in a side (the bar is 24)."""
-    return 24 if point == BAR else point - 1
+    return 24 if point == BAR_POINT else point - 1
 
 
 def legal_move(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int, die: int) -> bool:
     """Whether one checker may move from ``frm`` to ``to`` with ``die`` now."""
-    if mine[ix(frm)] == 0 or (frm != BAR and mine[24]):
+    if mine[ix(frm)] == 0 or (frm != BAR_POINT and mine[24]):
         return False
-    if to != OFF:
+    if to != OFF_POINT:
         return frm - to == die and theirs[24 - to] < 2
     if any(mine[6:25]):
         return False
@@ -46,7 +43,7 @@ def moved(mine: Sequence[int], theirs: Sequence[int], frm: int, to: int
     m, t = list(mine), list(theirs)
     m[ix(frm)] -= 1
     hit = False
-    if to != OFF:
+    if to != OFF_POINT:
         m[to - 1] += 1
         if t[24 - to] == 1:
             t[24 - to], t[24], hit = 0, t[24] + 1, True
@@ -57,11 +54,11 @@ def dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
     return (dice[0],) * 4 if dice[0] == dice[1] else dice
 
 
-def partial_boards(position: Position, dice: tuple[int, int]) -> set[Key]:
+def partial_boards(position: Position, dice: tuple[int, int]) -> set[Sides]:
     """Every board some order of single-die moves reaches (a superset of the legal
     partial plays: the engine's max-dice rules are not applied)."""
-    boards: set[Key] = set()
-    seen: set[tuple[Key, tuple[int, ...]]] = set()
+    boards: set[Sides] = set()
+    seen: set[tuple[Sides, tuple[int, ...]]] = set()
     stack = [((position.mine, position.theirs), dice_list(dice))]
     while stack:
         key, left = stack.pop()
@@ -73,8 +70,8 @@ def partial_boards(position: Position, dice: tuple[int, int]) -> set[Key]:
         for die in set(left):
             rest = list(left)
             rest.remove(die)
-            for frm in range(BAR, 0, -1):
-                to = max(frm - die, OFF)
+            for frm in range(BAR_POINT, 0, -1):
+                to = max(frm - die, OFF_POINT)
                 if legal_move(mine, theirs, frm, to, die):
                     m, t, _ = moved(mine, theirs, frm, to)
                     stack.append(((m, t), tuple(sorted(rest))))
@@ -116,7 +113,7 @@ def points(side: tuple[int, ...]) -> Iterator[tuple[int, int]]:
     """(own point, count) of a side's occupied points and bar (25)."""
     for i, n in enumerate(side):
         if n:
-            yield (BAR if i == 24 else i + 1), n
+            yield (BAR_POINT if i == 24 else i + 1), n
 
 
 def reads_legal(mine: tuple[int, ...], theirs: tuple[int, ...],

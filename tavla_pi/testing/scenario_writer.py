@@ -12,15 +12,15 @@ from typing import Any
 
 from tavla_pi.replay.actions import (
     Action,
-    Dice,
-    Glitch,
-    Lift,
-    Load,
-    Move,
-    Place,
-    Press,
-    Setup,
-    Wait,
+    DiceAction,
+    GlitchAction,
+    LiftAction,
+    LoadAction,
+    MoveAction,
+    PlaceAction,
+    PressAction,
+    SetupAction,
+    WaitAction,
 )
 
 
@@ -28,23 +28,23 @@ def action_json(action: Action) -> dict[str, Any]:
     """The docs/CONTRACTS.md §4 JSON object of one action."""
     out: dict[str, Any]
     match action:
-        case Setup():
+        case SetupAction():
             out = {"setup": "start"}
-        case Load(position_id, match_id):
+        case LoadAction(position_id, match_id):
             out = {"load": {"position_id": position_id, "match_id": match_id}}
-        case Dice(a, b):
+        case DiceAction(a, b):
             out = {"dice": [a, b]}
-        case Press(button, ms, long):
+        case PressAction(button, ms, long):
             out = {"hold": button, "ms": ms} if long else {"press": button}
-        case Lift(at, color):
+        case LiftAction(at, color):
             out = {"lift": at, "color": color.value}
-        case Place(at, color):
+        case PlaceAction(at, color):
             out = {"place": at, "color": color.value}
-        case Move(source, target, color):
+        case MoveAction(source, target, color):
             out = {"move": f"{source}/{target}", "color": color.value}
-        case Glitch(at, color, ms):
+        case GlitchAction(at, color, ms):
             out = {"glitch": {"at": at, "color": color.value, "ms": ms}}
-        case Wait(ms):
+        case WaitAction(ms):
             out = {"wait": ms}
     return out
 

@@ -37,11 +37,11 @@ from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.replay.actions import (
     SHORT_PRESS_MS,
     Action,
-    Dice,
-    Glitch,
-    Press,
-    Setup,
-    Wait,
+    DiceAction,
+    GlitchAction,
+    PressAction,
+    SetupAction,
+    WaitAction,
 )
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules import cube as cube_rules
@@ -51,7 +51,7 @@ from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
-from tavla_pi.testing.hand import Hand, HandStyle, Step, done_button
+from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
 from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 
 MAX_TURNS = 600
@@ -63,7 +63,7 @@ CANDIDATES_LIMIT = 8
 (more than the candidates ever are: a board shows two, rarely three)."""
 SETUP_WAIT_MS = 400
 """After setting up, long enough for the referee to see the starting position."""
-SETTLE_LIMIT_MS = 1000
+PLAYER_SETTLE_LIMIT_MS = 1000
 """The longest the player waits for the board to settle before looking at the lights."""
 DECISIONS = frozenset({
     EventType.GAME_STARTED, EventType.OPENING_ROLL, EventType.ROLLED, EventType.PLAYED,
@@ -198,11 +198,11 @@ class Session:
     def _game(self) -> None:
         self.turn = 0
         self._note(f"game {self.game}: score {self.match.score}")
-        events = self._do(Setup(), Wait(SETUP_WAIT_MS), expect={EventType.GAME_STARTED})
-        for _ in range(SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
+        events = self._do(SetupAction(), WaitAction(SETUP_WAIT_MS), expect={EventType.GAME_STARTED})
+        for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
             if any(e.type == EventType.GAME_STARTED for e in events):  # takes a few scans more
                 break
-            events += self._do(Wait(SCAN_MS), expect={EventType.GAME_STARTED})
+            events += self._do(WaitAction(SCAN_MS), expect={EventType.GAME_STARTED})
         self._one(events, EventType.GAME_STARTED, position_id=Position.initial().position_id(),
                   match_id=self.match.match_id())
         mover, opening = self._opening()
@@ -235,7 +235,8 @@ class Session:
         while True:
             white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
             button = f"{self.rng.choice(tuple(Color)).value}.roll"
-            events = self._do(Dice(white, black), _press(button), expect={EventType.OPENING_ROLL})
+            events = self._do(DiceAction(white, black), _press(button),
+                              expect={EventType.OPENING_ROLL})
             throws.append((white, black))
             starter = {} if white == black else {
                 "starter": (Color.WHITE if white > black else Color.BLACK).value}
@@ -292,7 +293,7 @@ class Session:
         """Roll; the dice, or None when they cannot be played (the turn passed)."""
         self._stray(mover)
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-        events = self._do(Dice(*dice), _press(done_button(mover)),
+        events = self._do(DiceAction(*dice), _press(done_button(mover)),
                           expect={EventType.ROLLED, EventType.NO_LEGAL_MOVE})
         self._one(events, EventType.ROLLED, player=mover.value, dice=list(dice))
         self.match = rolled(self.match, (max(dice), min(dice)))
@@ -346,7 +347,7 @@ class Session:
         else:
             self.counts["in_sync_again"] += 1
 
-    def _step(self, step: Step, mover: Color) -> int:
+    def _step(self, step: HandStep, mover: Color) -> int:
         """Apply one step of the hand; check the referee answered as it must.
 
         Returns 1 if the referee failed to answer (a failure, recorded; the
@@ -420,8 +421,8 @@ class Session:
         and look settled; no player looks at the lights before a phantom
         (a checker carried over the board) is gone.
         """
-        for _ in range(SETTLE_LIMIT_MS // SCAN_MS):
-            self._do(Wait(SCAN_MS))
+        for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):
+            self._do(WaitAction(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
             if quiet and self.runner.settled:
                 return
@@ -437,7 +438,7 @@ class Session:
             reasons = [e.fields.get("reason") for e in events if e.type == EventType.REJECTED]
             self._fail("done_refused", f"DONE on the complete board {play.notation}: "
                        f"{reasons or [str(e.type) for e in events]} (attempt {attempt + 1})")
-            self._do(Wait(1000))
+            self._do(WaitAction(1000))
         raise _AbortError("stuck", f"DONE never committed {play.notation}")
 
     def _confirm(self, play: Play, mover: Color) -> None:
@@ -481,7 +482,7 @@ class Session:
         events: list[Event] = []
         for action in actions:
             self.lines.append(action)
-            if isinstance(action, Glitch):
+            if isinstance(action, GlitchAction):
                 ends = self.runner.clock.now_ms() + action.ms
                 self.glitch_until = max(self.glitch_until, ends)
             events += self._events(self.runner.apply(action))
@@ -551,8 +552,8 @@ def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 
 def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
-    return [action_json(a) for a in actions if not isinstance(a, Wait | Glitch)]
+    return [action_json(a) for a in actions if not isinstance(a, WaitAction | GlitchAction)]
 
 
-def _press(button: str) -> Press:
-    return Press(button, SHORT_PRESS_MS, long=False)
+def _press(button: str) -> PressAction:
+    return PressAction(button, SHORT_PRESS_MS, long=False)

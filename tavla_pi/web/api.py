@@ -26,9 +26,8 @@ from typing import Any, Protocol
 
 from tavla_pi.errors import BadInputError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub, Subscription
-from tavla_pi.hal.base import RGB
 from tavla_pi.hal.sim.places import BoardActionError
-from tavla_pi.leds import to_hex
+from tavla_pi.leds import RGB, to_hex
 from tavla_pi.replay.actions import Action, parse_line
 from tavla_pi.web.server import Request, Response, Stream
 
@@ -206,7 +205,8 @@ class Api:
         finally:
             self._hub.unsubscribe(listener)
         events = [e.to_dict() for e in listener.drain()]
-        return Response.json({"applied": type(action).__name__.lower(), "events": events})
+        applied = type(action).__name__.removesuffix("Action").lower()
+        return Response.json({"applied": applied, "events": events})
 
 
 def sim_action(body: bytes) -> Action:

@@ -10,7 +10,7 @@ from tavla_pi.hal.pi.board import PiModel, detect_model
 from tavla_pi.hal.pi.buttons import PiButtons
 from tavla_pi.hal.pi.mux import MuxSelect
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, PixelWriter, encode_frame
-from tavla_pi.hal.pi.sensors import PowerPolicy, SensorGrid
+from tavla_pi.hal.pi.sensors import PiSensorGrid, PowerPolicy
 
 __all__ = [
     "MuxSelect",
@@ -18,9 +18,9 @@ __all__ = [
     "PiBackend",
     "PiButtons",
     "PiModel",
+    "PiSensorGrid",
     "PixelWriter",
     "PowerPolicy",
-    "SensorGrid",
     "detect_model",
     "encode_frame",
     "open_pi_backend",

@@ -14,14 +14,14 @@ from tavla_pi.hal.pi.board import MODEL_PATH, detect_model, open_pin_factory
 from tavla_pi.hal.pi.buttons import PiButtons
 from tavla_pi.hal.pi.pixel_drivers import open_pixel_writer
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, PixelWriter
-from tavla_pi.hal.pi.sensors import Delay, PowerPolicy, SensorGrid, busy_wait_us
+from tavla_pi.hal.pi.sensors import Delay, PiSensorGrid, PowerPolicy, busy_wait_us
 from tavla_pi.hardware.pinmap import PinMap
 
 
 class PiBackend(Backend):
     """The real board's devices; closing also closes a pin factory the backend opened."""
 
-    def __init__(self, sensors: SensorGrid, pixels: NeoPixelStrip, buttons: PiButtons, *,
+    def __init__(self, sensors: PiSensorGrid, pixels: NeoPixelStrip, buttons: PiButtons, *,
                  owned_factory: Any = None) -> None:
         super().__init__("pi", sensors, pixels, buttons)
         self._owned_factory = owned_factory
@@ -70,7 +70,7 @@ def open_pi_backend(pinmap: PinMap, *, pin_factory: Any = None,
                 pin_factory = owned = open_pin_factory(detect_model(model_path))
                 stack.callback(owned.close)
             sensors = stack.enter_context(
-                SensorGrid(pinmap, pin_factory=pin_factory, power=power, delay=delay))
+                PiSensorGrid(pinmap, pin_factory=pin_factory, power=power, delay=delay))
             buttons = stack.enter_context(PiButtons(pinmap.buttons, pin_factory=pin_factory))
         except GPIOZeroError as err:
             raise HardwareError(f"cannot claim the board's pins: {err}") from err

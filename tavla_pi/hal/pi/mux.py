@@ -13,9 +13,7 @@ from typing import Any
 from gpiozero import DigitalOutputDevice
 
 from tavla_pi.errors import HardwareError, PinMapError
-
-MUX_CHANNELS = 16
-SELECT_LINES = 4
+from tavla_pi.hardware.pinmap import MUX_CHANNELS, SELECT_LINES
 
 
 def gray_order(channels: Sequence[int] = range(MUX_CHANNELS)) -> tuple[int, ...]:

@@ -21,7 +21,8 @@ from tavla_pi.hal.pi.board import PiModel, load_library
 from tavla_pi.hal.pi.pixels import PixelWriter
 from tavla_pi.hardware.pinmap import PinMap
 
-PWM_PINS = (10, 12, 18, 21)
+NEOPIXEL_PINS = (10, 12, 18, 21)
+"""The GPIOs Adafruit's ``neopixel`` (rpi_ws281x) drives: D10, D12, D18, D21."""
 SPI_MOSI_PINS = {10: 0, 20: 1}
 SPI_CLOCK_NAMES = {0: ("SCLK", "MOSI"), 1: ("SCLK_1", "MOSI_1")}
 
@@ -65,8 +66,9 @@ def check_led_driver(pinmap: PinMap, model: PiModel) -> None:
         if model.has_rp1:
             raise HardwareError(f"LED driver 'pwm' (rpi_ws281x) does not run on a {model.name}; "
                                 f"set [leds] driver = \"pio\" or \"spi\"")
-        if leds.pin not in PWM_PINS:
-            raise PinMapError("leds.pin", f"driver 'pwm' needs GPIO {PWM_PINS}, got {leds.pin}")
+        if leds.pin not in NEOPIXEL_PINS:
+            raise PinMapError("leds.pin",
+                              f"driver 'pwm' needs GPIO {NEOPIXEL_PINS}, got {leds.pin}")
     elif driver == "spi":
         port = _spi_port(pinmap)
         if any(chip.spi_port == port for chip in pinmap.adcs):

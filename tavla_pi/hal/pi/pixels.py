@@ -13,7 +13,7 @@ from itertools import permutations
 from typing import Protocol
 
 from tavla_pi.errors import BadInputError, HardwareError, PinMapError
-from tavla_pi.hal.base import RGB
+from tavla_pi.hardware.pixel import RGB
 
 COLOR_ORDERS = frozenset("".join(p) for p in permutations("RGB"))
 

@@ -10,14 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tavla_pi.errors import PinMapError
-from tavla_pi.hal.pi.mux import MUX_CHANNELS, gray_order
-from tavla_pi.hardware.pinmap import PinMap, SensorChannel
-
-ADC_CHANNELS = 8  # an MCP3208
+from tavla_pi.hal.pi.mux import gray_order
+from tavla_pi.hardware.pinmap import ADC_CHANNELS, MUX_CHANNELS, PinMap, SensorChannel
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class MuxStep:
     """One select-line setting and the readings taken there: (bank, frame slot) pairs."""
 
     channel: int
@@ -31,17 +29,17 @@ class ScanPlan:
     slots: tuple[dict[int, int], ...]
     size: int
 
-    def channel_major(self) -> tuple[Step, ...]:
+    def channel_major(self) -> tuple[MuxStep, ...]:
         """Every bank at each channel in turn: 16 select changes per frame."""
         used = {ch for bank in self.slots for ch in bank}
         return tuple(
-            Step(ch, tuple((b, bank[ch]) for b, bank in enumerate(self.slots) if ch in bank))
+            MuxStep(ch, tuple((b, bank[ch]) for b, bank in enumerate(self.slots) if ch in bank))
             for ch in gray_order(sorted(used)))
 
-    def bank_steps(self, bank: int) -> tuple[Step, ...]:
+    def bank_steps(self, bank: int) -> tuple[MuxStep, ...]:
         """One bank's channels, in Gray-code order."""
         slots = self.slots[bank]
-        return tuple(Step(ch, ((bank, slots[ch]),)) for ch in gray_order(sorted(slots)))
+        return tuple(MuxStep(ch, ((bank, slots[ch]),)) for ch in gray_order(sorted(slots)))
 
 
 def plan_scan(pinmap: PinMap) -> ScanPlan:

@@ -26,7 +26,7 @@ from gpiozero import MCP3208, Device, DigitalOutputDevice
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.base import RawFrame
 from tavla_pi.hal.pi.mux import MuxSelect
-from tavla_pi.hal.pi.scanplan import ScanPlan, Step, plan_scan
+from tavla_pi.hal.pi.scanplan import MuxStep, ScanPlan, plan_scan
 from tavla_pi.hardware.pinmap import PinMap
 
 Delay = Callable[[int], None]
@@ -77,7 +77,7 @@ class PowerPolicy(enum.Enum):
     PER_BANK = "per_bank"
 
 
-class SensorGrid:
+class PiSensorGrid:
     """Reads every Hall sensor of the board once per :meth:`scan`.
 
     Implements :class:`tavla_pi.hal.base.SensorGrid`.  A context manager;
@@ -118,7 +118,7 @@ class SensorGrid:
         if keep_on and any(p is not None for p in self._power):
             self._delay(self._power_settle_us)
 
-    def _make_phases(self) -> list[tuple[Any, tuple[Step, ...]]]:
+    def _make_phases(self) -> list[tuple[Any, tuple[MuxStep, ...]]]:
         """The scan as (power switch or None, steps) phases, per the power policy."""
         if self.power is PowerPolicy.ALWAYS_ON:
             return [(None, self._plan.channel_major())]
@@ -148,7 +148,7 @@ class SensorGrid:
                 power.off()
         return tuple(frame)
 
-    def _read_steps(self, mux: MuxSelect, steps: Sequence[Step], frame: list[int]) -> None:
+    def _read_steps(self, mux: MuxSelect, steps: Sequence[MuxStep], frame: list[int]) -> None:
         """Select each step's channel, settle, and read its banks into the frame."""
         adcs = self._adcs
         for step in steps:
@@ -176,7 +176,7 @@ class SensorGrid:
         """True once ``close()`` has run."""
         return self._mux is None
 
-    def __enter__(self) -> SensorGrid:
+    def __enter__(self) -> PiSensorGrid:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -184,4 +184,4 @@ class SensorGrid:
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else f"{self._plan.size} sensors, {self.power.value}"
-        return f"<SensorGrid {state}>"
+        return f"<PiSensorGrid {state}>"

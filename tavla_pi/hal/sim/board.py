@@ -28,11 +28,9 @@ from tavla_pi.hal.sim.sensors import Magnet, SensorModel, truncated_normal
 from tavla_pi.hardware.geometry import slot_xy
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign
 from tavla_pi.hardware.pinmap import BAR_SLOTS_PER_COLOR, POINT_SLOTS, PinMap
+from tavla_pi.rules.board import LOCATIONS, POINTS, Board
 from tavla_pi.rules.color import Color
-
-CHECKERS_PER_SIDE = 15
-POINTS = tuple(str(n) for n in range(1, 25))
-LOCATIONS = (*POINTS, "bar", "off")
+from tavla_pi.rules.side import CHECKERS
 
 Counts = Mapping[tuple[str, Color], int]
 P = ParamSpec("P")
@@ -44,6 +42,12 @@ START: dict[tuple[str, Color], int] = {
     ("17", Color.BLACK): 3, ("19", Color.BLACK): 5,
 }
 """The starting position as checkers per (location, colour)."""
+
+
+def counts_of(board: Board) -> dict[tuple[str, Color], int]:
+    """The checkers on ``board`` per (location, colour), as :meth:`SimBoard.lay_out` takes
+    them (the trays left out: what is not on the board is off)."""
+    return {(loc, color): n for loc, color, n in board.items() if loc != "off"}
 
 
 def _locked(method: Callable[Concatenate[SimBoard, P], T]) -> Callable[Concatenate[SimBoard, P], T]:
@@ -82,7 +86,7 @@ class SimBoard:
         }
         for color in Color:
             self._places[("bar", color)] = Place("bar", color, BAR_SLOTS_PER_COLOR)
-        self._trays = {c: [self._new_checker(c) for _ in range(CHECKERS_PER_SIDE)] for c in Color}
+        self._trays = {c: [self._new_checker(c) for _ in range(CHECKERS)] for c in Color}
         self._hands: dict[Color, list[Checker]] = {c: [] for c in Color}
         self._glitches: list[_Glitch] = []
         self._stuck: dict[int, int] = {}
@@ -288,10 +292,10 @@ def _check_counts(counts: Counts) -> None:
         if location != "off":
             totals[color] += n
     for color, total in totals.items():
-        if total > CHECKERS_PER_SIDE:
+        if total > CHECKERS:
             raise BoardActionError(f"{total} {color.value} checkers on the board (at most 15)")
         off = counts.get(("off", color))
-        if off is not None and off != CHECKERS_PER_SIDE - total:
+        if off is not None and off != CHECKERS - total:
             raise BoardActionError(
-                f"off/{color.value}: {off} given, but {CHECKERS_PER_SIDE - total} are left over"
+                f"off/{color.value}: {off} given, but {CHECKERS - total} are left over"
             )

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tavla_pi.errors import HardwareError
-from tavla_pi.hal.base import RGB
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
-
-BLACK: RGB = (0, 0, 0)
+from tavla_pi.hardware.pixel import DARK, RGB
 
 
 class SimPixels:
@@ -16,7 +14,7 @@ class SimPixels:
 
     def __init__(self, count: int) -> None:
         self.count = count
-        self.frame: tuple[RGB, ...] = (BLACK,) * count
+        self.frame: tuple[RGB, ...] = (DARK,) * count
         self.shows = 0
         self._closed = False
 
@@ -34,7 +32,7 @@ class SimPixels:
 
     def close(self) -> None:
         """Blank every LED; safe to call twice."""
-        self.frame = (BLACK,) * self.count
+        self.frame = (DARK,) * self.count
         self._closed = True
 
     @property
