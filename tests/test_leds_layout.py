@@ -6,7 +6,7 @@ import math
 import re
 
 import pytest
-from test_leds_support import SPARE, frame, pinmap
+from leds_support import SPARE, frame, pinmap
 
 from tavla_pi.errors import ConfigError, PinMapError
 from tavla_pi.game.view import GameView, Phase

@@ -5,7 +5,7 @@ matches of 1, 3 and 5 points, money games with the cube, loaded positions)
 runs through ``tavla-pi replay``; every committed play, pass, double, rejected
 DONE and result must be exactly what gnubg said (tests/scenario_compare.py).
 Regenerate or extend them with tools/gen_gnubg_scenarios.py; for a soak run,
-``TAVLA_SCENARIOS=DIR pytest tests/test_gnubg_scenarios.py`` replays DIR too.
+``TAVLA_SCENARIOS=DIR pytest tests/test_replay_gnubg_scenarios.py`` replays DIR too.
 """
 
 from __future__ import annotations
