@@ -58,11 +58,6 @@ CLUMSY_FAR = CLUMSY
 """Clumsy, illegal placements included (on points no die reaches and on held points)."""
 
 
-@pytest.fixture(scope="module")
-def pinmap() -> PinMap:
-    return load_pinmap()
-
-
 def random_turns(rng: random.Random, games: int) -> list[tuple[Play, Color]]:
     """(play, mover) of every turn of random games played by the rules engine."""
     turns = []
