@@ -19,6 +19,8 @@ from scenario_compare import compare, load_events, parse_events
 
 from tavla_pi.cli import main
 
+pytestmark = pytest.mark.slow  # every scenario through `tavla-pi replay`: 1 to 11 s each
+
 ROOT = Path(__file__).resolve().parent.parent
 # more folders (soak runs of the generator) may be named in TAVLA_SCENARIOS, os.pathsep apart
 EXTRA = [Path(p) for p in os.environ.get("TAVLA_SCENARIOS", "").split(os.pathsep) if p]
