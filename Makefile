@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint typecheck unit sim install hardware bench clean
+.PHONY: test quick lint typecheck unit sim install hardware bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -14,13 +14,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
 
-## test: lint, type-check and run the whole test suite
+## test: lint, type-check and run the whole test suite (what .ci/run runs; minutes)
 test: lint unit
 
+## quick: the inner loop: lint, type-check and every test not marked slow (about a minute)
+quick: lint
+	$(BIN)/pytest -m "not slow"
+
+## lint: ruff and mypy --strict
 lint: $(STAMP)
 	$(BIN)/ruff check tavla_pi tests $(wildcard bench tools)
 	$(BIN)/mypy tavla_pi
 
+## unit: every test, slow ones included (gnubg on PATH for its tests: PATH=$$PATH:/usr/games)
 unit: $(STAMP)
 	$(BIN)/pytest
 

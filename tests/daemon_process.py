@@ -23,6 +23,29 @@ START_TIMEOUT_S = 30.0
 HTTP_TIMEOUT_S = 30.0
 
 
+def wait_for_notify(sock: socket.socket, proc: subprocess.Popen[Any],
+                    wanted: Callable[[str], bool], timeout_s: float, *,
+                    log: Callable[[], str], seen: list[str]) -> str:
+    """The first message on the notify socket ``sock`` that ``wanted`` accepts.
+
+    Every message read is appended to ``seen``; fails, with ``log()``, if
+    ``proc`` exits first, and if ``timeout_s`` passes first.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no such notify message within {timeout_s} s: {seen}"
+        sock.settimeout(min(left, 0.5))
+        try:
+            message = sock.recv(4096).decode()
+        except TimeoutError:
+            assert proc.poll() is None, log()
+            continue
+        seen.append(message)
+        if wanted(message):
+            return message
+
+
 class DaemonProcess:
     """``python -m tavla_pi run --backend sim`` with a notify socket and an ephemeral port."""
 
@@ -58,19 +81,9 @@ class DaemonProcess:
 
     def wait_for(self, wanted: Callable[[str], bool], timeout_s: float) -> str:
         """The first notify message ``wanted`` accepts (kept in ``messages``)."""
-        deadline = time.monotonic() + timeout_s
-        while True:
-            left = deadline - time.monotonic()
-            assert left > 0, f"no such notify message within {timeout_s} s: {self.messages}"
-            self.sock.settimeout(min(left, 0.5))
-            try:
-                message = self.sock.recv(4096).decode()
-            except TimeoutError:
-                assert self.proc is not None and self.proc.poll() is None, self.stderr()
-                continue
-            self.messages.append(message)
-            if wanted(message):
-                return message
+        assert self.proc is not None
+        return wait_for_notify(self.sock, self.proc, wanted, timeout_s, log=self.stderr,
+                               seen=self.messages)
 
     def kill(self) -> None:
         """SIGKILL: no chance to flush or close anything."""

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from sim_support import PINMAP
+
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.core import Core, EventJournal
 from tavla_pi.daemon.notify import Notifier
@@ -26,7 +28,6 @@ from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import open_sim_backend
-from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
@@ -69,12 +70,11 @@ class VirtualDaemon:
                  token: str | None = None, notify: str | None = None,
                  journal: EventJournal | None = None) -> None:
         self.clock = VirtualClock()
-        pinmap = load_pinmap()
-        self.backend = open_sim_backend(pinmap, self.clock, random.Random(SIM_SEED))
+        self.backend = open_sim_backend(PINMAP, self.clock, random.Random(SIM_SEED))
         self.dice = QueuedDice(SeededDice(1))
         self.referee = Referee(settings or GameSettings(), self.dice)
-        calibration = board_calibration(self.backend, pinmap, state_dir)
-        self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+        calibration = board_calibration(self.backend, PINMAP, state_dir)
+        self.pipeline = Pipeline(self.backend, PINMAP, calibration, self.referee, self.clock)
         self.journal = journal if journal is not None else MemoryJournal()
         self.hub = EventHub()
         self.notifier = Notifier(notify)

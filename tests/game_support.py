@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sim_support import PINMAP
+
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import ScenarioLine, parse_line
 from tavla_pi.replay.runner import ScenarioRunner
 
@@ -27,7 +28,7 @@ def scenario(*actions: dict[str, Any]) -> list[ScenarioLine]:
 def replay(*actions: dict[str, Any], match_length: int = 0, seed: int = 0,
            runner: ScenarioRunner | None = None) -> list[dict[str, Any]]:
     """Every event of the scenario, as JSON objects."""
-    runner = runner or ScenarioRunner(load_pinmap(), GameSettings(match_length=match_length),
+    runner = runner or ScenarioRunner(PINMAP, GameSettings(match_length=match_length),
                                       seed=seed)
     return [e.to_dict() for e in runner.run(scenario(*actions))]
 

@@ -1,8 +1,9 @@
-"""Test support for the modelled board: the reference pin map built in code, truth.
+"""Test support for the modelled board: the reference pin map, truth, calibrated decoders.
 
-The real one is ``hardware/pinout.toml``; this builder follows the same
-design (152 sensors on ten 16-channel multiplexers into two MCP3208s, points
-1..24 slot by slot, then the bar halves) so tests need no file.
+``PINMAP`` is the reference board's real wiring (``hardware/pinout.toml``), the
+one pin map the tests share (``tests/conftest.py`` hands it out as the
+``pinmap`` fixture).  A test that needs other wiring derives it from this one
+with ``dataclasses.replace`` and says why.
 """
 
 from __future__ import annotations
@@ -13,61 +14,11 @@ from tavla_pi.clock import VirtualClock
 from tavla_pi.decode import Calibration, CountRange, Decoder, Observation, Reading, calibrate
 from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign
-from tavla_pi.hardware.pinmap import (
-    BAR_SLOTS_PER_COLOR,
-    BUTTON_NAMES,
-    POINT_SLOTS,
-    AdcChip,
-    LedFeature,
-    LedStrip,
-    MuxBank,
-    PinMap,
-    SensorChannel,
-    SensorSite,
-)
+from tavla_pi.hardware.pinmap import PinMap, load_pinmap
 from tavla_pi.rules.color import Color
 
-
-def sensor_sites() -> list[SensorSite]:
-    """Every sensor site in frame order."""
-    sites = [SensorSite(str(p), s) for p in range(1, 25) for s in range(POINT_SLOTS)]
-    for color in (Color.WHITE, Color.BLACK):
-        sites += [SensorSite("bar", s, color) for s in range(BAR_SLOTS_PER_COLOR)]
-    return sites
-
-
-def led_names() -> list[str]:
-    """Every LED feature, in chain order."""
-    names = [f"point.{p}" for p in range(1, 25)]
-    names += ["bar.white", "bar.black", "tray.white", "tray.black"]
-    names += [f"cube.{2 ** k}" for k in range(1, 7)] + ["cube.owner.white", "cube.owner.black"]
-    for color in ("white", "black"):
-        names += [f"die.{color}.{d}.pip.{k}" for d in (0, 1) for k in range(7)]
-    return [*names, "turn.white", "turn.black"]
-
-
-def default_pinmap() -> PinMap:
-    """The reference board's wiring as a value."""
-    sites = sensor_sites()
-    banks = tuple(MuxBank(f"mux{n}", n // 8, n % 8) for n in range(10))
-    sensors = tuple(
-        SensorChannel(site, adc=(i // 16) // 8, adc_channel=(i // 16) % 8, mux_channel=i % 16)
-        for i, site in enumerate(sites)
-    )
-    names = led_names()
-    return PinMap(
-        mux_select=(5, 6, 13, 19),
-        mux_enable=26,
-        adcs=(AdcChip("adc0", 0, 0), AdcChip("adc1", 0, 1)),
-        banks=banks,
-        sensors=sensors,
-        buttons=dict(zip(BUTTON_NAMES, (17, 27, 22, 23, 24), strict=True)),
-        leds=LedStrip("pwm", 18, len(names)),
-        led_features=tuple(LedFeature(name, i) for i, name in enumerate(names)),
-    )
-
-
-PINMAP = default_pinmap()
+PINMAP: PinMap = load_pinmap()
+"""The reference board's wiring, read once from ``hardware/pinout.toml``."""
 
 
 def truth_of(board: SimBoard, location: str, half: Color | None, color: Color) -> int:

@@ -116,10 +116,10 @@ def test_the_simulated_board_is_saved_after_every_action(tmp_path: Path) -> None
     assert not VirtualDaemon(tmp_path / "elsewhere").desk.restore(simstore.RollCount())
 
 
-def test_a_snapshot_round_trips(tmp_path: Path) -> None:
+def test_a_snapshot_round_trips(tmp_path: Path, sim_board: SimBoard) -> None:
     from tavla_pi.hal.sim.board import START
 
-    board = SimBoard(_pinmap(), _clock())
+    board = sim_board
     board.lay_out(START)
     board.lift("6", Color.WHITE)
     snap = simstore.SimSnapshot.of(board, [1, 2], simstore.RollCount(1234, 7))
@@ -249,16 +249,6 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
     assert messages[0].startswith("READY=1\n")
     assert not any("WATCHDOG=1" in m for m in messages)
     assert messages[-1] == "STOPPING=1\nSTATUS=stopping"
-
-
-def _pinmap() -> Any:
-    from tavla_pi.hardware.pinmap import load_pinmap
-    return load_pinmap()
-
-
-def _clock() -> Any:
-    from tavla_pi.clock import VirtualClock
-    return VirtualClock()
 
 
 def test_a_new_match_starts_a_new_journal_file_and_a_new_game_stream(tmp_path: Path) -> None:

@@ -42,8 +42,8 @@ from tavla_pi.rules.match import MatchState
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 
-pytestmark = pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live import check")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live import check")]
 
 SCRIPT = """
 import json, os, sys

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from game_support import dice, graded, move, press, replay
 
+from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState
@@ -157,14 +158,13 @@ def test_menu_long_press_twice_starts_a_new_match() -> None:
         "game_started", "new_match", "game_started"]
 
 
-def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
+def test_a_beaver_sends_the_decision_back_to_the_doubler(pinmap: PinMap) -> None:
     from tavla_pi.game.settings import GameSettings
-    from tavla_pi.hardware.pinmap import load_pinmap
     from tavla_pi.replay.runner import ScenarioRunner
     from tavla_pi.rules.match import MatchRules
 
     settings = GameSettings(rules=MatchRules(beavers=True))
-    runner = ScenarioRunner(load_pinmap(), settings)
+    runner = ScenarioRunner(pinmap, settings)
     events = replay(*START, dice(3, 1), press("white.roll"), move("8/5", "white"),
                     move("6/5", "white"), press("white.roll"),
                     press("black.cube"),                          # black doubles to 2
@@ -182,13 +182,12 @@ def test_a_beaver_sends_the_decision_back_to_the_doubler() -> None:
     assert runner.referee.match.cube_owner is Color.WHITE
 
 
-def test_a_knocked_checker_before_the_opening_roll_is_lit() -> None:
+def test_a_knocked_checker_before_the_opening_roll_is_lit(pinmap: PinMap) -> None:
     from tavla_pi.game.settings import GameSettings
     from tavla_pi.game.view import Phase
-    from tavla_pi.hardware.pinmap import load_pinmap
     from tavla_pi.replay.runner import ScenarioRunner
 
-    runner = ScenarioRunner(load_pinmap(), GameSettings())
+    runner = ScenarioRunner(pinmap, GameSettings())
     replay(*START, {"wait": 400}, {"lift": "6", "color": "white"}, {"wait": 400}, runner=runner)
     view = runner.referee.view()
     assert view.phase is Phase.OPENING

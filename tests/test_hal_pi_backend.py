@@ -27,11 +27,6 @@ from tavla_pi.testing.hal_models import (
 )
 
 
-@pytest.fixture
-def factory() -> MockFactory:
-    return MockFactory()
-
-
 def test_buttons_read_low_as_pressed(factory: MockFactory) -> None:
     with PiButtons(BUTTONS, pin_factory=factory) as buttons:
         assert buttons.levels() == dict.fromkeys(BUTTON_NAMES, False)
@@ -94,7 +89,7 @@ def test_the_backend_scans_shows_and_reads_buttons(rig: BoardRig, factory: MockF
     assert isinstance(backend, Backend) and backend.name == "pi"
     rig.field.lay(SensorSite("6", 0), Color.WHITE)
     assert backend.sensors.scan() == rig.model.expected_frame()
-    backend.pixels.show([(0, 0, 0)] * 69 + [(255, 128, 1)])
+    backend.pixels.show([(0, 0, 0)] * (rig.pinmap.leds.count - 1) + [(255, 128, 1)])
     assert rig.writer.frames[-1][-3:] == bytes([128, 255, 1])
     factory.pin(BUTTONS["white.roll"]).drive_low()
     assert backend.buttons.levels()["white.roll"]
@@ -102,11 +97,11 @@ def test_the_backend_scans_shows_and_reads_buttons(rig: BoardRig, factory: MockF
 
 def test_closing_the_backend_blanks_the_leds_and_frees_every_pin(
         rig: BoardRig, factory: MockFactory) -> None:
-    rig.backend.pixels.show([(50, 50, 50)] * 70)
+    rig.backend.pixels.show([(50, 50, 50)] * rig.pinmap.leds.count)
     with rig.backend:
         pass
     assert rig.backend.closed and repr(rig.backend) == "<Backend 'pi' closed>"
-    assert rig.writer.frames[-1] == bytes(210)
+    assert rig.writer.frames[-1] == bytes(3 * rig.pinmap.leds.count)
     assert rig.writer.closes == 1
     rig.backend.close()
     assert rig.writer.closes == 1
@@ -124,7 +119,7 @@ def test_a_pin_claimed_twice_is_a_hardware_error_and_nothing_stays_open(
     writer = RecordingWriter()
     with pytest.raises(HardwareError, match="cannot claim the board's pins: pin GPIO5"):
         open_pi_backend(clash, pin_factory=factory, pixel_writer=writer, delay=lambda us: None)
-    assert writer.frames == [bytes(210)] and writer.closes == 1
+    assert writer.frames == [bytes(3 * good.leds.count)] and writer.closes == 1
     with open_pi_backend(good, pin_factory=factory, pixel_writer=RecordingWriter(),
                          delay=lambda us: None) as backend:
         assert backend.sensors.scan() == model.expected_frame()

@@ -79,5 +79,5 @@ def test_the_backend_refuses_to_open_without_a_usable_pin_factory(tmp_path: Path
     with pytest.raises(HardwareError, match="RPi library is not installed"):
         open_pi_backend(reference_pinmap(), pixel_writer=writer,
                         model_path=model_file(tmp_path, "Raspberry Pi 3 Model B Rev 1.2"))
-    assert writer.frames == [bytes(3 * 70)]  # blanked
+    assert writer.frames == [bytes(3 * 66)]  # blanked: the reference board's 66 LEDs
     assert writer.closes == 1

@@ -24,8 +24,7 @@ def test_gray_order_flips_one_bit_per_step_and_keeps_every_channel() -> None:
     assert gray_order([3, 9, 0]) == (0, 3, 9)  # subsets keep Gray-code rank order
 
 
-def test_select_writes_only_the_lines_that_change() -> None:
-    factory = MockFactory()
+def test_select_writes_only_the_lines_that_change(factory: MockFactory) -> None:
     with MuxSelect(SELECT, 26, pin_factory=factory) as mux:
         pins = [factory.pin(p) for p in SELECT]
         assert [p.state for p in pins] == [0, 0, 0, 0]
@@ -42,8 +41,7 @@ def test_select_writes_only_the_lines_that_change() -> None:
             mux.select(16)
 
 
-def test_enable_is_active_low_and_starts_disabled() -> None:
-    factory = MockFactory()
+def test_enable_is_active_low_and_starts_disabled(factory: MockFactory) -> None:
     mux = MuxSelect(SELECT, 26, pin_factory=factory)
     enable = factory.pin(26)
     assert enable.state and not mux.enabled
@@ -82,10 +80,10 @@ def test_scan_plan_reaches_each_sensor_once() -> None:
 def test_a_sensor_on_a_bank_that_does_not_exist_is_named() -> None:
     pinmap = reference_pinmap()
     sensors = list(pinmap.sensors)
-    sensors[7] = dataclasses.replace(sensors[7], adc_channel=6)
+    sensors[7] = dataclasses.replace(sensors[7], adc=1, adc_channel=6)
     with pytest.raises(PinMapError) as err:
         plan_scan(dataclasses.replace(pinmap, sensors=tuple(sensors)))
-    assert str(err.value) == "sensors[7] (point 2 slot 1): no mux bank feeds adc 0 channel 6"
+    assert str(err.value) == "sensors[7] (point 2 slot 1): no mux bank feeds adc 1 channel 6"
 
 
 def test_two_sensors_on_one_mux_input_are_refused() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_leds_support import frame, lit, luminance, on_off, runs
+from leds_support import frame, lit, luminance, on_off, runs
 
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import palette

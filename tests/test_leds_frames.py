@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_leds_support import LAYOUT, frame, luminance, on_off, runs
+from leds_support import LAYOUT, frame, luminance, on_off, runs
 
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import render, scene

@@ -6,7 +6,7 @@ import math
 import re
 
 import pytest
-from test_leds_support import SPARE, frame, pinmap
+from leds_support import SPARE, frame, pinmap
 
 from tavla_pi.errors import ConfigError, PinMapError
 from tavla_pi.game.view import GameView, Phase
@@ -52,6 +52,7 @@ def test_a_missing_feature_is_refused_by_name() -> None:
 
 
 def _custom(features: tuple[LedFeature, ...], count: int = 80) -> PinMap:
+    # built here, not from the reference: only the LED chain matters to the layout
     base = tuple(LedFeature(n, i) for i, n in enumerate(REQUIRED_FEATURES))
     return PinMap((), None, (), (), (), {}, LedStrip("pwm", 18, count), base + features)
 
@@ -75,7 +76,7 @@ def test_indices_must_be_on_the_strip_and_unshared() -> None:
         LedLayout.from_pinmap(pinmap(count=65))
     names = REQUIRED_FEATURES
     shared = (*(LedFeature(n, i) for i, n in enumerate(names[:-1])), LedFeature(names[-1], 3))
-    clash = PinMap((), None, (), (), (), {}, LedStrip("spi", 10, 66), shared)
+    clash = PinMap((), None, (), (), (), {}, LedStrip("spi", 10, 66), shared)  # LEDs only
     with pytest.raises(PinMapError, match=r"'turn.black': index 3 is already 'point.4'"):
         LedLayout.from_pinmap(clash)
     assert isinstance(PinMapError("a", "b"), ValueError)

@@ -15,9 +15,9 @@ from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
 
 from tavla_pi.leds.palette import ADD, CUBE, DESTINATION, IVORY, REMOVE, scale, to_hex
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
-    reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")
+    reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")]
 sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 Page = sync_api.Page
 

@@ -1,8 +1,9 @@
 """The simulator page in a real browser: a ``tavla-pi run --backend sim`` process on a free
 port, and Debian's chromium driven by Playwright (never a downloaded browser).
 
-Every wait is bounded: the daemon's start by polling ``GET /api/state``, the page by
-Playwright's own timeouts.  Screenshots go to ``test-artifacts/`` (git-ignored).
+Every wait is bounded: the daemon's start by its READY=1 on a stand-in for systemd's
+notify socket (sent once its HTTP socket listens), the page by Playwright's own
+timeouts.  Screenshots go to ``test-artifacts/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
+
+from daemon_process import wait_for_notify
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -45,27 +47,25 @@ class SimDaemon:
         self.token = token
         self.config.write_text(f'[http]\ntoken = "{token}"\n' if token else "# the defaults\n")
         self.log_path = workdir / "daemon.log"
+        self.notify_path = workdir / "notify"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        """Start the daemon and wait until it answers."""
-        with self.log_path.open("ab") as log:  # a file: a pipe nobody reads would block it
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "tavla_pi", "run", "--backend", "sim",
-                 "--config", str(self.config), "--state-dir", str(self.state_dir),
-                 "--http", f"127.0.0.1:{self.port}"],
-                stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "NOTIFY_SOCKET": ""})
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            assert self.proc.poll() is None, f"the daemon exited:\n{self.log()}"
-            try:
-                self.request("GET", "/api/state", timeout=1.0)
-                return
-            except OSError:
-                assert time.monotonic() < deadline, f"no answer within {START_TIMEOUT_S} s"
-                time.sleep(0.05)
+        """Start the daemon and wait for its READY=1 (it listens then)."""
+        self.notify_path.unlink(missing_ok=True)  # left by the run before a restart
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.bind(str(self.notify_path))
+            with self.log_path.open("ab") as log:  # a file: a pipe nobody reads would block it
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "tavla_pi", "run", "--backend", "sim",
+                     "--config", str(self.config), "--state-dir", str(self.state_dir),
+                     "--http", f"127.0.0.1:{self.port}"],
+                    stdout=subprocess.DEVNULL, stderr=log,
+                    env={**os.environ, "NOTIFY_SOCKET": str(self.notify_path)})
+            wait_for_notify(notify, self.proc, lambda m: m.startswith("READY=1"),
+                            START_TIMEOUT_S, log=self.log, seen=[])
 
     def stop(self) -> None:
         """SIGTERM and wait; SIGKILL if it does not end."""

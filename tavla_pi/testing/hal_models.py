@@ -13,7 +13,8 @@ The Pi backend's driver code runs unchanged against these models:
 - :class:`ModelledBoard`: all of it wired as a :class:`PinMap` says, with
   faults to inject (swapped select lines, a dead power switch).
 
-Also :func:`reference_pinmap`, the fixed design as a PinMap, built in code.
+Also :func:`reference_pinmap`: the reference board's real pin map
+(``hardware/pinout.toml``), rewired on request for a driver test.
 """
 
 from __future__ import annotations
@@ -21,78 +22,64 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
 
 from tavla_pi.hardware.pinmap import (
-    BAR_SLOTS_PER_COLOR,
-    POINT_SLOTS,
-    AdcChip,
-    LedFeature,
-    LedStrip,
-    MuxBank,
+    MUX_CHANNELS,
+    SPI_BUSES,
     PinMap,
     SensorChannel,
     SensorSite,
+    load_pinmap,
 )
+from tavla_pi.hardware.pinmap import sensor_sites as _sensor_sites
 from tavla_pi.rules.color import Color
 
 VREF = 3.3
 SUPPLY = 3.3
-MUX_SELECT = (5, 6, 13, 19)
-MUX_ENABLE = 26
-BUTTONS = {"white.roll": 17, "white.cube": 27, "black.roll": 22, "black.cube": 23, "menu": 24}
-POWER_PINS = (0, 1, 4, 12, 14, 15, 16, 20, 21, 25)  # no Pi pull-ups on these
+BUTTONS: dict[str, int] = dict(load_pinmap().buttons)
+"""The reference board's button pins (``hardware/pinout.toml``)."""
+POWER_PINS = (0, 1, 4, 12, 14, 15, 16, 17, 20, 21)
+"""Bank power switches for tests: GPIOs the reference board leaves free, no Pi pull-ups."""
 
 
-@dataclass(frozen=True)
-class SpiPins:
-    """The GPIOs of one of the Pi's SPI buses."""
-
-    clock: int
-    mosi: int
-    miso: int
-    select: tuple[int, ...]
-
-
-SPI_PINS = {0: SpiPins(clock=11, mosi=10, miso=9, select=(8, 7)),
-            1: SpiPins(clock=21, mosi=20, miso=19, select=(18, 17, 16))}
-
-
-# --- the fixed design as a PinMap -------------------------------------------------------
+# --- the reference board, rewired for a test ----------------------------------------------
 
 def board_sites() -> list[SensorSite]:
     """All 152 sites in frame order: points 1..24 slots 0..5, then each bar half."""
-    sites = [SensorSite(str(p), s) for p in range(1, 25) for s in range(POINT_SLOTS)]
-    for color in (Color.WHITE, Color.BLACK):
-        sites += [SensorSite("bar", s, color) for s in range(BAR_SLOTS_PER_COLOR)]
-    return sites
+    return list(_sensor_sites())
 
 
-def reference_pinmap(*, power_pins: bool = False, shuffle_seed: int | None = None,
-                     led_driver: str = "pwm", led_count: int = 70) -> PinMap:
-    """The reference board: 10 muxes, 5 on each MCP3208 of SPI0 (CE0, CE1).
+def reference_pinmap(*, power_pins: bool = False, shuffle_seed: int | None = None) -> PinMap:
+    """The reference board's pin map (``hardware/pinout.toml``), rewired as a test asks.
 
-    Sensors fill the muxes in frame order, unless ``shuffle_seed`` scatters
-    them over the 160 mux inputs (so that a driver that assumes an order
-    fails).  ``power_pins`` gives every bank a power switch.
+    ``shuffle_seed`` scatters the sensors over the banks' 160 mux inputs (so
+    that a driver that assumes an order fails); ``power_pins`` gives every
+    bank a power switch (the reference board powers its sensors permanently).
     """
-    banks = tuple(MuxBank(f"mux{i}", adc=i // 5, adc_channel=i % 5,
-                          power_pin=POWER_PINS[i] if power_pins else None) for i in range(10))
-    inputs = [(bank, ch) for bank in range(10) for ch in range(16)]
+    pinmap = load_pinmap()
     if shuffle_seed is not None:
-        random.Random(shuffle_seed).shuffle(inputs)
-    sensors = tuple(
-        SensorChannel(site, adc=banks[b].adc, adc_channel=banks[b].adc_channel, mux_channel=ch)
-        for site, (b, ch) in zip(board_sites(), inputs, strict=False))
-    return PinMap(
-        mux_select=MUX_SELECT, mux_enable=MUX_ENABLE,
-        adcs=(AdcChip("adc0", 0, 0), AdcChip("adc1", 0, 1)),
-        banks=banks, sensors=sensors, buttons=dict(BUTTONS),
-        leds=LedStrip(led_driver, 10 if led_driver == "spi" else 18, led_count),
-        led_features=tuple(LedFeature(f"point.{i + 1}", i) for i in range(24)))
+        pinmap = _scattered(pinmap, random.Random(shuffle_seed))
+    if power_pins:
+        pinmap = replace(pinmap, banks=tuple(replace(bank, power_pin=POWER_PINS[i])
+                                             for i, bank in enumerate(pinmap.banks)))
+    return pinmap
+
+
+def _scattered(pinmap: PinMap, rng: random.Random) -> PinMap:
+    """``pinmap`` with its sensors on randomly chosen mux inputs, the rest spare."""
+    inputs = [(bank, ch) for bank in pinmap.banks for ch in range(MUX_CHANNELS)]
+    rng.shuffle(inputs)
+    used = inputs[:len(pinmap.sensors)]
+    sensors = tuple(SensorChannel(s.site, bank.adc, bank.adc_channel, ch)
+                    for s, (bank, ch) in zip(pinmap.sensors, used, strict=True))
+    banks = tuple(replace(bank, spare=tuple(sorted(ch for b, ch in inputs[len(used):]
+                                                   if b == bank)))
+                  for bank in pinmap.banks)
+    return replace(pinmap, banks=banks, sensors=sensors)
 
 
 # --- the chips -----------------------------------------------------------------------------
@@ -104,9 +91,8 @@ class MockMCP3208(MockSPIDevice):  # type: ignore[misc]
 
     def __init__(self, port: int, device: int, source: Callable[[int], float], *,
                  pin_factory: MockFactory) -> None:
-        pins = SPI_PINS[port]
-        super().__init__(pins.clock, pins.mosi, pins.miso, pins.select[device],
-                         pin_factory=pin_factory)
+        bus = SPI_BUSES[port]
+        super().__init__(bus.sclk, bus.mosi, bus.miso, bus.ce[device], pin_factory=pin_factory)
         self.source = source
         self.conversions: list[int] = []
         self._state = "idle"

@@ -5,7 +5,7 @@ matches of 1, 3 and 5 points, money games with the cube, loaded positions)
 runs through ``tavla-pi replay``; every committed play, pass, double, rejected
 DONE and result must be exactly what gnubg said (tests/scenario_compare.py).
 Regenerate or extend them with tools/gen_gnubg_scenarios.py; for a soak run,
-``TAVLA_SCENARIOS=DIR pytest tests/test_gnubg_scenarios.py`` replays DIR too.
+``TAVLA_SCENARIOS=DIR pytest tests/test_replay_gnubg_scenarios.py`` replays DIR too.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import pytest
 from scenario_compare import compare, load_events, parse_events
 
 from tavla_pi.cli import main
+
+pytestmark = pytest.mark.slow  # every scenario through `tavla-pi replay`: 1 to 11 s each
 
 ROOT = Path(__file__).resolve().parent.parent
 # more folders (soak runs of the generator) may be named in TAVLA_SCENARIOS, os.pathsep apart

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from sim_support import PINMAP
+
 from tavla_pi.game.view import GameView
-from tavla_pi.hardware.pinmap import LedFeature, LedStrip, PinMap
+from tavla_pi.hardware.pinmap import LedFeature, PinMap
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render
 
 SPARE = 4
@@ -13,11 +17,11 @@ def pinmap(names: tuple[str, ...] = REQUIRED_FEATURES, count: int | None = None)
     """A pin map whose LED chain holds ``names`` in reverse order, then spares.
 
     Reversed so that a renderer using the reference order instead of the
-    layout would light the wrong LEDs.
+    layout would light the wrong LEDs; the rest of the wiring is the reference's.
     """
     features = tuple(LedFeature(n, len(names) - 1 - i) for i, n in enumerate(names))
-    strip = LedStrip("spi", 10, len(names) + SPARE if count is None else count)
-    return PinMap((), None, (), (), (), {}, strip, features)
+    strip = replace(PINMAP.leds, count=len(names) + SPARE if count is None else count)
+    return replace(PINMAP, leds=strip, led_features=features)
 
 
 LAYOUT = LedLayout.from_pinmap(pinmap())

@@ -58,11 +58,6 @@ CLUMSY_FAR = CLUMSY
 """Clumsy, illegal placements included (on points no die reaches and on held points)."""
 
 
-@pytest.fixture(scope="module")
-def pinmap() -> PinMap:
-    return load_pinmap()
-
-
 def random_turns(rng: random.Random, games: int) -> list[tuple[Play, Color]]:
     """(play, mover) of every turn of random games played by the rules engine."""
     turns = []
@@ -206,6 +201,7 @@ def test_a_short_match_ends_as_the_rules_say(pinmap: PinMap) -> None:
     assert max(session.match.score) >= 3
 
 
+@pytest.mark.slow
 def test_a_dumped_session_replays_to_the_same_events(pinmap: PinMap, tmp_path: Path) -> None:
     session = Session(pinmap, 5, games=1, dump_dir=tmp_path)
     session.hand.style = HandStyle(glitch=0.2, slide=0.3, knock=0.1, illegal_held=False)
@@ -314,6 +310,7 @@ def test_a_checker_carried_over_a_full_point_does_not_add_to_it() -> None:
     assert not [e for e in turn if e.type == "out_of_sync"]
 
 
+@pytest.mark.slow
 def test_a_checker_carried_over_a_tall_point_does_not_add_to_it() -> None:
     turn = last_turn(replay("carried_over_tall_point.jsonl", seed=1000003059, match_length=3))
     assert turn[0]["player"] == "black" and turn[0]["dice"] == [4, 3]
@@ -322,6 +319,7 @@ def test_a_checker_carried_over_a_tall_point_does_not_add_to_it() -> None:
     assert not [e for e in turn if e.type == "out_of_sync"]
 
 
+@pytest.mark.slow
 def test_done_pressed_while_a_glitch_hides_the_last_lift_commits_the_play() -> None:
     turn = last_turn(replay("glitch_hides_last_lift.jsonl", seed=1000003014))
     assert turn[0]["player"] == "black" and turn[0]["dice"] == [6, 4]
@@ -360,6 +358,7 @@ def test_no_illegal_checker_goes_where_the_sensors_cannot_see_it() -> None:
     assert hand.tally["illegal_unseen_skipped"] > 0
 
 
+@pytest.mark.slow
 def test_a_checker_swapped_for_a_stronger_one_at_setup_is_still_one() -> None:
     turn = last_turn(replay("setup_swaps_a_stronger_checker.jsonl", seed=6000018286))
     kinds = [e.type for e in turn if e.type != "lifted"]
@@ -367,6 +366,7 @@ def test_a_checker_swapped_for_a_stronger_one_at_setup_is_still_one() -> None:
     assert [e["play"] for e in turn if e.type == "played"] == ["11/10 8/4"]
 
 
+@pytest.mark.slow
 def test_an_illegal_placement_made_again_before_the_board_settles_is_still_answered(
         pinmap: PinMap) -> None:
     # Found by the soak (seed 7000, session 7000021450): a checker put back on the
@@ -375,6 +375,7 @@ def test_an_illegal_placement_made_again_before_the_board_settles_is_still_answe
     check(Session(pinmap, 7000021450, games=3))
 
 
+@pytest.mark.slow
 def test_a_step_up_from_a_reading_taken_without_history_counts_no_second_checker() -> None:
     turn = last_turn(replay("masked_without_history.jsonl", seed=7000021582, match_length=5))
     kinds = [e.type for e in turn if e.type != "lifted"]
