@@ -24,8 +24,8 @@ OUTSIDE: tuple[tuple[str, str], ...] = (
 )
 """Patterns that cite a document outside the repository, and what each one is."""
 ALLOWED = {
-    Path("tests/test_citations.py"): "holds the patterns",
-    Path("tests/test_contracts_doc.py"): "compares the page with the outside promise, if present",
+    Path("tests/test_repo_citations.py"): "holds the patterns",
+    Path("tests/test_repo_contracts_doc.py"): "compares the page with the outside promise",
 }
 """Files that must name an outside document, and why."""
 

@@ -5,7 +5,7 @@ A cited name is a code span that reads as a Python reference: a dotted path
 (``reconcile.layout.cells_of(...)``, ``Position.to_board``), a capitalised
 name (``BAR_INDEX``, ``Observation``), or a call (``bar_cell(color)``).  Its
 first part is a module under ``tavla_pi`` or a public name defined at module
-level somewhere in the package (each is defined once: tests/test_names.py);
+level somewhere in the package (each is defined once: tests/test_repo_names.py);
 the rest are attributes, or attributes ``__init__`` sets on ``self``.
 """
 
@@ -17,7 +17,7 @@ import inspect
 import re
 from types import ModuleType
 
-from test_names import PACKAGE, defined_names
+from test_repo_names import PACKAGE, defined_names
 
 ROOT = PACKAGE.parent
 ARCHITECTURE = ROOT / "docs" / "ARCHITECTURE.md"
