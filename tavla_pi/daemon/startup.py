@@ -89,7 +89,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        journal = resume.open_journal(state_dir)
+        game = GameSettings(match_length=config.match_length, rules=config.rules)
+        journal, state = resume.open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)
         clock = ContinuedClock(events[-1].t + 1 if events else 0)
@@ -97,9 +98,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        referee = Referee(GameSettings(match_length=config.match_length, rules=config.rules),
-                          dice)
-        resume.restore(referee, journal, clock.now_ms())
+        referee = Referee(game, dice)
+        resume.restore(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
                             referee, clock, settings=settings)
@@ -112,6 +112,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
                            settle_ms=config.stable_ms + SETTLE_MARGIN_MS)
             desk.restore(core.rolls)
         pipeline.show(clock.now_ms())
+        resume.report(journal, state)
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())
     return opened
 
