@@ -17,8 +17,11 @@ match starts a new ``journal.jsonl``.
 last line is dropped (cut off the file, so it never glues onto the next
 line); damaged lines in the middle are left out, and the file is first kept
 aside as ``journal.corrupt-<utc>.jsonl``.  Each repair is one warning line
-naming file and line.  A journal that cannot be used at all (a directory in
-its place, no permission, another daemon writing it) is a JournalError.
+naming file and line, and so is a journal missing from a state directory
+that held one (deleted?).  A journal that cannot be used at all (a directory
+or a symbolic link in its place, ``matches`` not a directory, no permission,
+another daemon writing it) is a JournalError.  No symbolic link in the state
+directory is followed, so nothing is ever written outside it.
 
 Every write goes through a :class:`~tavla_pi.events.files.Files` layer (a
 test's fake fails like a full disk); what a failed write started is undone.
@@ -31,6 +34,7 @@ import fcntl
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -75,10 +79,14 @@ class Journal:
         state_dir = Path(state_dir)
         _make_dir(state_dir)
         path = state_dir / JOURNAL_NAME
+        used = _check_entries(state_dir)
         lock_fd = _lock(state_dir / LOCK_NAME)
         try:
             scan = scan_file(path)
             warnings = _repair(scan, files)
+            if used and not os.path.lexists(path):
+                warnings.append(f"{path}: missing, though this state directory has been used "
+                                "(deleted?): a new match starts")
             fd = _open_append(path, files)
         except BaseException:
             os.close(lock_fd)
@@ -173,6 +181,7 @@ class Journal:
         archive = self.state_dir / ARCHIVE_DIR
         try:
             _make_dir(archive)
+            _no_link(archive, "the finished matches must be in the state directory")
             target = archive / _archive_name(archive)
             os.rename(self.path, target)
             sync_dir(archive)
@@ -295,9 +304,33 @@ def _make_dir(path: Path) -> None:
     sync_dir(path.parent)
 
 
+def _check_entries(state_dir: Path) -> bool:
+    """Refuse links and misplaced kinds among the journal's names; True if this state
+    directory has held a journal before (its lock file or its archive is there)."""
+    archive = state_dir / ARCHIVE_DIR
+    _no_link(state_dir / JOURNAL_NAME, "the journal must be a file in the state directory")
+    _no_link(state_dir / LOCK_NAME, "the lock must be a file in the state directory")
+    _no_link(archive, "the finished matches must be in the state directory")
+    if archive.exists() and not archive.is_dir():
+        raise JournalError(str(archive), "is not a directory (it holds the finished matches)")
+    return (state_dir / LOCK_NAME).exists() or archive.exists()
+
+
+def _no_link(path: Path, why: str) -> None:
+    """JournalError if ``path`` is a symbolic link (none is followed out of the state dir)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise JournalError(str(path), f"cannot look at it ({exc.strerror})") from None
+    if stat.S_ISLNK(mode):
+        raise JournalError(str(path), f"is a symbolic link, which is not followed ({why})")
+
+
 def _lock(path: Path) -> int:
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
     except OSError as exc:
         raise JournalError(str(path), f"cannot open the lock file ({exc.strerror})") from None
     try:
