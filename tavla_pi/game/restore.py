@@ -148,6 +148,7 @@ class _Fold:
         self.due = ""
         self.cubes: tuple[int, ...] = ()
         self.last_t = 0
+        self._plays: tuple[Position, tuple[int, int], list[Play]] | None = None
 
     @property
     def match(self) -> MatchState:
@@ -188,9 +189,17 @@ class _Fold:
         if self.state.phase is not phase:
             raise ValueError(f"no {what} now ({self.state.phase.value})")
 
+    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+        """The legal plays of ``dice`` from the committed position (the turn's are kept:
+        the roll and the play both need them)."""
+        position = self.state.position()
+        if self._plays is None or self._plays[:2] != (position, dice):
+            self._plays = (position, dice, position.legal_plays(dice))
+        return self._plays[2]
+
     def start_turn(self, dice: tuple[int, int]) -> None:
         """The player on roll has these dice: moving, or passing if nothing is legal."""
-        plays = self.state.position().legal_plays(dice)
+        plays = self.legal_plays(dice)
         self.set(dice=dice, phase=Phase.MOVING if plays else Phase.NO_MOVE)
         self.due = "" if plays else "no_legal_move"
 
@@ -321,7 +330,7 @@ def _played(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.MOVING, "play is awaited")
     dice = fold.state.dice
     _same("dice", _dice(event), _high_first(dice))
-    play = _play_to(fold.state.position(), (dice[0], dice[1]), event["position_id"])
+    play = _play_to(fold, (dice[0], dice[1]), event["position_id"])
     _same("the play's notation", event["play"], play.notation)
     match, result = _after_play(fold, mover, play, _match_of(event))
     fold.set(match=match, board=play.result.to_board(mover.opponent))
@@ -332,13 +341,13 @@ def _played(fold: _Fold, event: Event) -> None:
         fold.game_over(match, result)
 
 
-def _play_to(position: Position, dice: tuple[int, int], position_id: Any) -> Play:
+def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
     """The legal play of ``dice`` that leads to ``position_id``."""
-    for play in position.legal_plays(dice):
+    for play in fold.legal_plays(dice):
         if play.result.position_id() == position_id:
             return play
     raise ValueError(f"no legal play of {dice[0]}-{dice[1]} leads from "
-                     f"{position.position_id()} to {position_id}")
+                     f"{fold.state.position().position_id()} to {position_id}")
 
 
 def _after_play(fold: _Fold, mover: Color, play: Play,
