@@ -24,6 +24,7 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.startup import SIM_SEED, board_calibration
 from tavla_pi.events.event import Event
+from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
@@ -68,7 +69,7 @@ class VirtualDaemon:
 
     def __init__(self, state_dir: Path, *, settings: GameSettings | None = None,
                  token: str | None = None, notify: str | None = None,
-                 journal: EventJournal | None = None) -> None:
+                 journal: EventJournal | None = None, files: Files = OS_FILES) -> None:
         self.clock = VirtualClock()
         self.backend = open_sim_backend(PINMAP, self.clock, random.Random(SIM_SEED))
         self.dice = QueuedDice(SeededDice(1))
@@ -80,7 +81,7 @@ class VirtualDaemon:
         self.notifier = Notifier(notify)
         self.core = Core(self.pipeline, self.journal, self.hub, self.notifier)
         self.desk = SimDesk(self.core, self.backend, self.dice, state_dir, settle_ms=200,
-                            sleep_ms=self.sleep)
+                            sleep_ms=self.sleep, files=files)
         self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True)
 
     async def sleep(self, ms: int) -> None:

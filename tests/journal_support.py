@@ -62,7 +62,8 @@ class Policy:
     players avoid tall stacks, which the sensors cannot count (for games on
     the modelled board).  ``doubles``
     is the chance that a player allowed to double does; ``takes`` the
-    chance a double is taken.
+    chance a double is taken; ``beavers`` the chance a player doubled
+    beavers, when the rules allow it.
     """
 
     rng: random.Random
@@ -71,6 +72,7 @@ class Policy:
     takes: float = 1.0
     doublers: tuple[Color, ...] = (W, B)
     spread: bool = False
+    beavers: float = 0.0
 
     def play(self, plays: list[Play], mover: Color) -> Play:
         """The play ``mover`` makes."""
@@ -88,6 +90,10 @@ class Policy:
     def take(self) -> bool:
         """Is the double on offer taken?"""
         return self.rng.random() < self.takes
+
+    def beaver(self) -> bool:
+        """Does the player doubled, allowed to, beaver?"""
+        return self.rng.random() < self.beavers
 
 
 def _held_back(play: Play) -> int:
@@ -205,8 +211,12 @@ class DirectMatch:
         ref = self.referee
         on_roll = ref.match.on_roll
         if ref.phase is Phase.DOUBLE_OFFERED:
+            answerer = ref.match.to_act  # the doubled player, or the doubler after a beaver
+            if cube_rules.may_beaver(ref.match, answerer, self.settings.rules) \
+                    and self.policy.beaver():
+                return self.feed("button", f"{answerer.value}.cube", True)
             role = "roll" if self.policy.take() else "cube"
-            return self.feed("button", f"{on_roll.opponent.value}.{role}", False)
+            return self.feed("button", f"{answerer.value}.{role}", False)
         allowed = cube_rules.may_double(ref.match, on_roll, self.settings.rules)
         if allowed and self.policy.double(on_roll):
             return self.feed("button", f"{on_roll.value}.cube", False)
@@ -225,6 +235,23 @@ class DirectMatch:
     def new_match(self) -> list[Event]:
         """MENU held twice: a new match."""
         return self.feed("button", "menu", True) + self.feed("button", "menu", True)
+
+
+def played_with_menus(seed: int, match_length: int, games: int, *,
+                      rules: MatchRules | None = None) -> DirectMatch:
+    """A match with random doubles, beavers (when the rules allow them), drops, laggards
+    and new-match presses."""
+    rng = random.Random(seed)
+    policy = Policy(random.Random(rng.random()), laggard=rng.choice([None, W, B]),
+                    doubles=rng.choice([0.0, 0.05, 0.3]), takes=rng.choice([0.5, 1.0]),
+                    beavers=rng.choice([0.0, 0.5]))
+    match = DirectMatch(GameSettings(match_length=match_length, rules=rules or MatchRules()),
+                        policy, random.Random(rng.random()))
+    ended = 0
+    while match.referee.phase is not Phase.MATCH_OVER and ended < games:
+        events = match.new_match() if rng.random() < 0.005 else match.turn()
+        ended += sum(e.type == "game_over" for e in events)
+    return match
 
 
 def direct_match(seed: int, match_length: int = 0, games: int = 1, *,

@@ -1,4 +1,5 @@
-"""``tavla-pi run`` and ``sim`` with a bad config or bad options: exit 2, one line, no traceback."""
+"""``tavla-pi run`` and ``sim`` with a bad config or bad options: exit 2, one line, no traceback;
+with a state directory that cannot be used: exit 1 (as the README says), one line."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def test_an_unusable_state_directory_is_named(tmp_path: Path,
     blocker.write_text("")
     status, err = run_main(["run", "--config", str(blocker), "--http", "127.0.0.1:0",
                             "--state-dir", str(blocker / "state")], capsys)
-    assert status == 2
+    assert (status, err.count("\n")) == (1, 1)
     assert f"{blocker / 'state'}: cannot create the state directory" in err
 
 
@@ -101,10 +102,10 @@ def test_a_damaged_saved_board_or_a_busy_journal_is_one_line(
     args = ["run", "--backend", "sim", "--config", str(config), "--state-dir", str(state),
             "--http", "127.0.0.1:0"]
     status, err = run_main(args, capsys)
-    assert status == 2 and err.count("\n") == 1
+    assert status == 1 and err.count("\n") == 1
     assert err.startswith(f"tavla-pi: {state / 'sim-board.json'}: cannot read the saved board")
     (state / "sim-board.json").unlink()
     with Journal.open(state):  # another daemon holds this state directory
         status, err = run_main(args, capsys)
-    assert status == 2 and err.count("\n") == 1
+    assert status == 1 and err.count("\n") == 1
     assert str(state) in err

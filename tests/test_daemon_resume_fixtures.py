@@ -32,7 +32,9 @@ def test_an_older_journal_resumes_to_the_same_state(tmp_path: Path, name: str) -
         assert daemon.terminate()[0] == 0
     finally:
         daemon.close()
-    assert "resumed from" in daemon.stderr()
+    log = daemon.stderr()
+    assert "resumed from" in log
+    assert "WARNING" not in log and not list((tmp_path / "state").glob("journal.untrusted-*"))
 
 
 def _settled_state(daemon: DaemonProcess, keys: list[str]) -> dict[str, object]:

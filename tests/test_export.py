@@ -287,3 +287,23 @@ def test_dice_stats_reads_every_archived_match(tmp_path: Path,
     assert main(["dice-stats", "--state-dir", str(tmp_path)]) == 0
     rolls = sum(e.type in ("rolled", "opening_roll") for m in matches for e in m.events)
     assert capsys.readouterr().out.startswith(f"{rolls} rolls")
+
+
+def test_export_leaves_out_what_does_not_follow_the_rules_and_says_where(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An archived match edited in its second game: the first game is exported."""
+    first, second = direct_match(1, 3, games=2), direct_match(2, 0, games=2)
+    journal_of(tmp_path, first, second)
+    path = next((tmp_path / "matches").iterdir())
+    lines = path.read_text().splitlines(keepends=True)
+    starts = [i for i, e in enumerate(first.events) if e.type == "game_started"]
+    played = next(i for i, e in enumerate(first.events) if e.type == "played" and i > starts[1])
+    lines[played + 1] = lines[played + 1].replace('"play": "', '"play": "24/1 ')
+    path.write_text("".join(lines))
+    assert main(["export", "--state-dir", str(tmp_path), "--match", "1"]) == 0
+    captured = capsys.readouterr()
+    one_game = first.events[: starts[1]]
+    assert captured.out == format_match(record_match(one_game, lambda i: "", 3))
+    assert captured.err.startswith(f"tavla-pi: warning: {path}:{played + 2}: played: the "
+                                   "play's notation is ")
+    assert captured.err.count("\n") == 1 and "(left out, with the " in captured.err

@@ -9,7 +9,6 @@ live one did when given the same inputs.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,20 +16,20 @@ import pytest
 from journal_support import (
     B,
     DirectMatch,
-    Policy,
     Step,
     W,
     apply,
     direct_match,
     observation,
+    played_with_menus,
     snapshot,
 )
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
-from tavla_pi.events.types import EventType, UnknownType
+from tavla_pi.events.types import EventType
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import Resumed, fresh, restore, restore_steps
+from tavla_pi.game.restore import Resumed, fresh, restore, restore_steps, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.board import Board
@@ -45,31 +44,18 @@ NOISE = ("lifted", "out_of_sync", "in_sync")
 
 def resumed(events: list[Event], settings: GameSettings, now: int,
             dice: ScriptedDice | None = None) -> Referee:
-    """A fresh referee continued from ``events``."""
-    return resume(restore(events, settings), settings, now, dice)
+    """A fresh referee continued from ``events`` (which must all follow the rules)."""
+    checked = verify(events, settings)
+    assert (checked.trusted, checked.reason) == (len(events), "")
+    return resume(checked.state, settings, now, dice)
 
 
 def resume(state: Resumed, settings: GameSettings, now: int,
            dice: ScriptedDice | None = None) -> Referee:
     """A fresh referee continued from ``state``."""
-    assert state.warnings == ()
     referee = Referee(settings, dice or ScriptedDice())
     referee.resume(state, now)
     return referee
-
-
-def played_with_menus(seed: int, match_length: int, games: int) -> DirectMatch:
-    """A match with random doubles, drops, laggards and new-match presses."""
-    rng = random.Random(seed)
-    policy = Policy(random.Random(rng.random()), laggard=rng.choice([None, W, B]),
-                    doubles=rng.choice([0.0, 0.05, 0.3]), takes=rng.choice([0.5, 1.0]))
-    match = DirectMatch(GameSettings(match_length=match_length), policy,
-                        random.Random(rng.random()))
-    ended = 0
-    while match.referee.phase is not Phase.MATCH_OVER and ended < games:
-        events = match.new_match() if rng.random() < 0.005 else match.turn()
-        ended += sum(e.type == "game_over" for e in events)
-    return match
 
 
 def prefixes(match: DirectMatch) -> list[tuple[int, Step]]:
@@ -94,6 +80,7 @@ def test_restoring_after_every_event_gives_the_live_state(seed: int, length: int
     events = match.events
     assert any(e.type == "game_over" for e in events)
     states = list(restore_steps(events, match.settings))
+    assert len(states) == len(events)
     assert states[-1] == restore(events, match.settings)
     for count, step in prefixes(match):
         referee = resume(states[count - 1], match.settings, step.now)
@@ -155,7 +142,9 @@ def test_a_power_cut_mid_write_resumes_from_the_journal(tmp_path: Path) -> None:
     with Journal.open(tmp_path) as journal:
         assert len(journal.warnings) == 1
         assert "half-written last line" in journal.warnings[0]
-        state = restore(journal.events, match.settings, where=journal.where)
+        checked = verify(journal.events, match.settings)
+        assert checked.trusted == len(journal.events)
+        state = checked.state
         dice = ScriptedDice()
         referee = resume(state, match.settings, steps[kill].now, dice)
         # the last line of the step is lost, but it said nothing the rest does not imply
@@ -207,6 +196,50 @@ def test_the_journal_match_length_wins_over_the_settings() -> None:
     assert restore(events, GameSettings(match_length=3)).match.match_length == 5
 
 
+def start(match: MatchState | None = None) -> Event:
+    """A game_started event for the starting position."""
+    match = match or MatchState(game_state=GameState.NONE)
+    return Event("game_started", 0, {"position_id": Position.initial().position_id(),
+                                     "match_id": match.match_id()})
+
+
+HOSTILE: list[tuple[list[Event], str]] = [
+    ([Event("rolled", 1, {"player": "white", "dice": [3, 1]})], "no roll is awaited now (setup)"),
+    ([start(), Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
+                                   "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+     "no play is awaited now (opening)"),
+    ([start(MatchState(dice=(3, 1))),
+      Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
+                          "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+     "no legal play of 3-1 leads from 4HPwATDgc/ABMA to not an id!"),
+    ([start(), Event("game_started", 3, {"position_id": "4HPwATDgc/ABMA",
+                                         "match_id": "////////////"})], "Match ID"),
+    ([start(), Event("opening_roll", 1, {"white": 9, "black": 2})], "9 is not a die 1..6"),
+    ([start(), Event("double_taken", 1, {"player": "black", "cube": 2})],
+     "no double is offered now (opening)"),
+    ([start(), Event("match_over", 1, {"winner": "white", "score": [3, 0]})],
+     "only right after the game that decides the match"),
+    ([start(MatchState()), Event("rolled", 1, {"player": "purple", "dice": [1, 2]})], "purple"),
+    ([start(), start(MatchState(resignation=Resignation.GAMMON))], "a resignation is on offer"),
+    ([start(MatchState()), Event("rolled", 1, {"player": "white"})], "field 'dice' is missing"),
+    ([start(), Event("sparkle", 5, {"colour": "gold"})], "not an event type this board writes"),
+    ([Event("new_match", -5, {"match_length": 3})], "time -5 is not whole milliseconds from 0"),
+    ([Event("new_match", 9, {"match_length": 3}), Event("in_sync", 8)],
+     "time 8 ms is before the event before it (9 ms)"),
+    ([Event("new_match", 9, {"match_length": 65})], "match length 65 is not 0..64"),
+]
+
+
+@pytest.mark.parametrize(("events", "words"), HOSTILE)
+def test_the_first_event_that_does_not_follow_ends_the_trusted_journal(
+        events: list[Event], words: str) -> None:
+    checked = verify([*events, *events], GameSettings())
+    assert checked.trusted == len(events) - 1
+    assert checked.reason.startswith(f"{events[-1].type}: ")
+    assert words in checked.reason
+    assert checked.state == restore(events[:-1], GameSettings())
+
+
 def test_a_lost_game_over_line_is_derived_from_the_last_play() -> None:
     match = direct_match(4, 3, games=1, laggard=B)
     events = match.events
@@ -218,68 +251,6 @@ def test_a_lost_game_over_line_is_derived_from_the_last_play() -> None:
     assert whole.result is not None and whole.result.kind is WinKind(events[over]["kind"])
 
 
-def test_a_lost_drop_line_is_derived_from_game_over() -> None:
-    settings = GameSettings(match_length=5)
-    match = direct_match(2, 5, games=1, doubles=1.0, takes=0.0)
-    events = match.events
-    drop = next(i for i, e in enumerate(events) if e.type == "double_dropped")
-    without = events[:drop] + events[drop + 1:]
-    assert restore(without, settings).match.score == restore(events, settings).match.score
-
-
-def start(match: MatchState | None = None) -> Event:
-    """A game_started event for the starting position."""
-    match = match or MatchState(game_state=GameState.NONE)
-    return Event(EventType.GAME_STARTED, 0, {"position_id": Position.initial().position_id(),
-                                             "match_id": match.match_id()})
-
-
-HOSTILE: list[tuple[list[Event], str]] = [
-    ([Event(EventType.ROLLED, 1, {"player": "white", "dice": [3, 1]})],
-     "no roll is awaited (setup)"),
-    ([start(), Event(EventType.PLAYED, 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
-                                           "position_id": "not an id!",
-                                           "match_id": "cAkAAAAAAAAA"})],
-     "Position ID"),
-    ([start(), Event(EventType.GAME_STARTED, 3, {"position_id": "4HPwATDgc/ABMA",
-                                                 "match_id": "////////////"})], "Match ID"),
-    ([start(), Event(EventType.OPENING_ROLL, 1, {"white": 9, "black": 2})], "skipped"),
-    ([start(), Event(EventType.DOUBLE_TAKEN, 1, {"player": "black", "cube": 2})], "no game"),
-    ([start(), Event(EventType.MATCH_OVER, 1, {"winner": "white", "score": [3, 0]})], "not over"),
-    ([start(), Event(EventType.ROLLED, 1, {"player": "purple", "dice": [1, 2]})], "purple"),
-    ([start(), start(MatchState(resignation=Resignation.GAMMON))], "a resignation is on offer"),
-    ([start(MatchState()), Event(EventType.ROLLED, 1, {"player": "white"})], "dice"),
-]
-
-
-@pytest.mark.parametrize(("events", "words"), HOSTILE)
-def test_events_that_cannot_apply_are_skipped_with_a_warning(events: list[Event],
-                                                              words: str) -> None:
-    state = restore(events, GameSettings(), where=lambda i: f"j.jsonl:{i + 10}")
-    assert len(state.warnings) == 1
-    warning = state.warnings[0]
-    assert warning.startswith(f"j.jsonl:{len(events) + 9}: {events[-1].type} skipped")
-    assert words in warning
-
-
-def test_a_skipped_event_leaves_the_state_to_be_resynchronised_by_the_next_play() -> None:
-    match = direct_match(7, 3, games=1)
-    events = list(match.events)
-    roll = next(i for i, e in enumerate(events) if e.type == "rolled")
-    events[roll] = replace(events[roll], fields={**events[roll].fields, "player":
-                                                 "black" if events[roll]["player"] == "white"
-                                                 else "white"})
-    state = restore(events, match.settings)
-    assert len(state.warnings) >= 1
-    assert state.match.match_id() == match.referee.match.match_id()
-    assert state.phase is match.referee.phase
-
-
-def test_unknown_event_types_are_ignored() -> None:
-    events = [start(), Event(UnknownType("sparkle"), 5, {"colour": "gold"})]
-    assert restore(events, GameSettings()) == restore(events[:1], GameSettings())
-
-
 def test_automatic_doubles_in_money_play_are_restored_with_the_rules() -> None:
     rules = MatchRules(automatic_doubles=2)
     settings = GameSettings(rules=rules)
@@ -287,5 +258,5 @@ def test_automatic_doubles_in_money_play_are_restored_with_the_rules() -> None:
                  if (m := direct_match(seed, 0, games=1, rules=rules)).referee.match.cube > 1
                  and not any(e.type.startswith("double") for e in m.events))
     states = list(restore_steps(match.events, settings))
-    assert all(state.warnings == () for state in states)
+    assert len(states) == len(match.events)
     assert states[-1].match == match.referee.match

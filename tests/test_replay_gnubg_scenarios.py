@@ -18,6 +18,9 @@ import pytest
 from scenario_compare import compare, load_events, parse_events
 
 from tavla_pi.cli import main
+from tavla_pi.events.event import Event
+from tavla_pi.game.restore import verify
+from tavla_pi.game.settings import GameSettings
 
 pytestmark = pytest.mark.slow  # every scenario through `tavla-pi replay`: 1 to 11 s each
 
@@ -41,6 +44,9 @@ def test_replay_emits_what_gnubg_said(path: Path, capsys: pytest.CaptureFixture[
     expected = load_events(path.with_name(path.name.removesuffix(".jsonl") + ".expected.jsonl"))
     problems = compare(expected, actual)
     assert not problems, f"{path.name}:\n" + "\n".join(problems) + "\n" + _tail(actual)
+    # the same events in a journal are trusted whole on resume
+    checked = verify([Event.from_dict(e) for e in actual], GameSettings())
+    assert checked.reason == "", (checked.trusted, checked.reason)
 
 
 def _tail(events: list[dict[str, object]]) -> str:

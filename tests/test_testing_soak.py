@@ -18,6 +18,7 @@ from reconcile_support import own
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.events.event import Event
+from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import PinMap, load_pinmap
@@ -182,6 +183,8 @@ def check(session: Session) -> None:
     assert counts["plays_committed"] == counts["turns"] > 0
     assert counts["early_done"] == counts["early_done_answered"] + counts["early_done_skipped"]
     assert counts["illegal_recovered"] == counts["illegal"]
+    checked = verify(session.events, session.settings)  # the journal it wrote is trusted whole
+    assert (checked.trusted, checked.reason) == (len(session.events), "")
 
 
 @pytest.mark.slow

@@ -1,16 +1,26 @@
-"""``tavla-pi dice-stats``: the distribution of recorded rolls, with chi-square tests."""
+"""``tavla-pi dice-stats``: the distribution of recorded rolls, with chi-square tests.
+
+The state directory's matches are read as ``export`` reads them
+(:mod:`tavla_pi.cli.trusted`): damaged lines, impossible dice (the journal's
+schema takes dice 1..6 only) and events that do not follow the rules, with
+the rest of their match, are left out, each with a warning naming file and
+line.  Files named on the command line (replay output, a copied journal)
+are read line by line the same way, without the rules' check (they need not
+hold whole games).
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.cli.trusted import trusted_history
 from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
-from tavla_pi.events.history import journal_files
 from tavla_pi.events.journal import JOURNAL_NAME
-from tavla_pi.events.reader import read_events
+from tavla_pi.events.scan import scan_file
 from tavla_pi.stats.dice import (
     FACE_VALUES,
     ROLLS,
@@ -39,20 +49,40 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the distributions and the tests."""
-    files: list[Path] = args.files or _journal_files(args.state_dir or default_state_dir())
-    rolls = [roll for path in files for roll in dice_from_events(read_events(path))]
+    if args.files:
+        rolls, warnings, where = _file_rolls(args.files)
+    else:
+        rolls, warnings, where = _state_rolls(args.state_dir or default_state_dir())
+    for warning in warnings:
+        print(f"tavla-pi: warning: {warning}", file=sys.stderr)
     if not rolls:
-        raise BadInputError(", ".join(map(str, files)), "no recorded rolls")
+        raise BadInputError(where, "no recorded rolls")
     print(report(rolls))
     return 0
 
 
-def _journal_files(state_dir: Path) -> list[Path]:
-    """The current journal and every archived match, oldest first."""
-    files = journal_files(state_dir)
-    if not files:
+Rolls = tuple[list[tuple[int, int]], list[str], str]
+"""The rolls found, the warnings, and what was read (for "no recorded rolls")."""
+
+
+def _file_rolls(files: list[Path]) -> Rolls:
+    """Every roll in ``files``, each line checked (a torn last line is dropped silently)."""
+    rolls: list[tuple[int, int]] = []
+    warnings: list[str] = []
+    for path in files:
+        scan = scan_file(path)
+        warnings += [f"{path}:{line}: {problem} (left out)" for line, problem in scan.bad]
+        rolls += dice_from_events(scan.events)
+    return rolls, warnings, ", ".join(map(str, files))
+
+
+def _state_rolls(state_dir: Path) -> Rolls:
+    """Every roll of the state directory's matches, as far as they follow the rules."""
+    history = trusted_history(state_dir)
+    if not history.matches and not history.warnings:
         raise BadInputError(str(state_dir / JOURNAL_NAME), "no journal here (nothing recorded)")
-    return files
+    rolls = [roll for log in history.matches for roll in dice_from_events(log.events)]
+    return rolls, history.warnings, str(state_dir)
 
 
 def report(rolls: list[tuple[int, int]]) -> str:

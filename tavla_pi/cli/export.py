@@ -2,7 +2,9 @@
 
 Reads every match the state directory remembers (``journal.jsonl`` and
 ``matches/``, never changing them), numbered from 1, oldest first, as
-``--list`` shows them.  By default the latest match with a finished game is
+``--list`` shows them; damaged lines, and events that do not follow the
+rules with the rest of their match, are left out with a warning
+(:mod:`tavla_pi.cli.trusted`).  By default the latest match with a finished game is
 written; ``--match N`` picks one, ``--all`` writes each to its own file.
 GNU Backgammon reads the result with ``import mat FILE``.
 """
@@ -14,9 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.cli.trusted import trusted_history
 from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
-from tavla_pi.events.history import MatchLog, read_history
+from tavla_pi.events.history import MatchLog
 from tavla_pi.export import MatchRecord, format_match, record_match
 
 
@@ -44,7 +47,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Export (or list) and say what could not be exported."""
     state_dir = args.state_dir or default_state_dir()
-    history = read_history(state_dir)
+    history = trusted_history(state_dir)
     _warn(history.warnings)
     records = [(log, record(log)) for log in history.matches]
     if args.list:

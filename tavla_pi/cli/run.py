@@ -3,7 +3,8 @@
 Board -> decode -> reconcile -> game -> journal, the LEDs and the HTTP
 interface, in one asyncio process.  Exit status 0 after SIGTERM or SIGINT,
 2 for a bad config or usage (one line on stderr naming file and key), 1 when
-the board, the journal or the HTTP address fails.
+the board, the state directory (journal, saved simulated board) or the HTTP
+address fails, at start-up and at run time alike.
 """
 
 from __future__ import annotations

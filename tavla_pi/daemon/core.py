@@ -3,8 +3,9 @@
 ``commit()`` is the one way events leave the game: into the journal first
 (written and synced), then to the hub (web clients), the log and systemd's
 status line.  An event a client has seen is therefore always on disk.  When
-the journal cannot take events the game is ahead of it: ``on_fatal`` stops
-the daemon, and systemd's restart brings the game back from the journal.
+the journal cannot take events the game is ahead of it: ``failure`` keeps
+why (a simulator request under way answers with it), ``on_fatal`` stops the
+daemon, and systemd's restart brings the game back from the journal.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Core:
         self.notifier = notifier
         self.rolls = rolls or simstore.RollCount()
         self.on_fatal: Callable[[BaseException], None] | None = None
+        self.failure: BaseException | None = None
         self._status = ""
 
     def step(self) -> None:
@@ -64,6 +66,7 @@ class Core:
         try:
             self.journal.append(events)
         except Exception as exc:  # the game is now ahead of its journal: stop, restart from it
+            self.failure = exc
             if self.on_fatal is not None:
                 self.on_fatal(exc)
             raise

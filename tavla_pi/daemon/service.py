@@ -28,6 +28,8 @@ log = logging.getLogger("tavla_pi.daemon")
 
 HARDWARE_GRACE_MS = 5000
 """How long the board may fail to answer before the daemon gives up."""
+ANSWER_GRACE_S = 1.0
+"""How long a simulator request under way may take to answer once the daemon stops."""
 
 
 class ListenError(TavlaError, OSError):
@@ -83,6 +85,8 @@ class Service:
         for task in (scan, stop):
             task.cancel()
         await asyncio.gather(scan, stop, return_exceptions=True)
+        if self.sim is not None:  # its client hears why (a full disk), not a closed socket
+            await self.sim.idle(ANSWER_GRACE_S)
         self.core.hub.close()
         await self.http.close()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -6,19 +6,30 @@ scheduled, never waited for in a blocking way); ``move`` is lift, settle,
 place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
 arrive.  After each change the board and the dice queue are saved
 (:mod:`tavla_pi.daemon.simstore`), so a restart finds the checkers where they were.
+
+An action happens completely or not at all: when the save fails (a full
+disk) the change is undone and the request gets a :class:`SimSaveError`;
+the journal is written only once the board is saved; when the journal fails
+(the daemon then stops, and resumes from the journal) the request gets a
+:class:`StoppingError`.  A press is the exception: its events are journaled
+before its save, which only repeats what the journal holds, so a failed save
+after a press is said in the log and the press stands.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
 from tavla_pi.daemon import simstore
-from tavla_pi.errors import BadInputError
+from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.events.event import Event
+from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
@@ -40,6 +51,8 @@ from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 
+log = logging.getLogger("tavla_pi.daemon")
+
 MAX_ACTION_MS = 60_000
 """The longest ``wait`` or ``hold`` one request may ask for."""
 PRESS_LIMIT_MS = 2000
@@ -57,6 +70,14 @@ Sleep = Callable[[int], Awaitable[None]]
 
 class SimActionError(BadInputError):
     """An action the simulator refuses before changing anything."""
+
+
+class SimSaveError(TavlaError, OSError):
+    """The simulated board could not be saved; the action was undone."""
+
+
+class StoppingError(TavlaError, RuntimeError):
+    """The journal failed while the action ran: the daemon stops and resumes from it."""
 
 
 class QueuedDice:
@@ -81,6 +102,7 @@ class SimCore(Protocol):
     referee: Referee
     pipeline: Pipeline
     rolls: simstore.RollCount
+    failure: BaseException | None
 
     def commit(self, events: list[Event]) -> None:
         """Journal ``events``, then publish them."""
@@ -91,8 +113,10 @@ class SimDesk:
     """Applies scenario actions to the simulated board on the real clock."""
 
     def __init__(self, core: SimCore, backend: SimBackend, dice: QueuedDice, state_dir: Path,
-                 *, settle_ms: int, sleep_ms: Sleep | None = None) -> None:
+                 *, settle_ms: int, sleep_ms: Sleep | None = None,
+                 files: Files = OS_FILES) -> None:
         self.core = core
+        self.files = files
         self.sleep_ms = sleep_ms or real_sleep_ms
         self.backend = backend
         self.board = backend.board
@@ -113,7 +137,13 @@ class SimDesk:
     def save(self) -> None:
         """Write the board and the dice queue to the state directory."""
         snap = simstore.SimSnapshot.of(self.board, self.dice.queue, self.core.rolls)
-        simstore.save(self.state_dir, snap)
+        simstore.save(self.state_dir, snap, self.files)
+
+    async def idle(self, timeout_s: float) -> None:
+        """Wait (at most ``timeout_s``) for the action under way to end and answer."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s), self._lock:
+                pass
 
     @staticmethod
     def check(action: Action) -> None:
@@ -123,53 +153,91 @@ class SimDesk:
             raise SimActionError("ms", f"at most {MAX_ACTION_MS} ms per request, got {ms}")
 
     async def apply(self, action: Action) -> None:
-        """Apply ``action``; board errors (no such checker, ...) change nothing."""
+        """Apply ``action``, completely or not at all; board errors (no such checker, ...)
+        and a failed save change nothing."""
         self.check(action)
         async with self._lock:
             await self._apply(action)
+            self._check_journal()
 
     async def _apply(self, action: Action) -> None:
-        board = self.board
+        board, queue = self.board, self.dice.queue
         match action:
             case SetupAction(match_length):
+                self._saved(board.setup_start)
                 if match_length is not None:
                     now = self.core.pipeline.clock.now_ms()
                     self.core.commit(self.core.referee.new_match(match_length, now))
-                board.setup_start()
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):
-                self.dice.queue.extend((a, b))
+                self._saved(lambda: queue.extend((a, b)), lambda: [queue.pop() for _ in "ab"])
             case PressAction():
                 await self._press(action)  # a roll, or a new match: saved with the count
+                self._check_journal()
+                self._save_after_press()
             case LiftAction(location, color):
-                board.lift(location, color)
+                self._saved(lambda: board.lift(location, color),
+                            lambda: board.place(location, color))
             case PlaceAction(location, color):
-                board.place(location, color)
+                self._saved(lambda: board.place(location, color),
+                            lambda: board.lift(location, color))
             case MoveAction():
                 await self._move(action)
-                return
             case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
-                return
             case WaitAction(ms):
                 await self.sleep_ms(ms)
-                return
-        self.save()
+
+    def _saved(self, change: Callable[[], object],
+               undo: Callable[[], object] | None = None) -> None:
+        """Make ``change`` and save it; if the save fails, undo it (by ``undo``, or by
+        laying the board out as it was) and raise :class:`SimSaveError`."""
+        before = simstore.SimSnapshot.of(self.board, self.dice.queue, self.core.rolls)
+        change()
+        try:
+            self.save()
+        except OSError as exc:
+            if undo is not None:
+                undo()
+            else:
+                before.restore(self.board)
+            raise SimSaveError(f"the simulated board cannot be saved ({exc.strerror}): "
+                               "nothing was changed") from None
+
+    def _save_after_press(self) -> None:
+        try:
+            self.save()
+        except OSError as exc:  # the journal holds the press: a restart derives the rest
+            log.warning("the simulated board cannot be saved (%s); the press stands",
+                        exc.strerror)
+
+    def _check_journal(self) -> None:
+        failure = self.core.failure
+        if failure is not None:
+            raise StoppingError(f"{failure}: the daemon stops and resumes from its journal")
 
     def _load(self, position_id: str, match_id: str) -> None:
         position = Position.from_position_id(position_id)
         match = MatchState.from_match_id(match_id)
-        self.board.lay_out(counts_of(position.to_board(match.on_roll)))
+        counts = counts_of(position.to_board(match.on_roll))
+        self._saved(lambda: self.board.lay_out(counts))
         self.core.commit(self.core.referee.load(position, match,
                                                 self.core.pipeline.clock.now_ms()))
 
     async def _move(self, move: MoveAction) -> None:
-        self.board.lift(move.source, move.color)
-        self.save()
-        await self.sleep_ms(self.settle_ms)
-        self.board.place(move.target, move.color)
-        self.save()
+        """Lift, settle, place, save, settle: saved once, at the end, so that a failed
+        save or a restart in the middle leaves the checker where it was."""
+        board = self.board
+        board.lift(move.source, move.color)
+        try:
+            await self.sleep_ms(self.settle_ms)
+            self._saved(lambda: board.place(move.target, move.color),
+                        lambda: board.lift(move.target, move.color))
+        except BaseException:
+            if board.in_hand(move.color):
+                board.place(move.source, move.color)
+            raise
         await self.sleep_ms(self.settle_ms)
 
     async def _press(self, press: PressAction) -> None:
@@ -190,7 +258,7 @@ class SimDesk:
 
     async def _until(self, done: Callable[[], bool], limit_ms: int) -> None:
         waited = 0
-        while not done() and waited < limit_ms:
+        while not done() and waited < limit_ms and self.core.failure is None:
             await self.sleep_ms(SCAN_MS)
             waited += SCAN_MS
 

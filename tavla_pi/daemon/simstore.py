@@ -16,7 +16,6 @@ file and the journal consistent without writing both at once.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from typing import Any
 
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
+from tavla_pi.events.files import OS_FILES, Files, replace_file
 from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.board import LOCATIONS
@@ -107,20 +107,10 @@ class SimSnapshot:
         }, indent=1) + "\n"
 
 
-def save(state_dir: Path, snap: SimSnapshot) -> None:
-    """Write ``snap`` atomically and durably (a power cut leaves the old or the new file)."""
-    path = state_dir / SIM_BOARD_FILENAME
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(snap.to_json())
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fd = os.open(state_dir, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+def save(state_dir: Path, snap: SimSnapshot, files: Files = OS_FILES) -> None:
+    """Write ``snap`` atomically and durably: a power cut or a full disk leaves the old
+    file or the new one (OSError says why not the new one); no link is followed."""
+    replace_file(files, state_dir / SIM_BOARD_FILENAME, snap.to_json().encode("utf-8"))
 
 
 def load(state_dir: Path) -> SimSnapshot | None:

@@ -3,6 +3,9 @@
 State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
 calibration, referee, pipeline.  What fails to open closes what was opened.
+A state directory, journal or saved simulated board that cannot be used is a
+:class:`StateDirError` (exit status 1, as when the journal fails at run time);
+a bad config stays a ``ConfigError`` (status 2).
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
-from tavla_pi.daemon.simstore import RollCount
+from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
-from tavla_pi.errors import ConfigError, HardwareError
+from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
+from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.backends import open_backend
 from tavla_pi.hal.base import Backend
@@ -58,6 +63,10 @@ class ContinuedClock:
         return self._base + time.monotonic_ns() // 1_000_000
 
 
+class StateDirError(TavlaError, OSError):
+    """The state directory, the journal in it or the saved simulated board cannot be used."""
+
+
 @dataclass
 class Opened:
     """The daemon's parts once open; ``close()`` releases them (LEDs blanked)."""
@@ -74,14 +83,14 @@ class Opened:
 
 
 def prepare_state_dir(path: Path) -> Path:
-    """Create the state directory if needed; a :class:`ConfigError` if it is unusable."""
+    """Create the state directory if needed; a :class:`StateDirError` if it is unusable."""
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigError(str(path),
-                          f"cannot create the state directory ({exc.strerror})") from None
+        raise StateDirError(f"{path}: cannot create the state directory ({exc.strerror})") \
+            from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise ConfigError(str(path), "the state directory is not writable")
+        raise StateDirError(f"{path}: the state directory is not writable")
     return path
 
 
@@ -89,7 +98,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        journal = resume.open_journal(state_dir)
+        game = GameSettings(match_length=config.match_length, rules=config.rules)
+        journal, state = _open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)
         clock = ContinuedClock(events[-1].t + 1 if events else 0)
@@ -97,9 +107,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        referee = Referee(GameSettings(match_length=config.match_length, rules=config.rules),
-                          dice)
-        resume.resume_from_journal(referee, journal, clock.now_ms())
+        referee = Referee(game, dice)
+        resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
                             referee, clock, settings=settings)
@@ -108,12 +117,30 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events))
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
-            desk = SimDesk(core, backend, dice, state_dir,
-                           settle_ms=config.stable_ms + SETTLE_MARGIN_MS)
-            desk.restore(core.rolls)
+            desk = _open_desk(core, backend, dice, state_dir, config)
         pipeline.show(clock.now_ms())
+        resume.report_resume(journal, state)
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())
     return opened
+
+
+def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, Resumed]:
+    """The journal, checked (:func:`resume.open_journal`); its faults are the state dir's."""
+    try:
+        return resume.open_journal(state_dir, game)
+    except JournalError as exc:
+        raise StateDirError(str(exc)) from None
+
+
+def _open_desk(core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Path,
+               config: Config) -> SimDesk:
+    """The simulator, its board laid out as saved."""
+    desk = SimDesk(core, backend, dice, state_dir, settle_ms=config.stable_ms + SETTLE_MARGIN_MS)
+    try:
+        desk.restore(core.rolls)
+    except SimStoreError as exc:
+        raise StateDirError(str(exc)) from None
+    return desk
 
 
 def open_board(name: str, pinmap: PinMap, clock: Clock) -> Backend:

@@ -4,8 +4,10 @@ The journal keeps the current match in ``journal.jsonl`` and earlier ones in
 ``matches/`` (see :mod:`tavla_pi.events.journal`).  :func:`read_history`
 reads them all, oldest first, splits them at ``new_match`` events (a file
 may hold more than one match) and numbers the matches that hold a game
-from 1.  Damaged lines are left out with a warning naming file and line;
-this reader never repairs (the daemon may be writing the journal).
+from 1.  Damaged lines are left out with a warning naming file and line, and
+a file that cannot be read at all (a directory in place of the journal) with
+a warning naming it; this reader never repairs (the daemon may be writing the
+journal).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, archive_files
 from tavla_pi.events.scan import scan_file
@@ -59,7 +62,11 @@ def read_history(state_dir: Path) -> History:
     """Every match with at least one game, from every journal file of ``state_dir``."""
     history = History()
     for path in journal_files(state_dir):
-        scan = scan_file(path)
+        try:
+            scan = scan_file(path)
+        except JournalError as exc:
+            history.warnings.append(f"{exc} (left out)")
+            continue
         # a torn last line may be a write in progress: only damaged lines are worth a word
         history.warnings += [f"{scan.path}:{line}: {problem} (left out)"
                              for line, problem in scan.bad]

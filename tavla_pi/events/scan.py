@@ -30,7 +30,8 @@ MAX_LINE_BYTES = 64 * 1024
 class Scan:
     """What a journal file holds: its good events and what was wrong with the rest.
 
-    ``lines[i]`` is the line number of ``events[i]``; ``bad`` lists
+    ``lines[i]`` is the line number of ``events[i]``, ``offsets[i]`` the byte
+    offset where its line starts; ``bad`` lists
     ``(line, problem)`` for damaged lines in the middle.  ``torn`` is the
     line number of a half-written last line (dropped), ``end`` the byte
     offset just after the last complete line.  ``unterminated`` is True when
@@ -40,6 +41,7 @@ class Scan:
     path: Path
     events: list[Event] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
     bad: list[tuple[int, str]] = field(default_factory=list)
     torn: int | None = None
     end: int = 0
@@ -111,6 +113,7 @@ def _one_line(scan: Scan, number: int, raw: bytes) -> None:
         return
     scan.events.append(event)
     scan.lines.append(number)
+    scan.offsets.append(scan.end)
 
 
 def _last_line(scan: Scan, number: int, raw: bytes | None) -> None:

@@ -1,28 +1,50 @@
-"""Rebuilding the referee's state from the journal, after a restart or a power cut.
+"""Rebuilding the referee's state from the journal, and checking the journal on the way.
 
-:func:`restore` folds the events of a match into a :class:`Resumed` state:
-the match (cube, score, dice, Crawford), the committed board, the phase,
-the dice shown, a pending double, the result of a finished game and the
-tied opening throws.  It uses only what the events carry: ``game_started``
-and ``played`` hold the whole position and Match ID, so every played turn
-brings the state back in step; rolls, opening throws and cube actions are
-replayed with the rules.  A turn with no legal move passes silently: a
-later roll or double of the other player implies it.
+:func:`verify` folds the events of a match into a :class:`Resumed` state
+(the match, the committed board, the phase, the dice shown, a pending
+double, a finished game's result, the tied opening throws) and re-derives
+every event from the ones before it by the rules.  The first event that
+does not follow ends the trusted part of the journal: :class:`Verified`
+holds the state the events before it leave, how many they are, and why the
+next one does not follow.  Nothing raises on bad journal content.
 
-An event that cannot apply (a roll out of turn, an unreadable ID) is
-skipped with a one-line warning naming where it is; the state stays as it
-was, and the next ``played`` or ``game_started`` resynchronises it.  Nothing
-raises on bad journal content.
+What an event must do to follow:
+
+* ``t``: whole milliseconds, not negative, never before the event before it.
+* its type is one this board writes.
+* ``new_match`` and ``game_started`` may come at any time (a new match; a
+  setup, or a scenario's or the simulator's ``load``): a ``game_started``
+  carries the whole position and Match ID, which must be readable.
+* ``opening_roll`` while the opening is rolled, naming the higher die's
+  player as ``starter`` unless it is a tie.
+* ``rolled``: the player on roll, before rolling, with no double on offer
+  (after a turn with no legal move has passed).
+* ``no_legal_move`` right after a roll with no legal play, with its dice.
+* ``played``: a legal play of the position before it with the rolled dice:
+  its ``position_id`` the play's result, ``play`` the play's notation, its
+  ``match_id`` the match after it.
+* cube events follow the cube rules (who may double, take, drop) and carry
+  the cube values they lead to.
+* ``game_over`` right after the play or drop that ended a game, with its
+  result; ``match_over`` right after the ``game_over`` that decided a match.
+* ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
+  board showed: they change nothing.
+
+The journal does not record the optional rules, and the config may change
+between restarts, so what they decide is accepted either way: a beaver is
+checked as if beavers were on, a game-ending play's Match ID may carry the
+Crawford flag of either setting, and after tied opening throws in money play
+the cube may show any number of automatic doubles.
 
 :meth:`tavla_pi.game.referee.Referee.resume` continues a referee from the
-result; a turn being moved starts afresh from the committed position (the
+state; a turn being moved starts afresh from the committed position (the
 checkers already moved are read again from the sensors).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tavla_pi.errors import TavlaError
@@ -35,18 +57,21 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import (
+    MAX_CUBE,
     GameState,
+    MatchRules,
     MatchState,
     new_match,
-    player_index,
     rolled,
     start_game,
     turn_done,
 )
+from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult, WinKind, end_game
+from tavla_pi.rules.scoring import GameResult, win_by_play
 
-_KINDS = {kind.multiplier: kind for kind in WinKind}
+NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
+"""Event types that say what the board showed and change no state."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +81,6 @@ class Resumed:
     ``dice`` are the dice shown (the turn's dice while moving or passing, a
     tied opening throw while rolling for the start); ``result`` is the
     finished game's; ``opening_throws`` the ties thrown so far.
-    ``warnings`` lists the events skipped, one line each.
     """
 
     match: MatchState
@@ -65,11 +89,20 @@ class Resumed:
     dice: tuple[int, ...] = ()
     result: GameResult | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
-    warnings: tuple[str, ...] = ()
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
         return Position.from_board(self.board, self.match.on_roll)
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What the trusted events leave: the first ``trusted`` events follow the rules;
+    ``reason`` says why the next one does not ("" when every event follows)."""
+
+    state: Resumed
+    trusted: int
+    reason: str = ""
 
 
 def fresh(settings: GameSettings) -> Resumed:
@@ -78,71 +111,138 @@ def fresh(settings: GameSettings) -> Resumed:
     return Resumed(match, Board.initial(), Phase.SETUP)
 
 
-def restore(events: Iterable[Event], settings: GameSettings,
-            where: Callable[[int], str] | None = None) -> Resumed:
-    """Fold ``events`` (a journal, oldest first) into the state they leave.
-
-    ``where(i)`` names the place of the i-th event in warnings (e.g.
-    ``Journal.where``: "<file>:<line>"); by default "event <i+1>".
-    """
-    last = fresh(settings)
-    for last in restore_steps(events, settings, where):  # noqa: B007 (the last one counts)
-        pass
-    return last
-
-
-def restore_steps(events: Iterable[Event], settings: GameSettings,
-                  where: Callable[[int], str] | None = None) -> Iterator[Resumed]:
-    """The state after each event in turn (``restore`` of every prefix, in one pass)."""
+def verify(events: Sequence[Event], settings: GameSettings) -> Verified:
+    """Fold ``events`` (a journal, oldest first) as far as they follow the rules."""
     fold = _Fold(fresh(settings), settings)
     for index, event in enumerate(events):
-        handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
-        if handler is not None:
-            try:
-                handler(fold, event)
-            except (TavlaError, ValueError, KeyError, TypeError) as exc:
-                place = where(index) if where is not None else f"event {index + 1}"
-                fold.warnings.append(f"{place}: {event.type} skipped: {exc}")
-        yield replace(fold.state, warnings=tuple(fold.warnings))
+        reason = fold.apply(event)
+        if reason:
+            return Verified(fold.state, index, f"{event.type}: {reason}")
+    return Verified(fold.state, len(events))
 
 
-@dataclass
+def restore(events: Iterable[Event], settings: GameSettings) -> Resumed:
+    """The state the trusted events of ``events`` leave."""
+    return verify(list(events), settings).state
+
+
+def restore_steps(events: Iterable[Event], settings: GameSettings) -> Iterator[Resumed]:
+    """The state after each trusted event in turn (``restore`` of every prefix, in one pass)."""
+    fold = _Fold(fresh(settings), settings)
+    for event in events:
+        if fold.apply(event):
+            return
+        yield fold.state
+
+
 class _Fold:
-    """The state so far, and the rules it is folded with."""
+    """The state so far, the rules it is folded with, and what the journal owes next.
 
-    state: Resumed
-    settings: GameSettings
-    warnings: list[str] = field(default_factory=list)
+    ``due`` names the event that must come next (None when none must);
+    ``cubes`` the other cube values automatic doubles may have given the
+    game (until an event shows the cube); ``last_t`` the last event's time.
+    """
+
+    def __init__(self, state: Resumed, settings: GameSettings) -> None:
+        self.state = state
+        self.settings = settings
+        self.due: EventType | None = None
+        self.cubes: tuple[int, ...] = ()
+        self.last_t = 0
+        self._plays: tuple[Position, tuple[int, int], list[Play]] | None = None
 
     @property
     def match(self) -> MatchState:
         return self.state.match
 
+    @property
+    def rules(self) -> MatchRules:
+        return self.settings.rules
+
+    def apply(self, event: Event) -> str:
+        """Fold ``event`` in; why it does not follow ("" if it does: then it is folded)."""
+        saved = (self.state, self.due, self.cubes)
+        try:
+            self._check_time(event.t)
+            handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
+            if handler is None:
+                raise ValueError("not an event type this board writes")
+            if self.due and event.type != self.due:
+                raise ValueError(f"a {self.due} event is due first")
+            handler(self, event)
+        except (TavlaError, ValueError, KeyError, TypeError) as exc:
+            self.state, self.due, self.cubes = saved
+            return _reason(exc)
+        self.last_t = event.t
+        return ""
+
+    def _check_time(self, t: Any) -> None:
+        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+            raise ValueError(f"time {t!r} is not whole milliseconds from 0")
+        if t < self.last_t:
+            raise ValueError(f"time {t} ms is before the event before it ({self.last_t} ms)")
+
     def set(self, **changes: Any) -> None:
         self.state = replace(self.state, **changes)
 
+    def expect(self, phase: Phase, what: str) -> None:
+        """ValueError unless the state is in ``phase``."""
+        if self.state.phase is not phase:
+            raise ValueError(f"no {what} now ({self.state.phase.value})")
+
+    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+        """The legal plays of ``dice`` from the committed position (the turn's are kept:
+        the roll and the play both need them)."""
+        position = self.state.position()
+        if self._plays is None or self._plays[:2] != (position, dice):
+            self._plays = (position, dice, position.legal_plays(dice))
+        return self._plays[2]
+
     def start_turn(self, dice: tuple[int, int]) -> None:
         """The player on roll has these dice: moving, or passing if nothing is legal."""
-        plays = self.state.position().legal_plays(dice)
+        plays = self.legal_plays(dice)
         self.set(dice=dice, phase=Phase.MOVING if plays else Phase.NO_MOVE)
+        self.due = None if plays else EventType.NO_LEGAL_MOVE
 
     def pass_if_stuck(self) -> None:
         """A turn without a legal move passed silently before this event."""
         if self.state.phase is Phase.NO_MOVE:
             self.set(match=turn_done(self.match), phase=Phase.AWAIT_ROLL)
 
+    def matches(self) -> list[MatchState]:
+        """The match as it may stand: the cube the rules in force gave, or another
+        number of automatic doubles (see ``cubes``)."""
+        return [self.match, *(self.match.replace(cube=c) for c in self.cubes)]
+
     def game_over(self, match: MatchState, result: GameResult) -> None:
         phase = Phase.MATCH_OVER if match.match_winner is not None else Phase.GAME_OVER
         self.set(match=match, result=result, phase=phase)
+        self.due, self.cubes = EventType.GAME_OVER, ()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, KeyError):
+        return f"field {exc.args[0]!r} is missing"
+    return str(exc)
 
 
 def _color(event: Event, name: str = "player") -> Color:
     return Color(event[name])
 
 
+def _die(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+        raise ValueError(f"{value!r} is not a die 1..6")
+    return value
+
+
 def _dice(event: Event) -> tuple[int, int]:
     a, b = event["dice"]
-    return int(a), int(b)
+    return _die(a), _die(b)
+
+
+def _high_first(dice: Sequence[int]) -> tuple[int, int]:
+    return max(dice), min(dice)
 
 
 def _mover(fold: _Fold, event: Event) -> Color:
@@ -152,12 +252,18 @@ def _mover(fold: _Fold, event: Event) -> Color:
     return color
 
 
+def _same(name: str, recorded: Any, derived: Any) -> None:
+    if recorded != derived:
+        raise ValueError(f"{name} is {derived!r} by the rules, not {recorded!r}")
+
+
 # -- one handler per event type ------------------------------------------------
 
 
 def _new_match(fold: _Fold, event: Event) -> None:
-    match = new_match(int(event["match_length"]), fold.settings.rules)
+    match = new_match(int(event["match_length"]), fold.rules)
     fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=())
+    fold.cubes = ()
 
 
 def _match_of(event: Event) -> MatchState:
@@ -174,6 +280,7 @@ def _game_started(fold: _Fold, event: Event) -> None:
     position = Position.from_position_id(event["position_id"])
     fold.set(match=match, board=position.to_board(match.on_roll), dice=(), result=None,
              opening_throws=())
+    fold.cubes = ()
     if match.game_state is not GameState.PLAYING:
         fold.set(phase=Phase.OPENING if position == Position.initial() else Phase.SETUP)
     elif match.double_offered:
@@ -185,87 +292,139 @@ def _game_started(fold: _Fold, event: Event) -> None:
 
 
 def _opening_roll(fold: _Fold, event: Event) -> None:
-    if fold.state.phase is not Phase.OPENING:
-        raise ValueError(f"no opening roll is awaited ({fold.state.phase.value})")
-    throws = (*fold.state.opening_throws, (int(event["white"]), int(event["black"])))
-    white, black = throws[-1]
+    fold.expect(Phase.OPENING, "opening roll is awaited")
+    white, black = _die(event["white"]), _die(event["black"])
+    throws = (*fold.state.opening_throws, (white, black))
+    starter = event.fields.get("starter")
     if white == black:
+        _same("the starter of a tie", starter, None)
         fold.set(opening_throws=throws, dice=(white, black))
         return
     opening = OpeningRoll(throws)
-    fold.set(match=start_game(fold.match, opening, fold.settings.rules), opening_throws=())
+    _same("the starter", starter, opening.starter.value)
+    fold.set(match=start_game(fold.match, opening, fold.rules), opening_throws=())
+    if fold.match.is_money and opening.ties:
+        most = min(opening.ties, MAX_CUBE.bit_length() - 1)
+        fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != fold.match.cube)
     fold.start_turn(opening.dice)
 
 
 def _rolled(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
     _mover(fold, event)
-    if fold.state.phase is not Phase.AWAIT_ROLL:
-        raise ValueError(f"no roll is awaited ({fold.state.phase.value})")
+    fold.expect(Phase.AWAIT_ROLL, "roll is awaited")
     dice = _dice(event)
-    fold.set(match=rolled(fold.match, (max(dice), min(dice))))
+    fold.set(match=rolled(fold.match, _high_first(dice)))
     fold.start_turn(dice)
 
 
 def _no_legal_move(fold: _Fold, event: Event) -> None:
+    if fold.due != EventType.NO_LEGAL_MOVE:
+        raise ValueError(f"only right after a roll with no legal play ({fold.state.phase.value})")
     _mover(fold, event)
-    if fold.state.phase is not Phase.NO_MOVE:
-        raise ValueError(f"{fold.state.phase.value}: there is a legal move")
+    _same("dice", _dice(event), _high_first(fold.state.dice))
+    fold.due = None
 
 
 def _played(fold: _Fold, event: Event) -> None:
-    mover = _color(event)
-    match = _match_of(event)
-    position = Position.from_position_id(event["position_id"])
-    before = fold.match
-    fold.set(match=match, board=position.to_board(match.on_roll))
-    if not match.game_state.ended:
+    mover = _mover(fold, event)
+    fold.expect(Phase.MOVING, "play is awaited")
+    dice = fold.state.dice
+    _same("dice", _dice(event), _high_first(dice))
+    play = _play_to(fold, (dice[0], dice[1]), event["position_id"])
+    _same("the play's notation", event["play"], play.notation)
+    match, result = _after_play(fold, mover, play, _match_of(event))
+    fold.set(match=match, board=play.result.to_board(mover.opponent))
+    fold.cubes = ()
+    if result is None:
         fold.set(phase=Phase.AWAIT_ROLL)
-        return
-    i = player_index(mover)
-    points = match.score[i] - before.score[i]
-    kind = _KINDS.get(points // max(match.cube, 1), WinKind.SINGLE)
-    fold.game_over(match, GameResult(mover, kind, points, match.game_state))
+    else:
+        fold.game_over(match, result)
+
+
+def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
+    """The legal play of ``dice`` that leads to ``position_id``."""
+    for play in fold.legal_plays(dice):
+        if play.result.position_id() == position_id:
+            return play
+    raise ValueError(f"no legal play of {dice[0]}-{dice[1]} leads from "
+                     f"{fold.state.position().position_id()} to {position_id}")
+
+
+def _after_play(fold: _Fold, mover: Color, play: Play,
+                recorded: MatchState) -> tuple[MatchState, GameResult | None]:
+    """The match after ``play`` as the rules derive it, if it is the recorded one."""
+    for before in fold.matches():
+        for match, result in _outcomes(before, mover, play, fold.rules):
+            if match == recorded:
+                return match, result
+    raise ValueError(f"the Match ID after the play is not {recorded.match_id()} "
+                     f"by the rules (from {fold.match.match_id()})")
+
+
+def _outcomes(before: MatchState, mover: Color, play: Play,
+              rules: MatchRules) -> list[tuple[MatchState, GameResult | None]]:
+    """The match after ``play``: the next turn, or the game won (Crawford either way)."""
+    if sum(play.result.theirs):  # the mover still has checkers on the board
+        return [(turn_done(before), None)]
+    other = replace(rules, crawford=not rules.crawford)
+    return [win_by_play(before, mover, play.result.mine, r) for r in (rules, other)]
 
 
 def _double_offered(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
     color = _mover(fold, event)
-    if fold.state.phase is not Phase.AWAIT_ROLL:
-        raise ValueError(f"no double may be offered now ({fold.state.phase.value})")
-    match = cube_rules.offer_double(fold.match, color, fold.settings.rules)
-    fold.set(match=match, phase=Phase.DOUBLE_OFFERED)
+    fold.expect(Phase.AWAIT_ROLL, "double may be offered")
+    before = next((m for m in fold.matches() if 2 * m.cube == event["cube"]), None)
+    if before is None:
+        raise ValueError(f"a double offers {2 * fold.match.cube}, not {event['cube']!r}")
+    fold.set(match=cube_rules.offer_double(before, color, fold.rules),
+             phase=Phase.DOUBLE_OFFERED)
+    fold.cubes = ()
 
 
 def _double_taken(fold: _Fold, event: Event) -> None:
     color = _color(event)
-    rules = fold.settings.rules
+    fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
     if event.fields.get("beaver"):
-        fold.set(match=cube_rules.beaver(fold.match, color, rules))
+        match = cube_rules.beaver(fold.match, color, replace(fold.rules, beavers=True))
     else:
-        fold.set(match=cube_rules.take(fold.match, color), phase=Phase.AWAIT_ROLL)
+        match = cube_rules.take(fold.match, color)
+        fold.set(phase=Phase.AWAIT_ROLL)
+    _same("the cube", event["cube"], match.cube)
+    fold.set(match=match)
 
 
 def _double_dropped(fold: _Fold, event: Event) -> None:
-    match, result = cube_rules.drop(fold.match, _color(event), fold.settings.rules)
+    fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
+    _same("the cube", event["cube"], 2 * fold.match.cube)
+    match, result = cube_rules.drop(fold.match, _color(event), fold.rules)
     fold.game_over(match, result)
 
 
 def _game_over(fold: _Fold, event: Event) -> None:
-    winner = _color(event, "winner")
-    result = GameResult(winner, WinKind(event["kind"]), int(event["points"]),
-                        fold.match.game_state)
-    match = fold.match
-    if not match.game_state.ended:  # the play or drop that ended it was lost
-        result = replace(result, how=GameState.OVER)
-        match = end_game(match, result, fold.settings.rules)
-    fold.game_over(match, result)
+    result, match = fold.state.result, fold.match
+    if fold.due != EventType.GAME_OVER or result is None:
+        raise ValueError("only right after the play or drop that ends a game")
+    _same("the winner", event["winner"], result.winner.value)
+    _same("the kind", event["kind"], result.kind.value)
+    _same("the cube", event["cube"], match.cube)
+    _same("the points", event["points"], result.points)
+    _same("the score", event["score"], list(match.score))
+    fold.due = EventType.MATCH_OVER if match.match_winner is not None else None
 
 
 def _match_over(fold: _Fold, event: Event) -> None:
-    if fold.match.match_winner is None:
-        raise ValueError("the match is not over: no player has reached the match length")
-    fold.set(phase=Phase.MATCH_OVER)
+    winner = fold.match.match_winner
+    if fold.due != EventType.MATCH_OVER or winner is None:
+        raise ValueError("only right after the game that decides the match")
+    _same("the winner", event["winner"], winner.value)
+    _same("the score", event["score"], list(fold.match.score))
+    fold.due = None
+
+
+def _noted(fold: _Fold, event: Event) -> None:
+    """What the board showed (a lift, a fix, a refused press): no state changes."""
 
 
 _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
@@ -280,4 +439,5 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.DOUBLE_DROPPED: _double_dropped,
     EventType.GAME_OVER: _game_over,
     EventType.MATCH_OVER: _match_over,
+    **dict.fromkeys(NOTES, _noted),
 }

@@ -10,7 +10,9 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.rules.dice import FACES
@@ -31,15 +33,28 @@ class ChiSquare:
 
 
 def dice_from_events(events: Iterable[Event]) -> list[tuple[int, int]]:
-    """Every roll of two dice in the events; an opening roll counts as one roll."""
+    """Every roll of two dice in the events; an opening roll counts as one roll.
+
+    Impossible dice (not whole numbers 1..6) are a :class:`BadInputError`.
+    """
     rolls: list[tuple[int, int]] = []
     for event in events:
         if event.type == EventType.ROLLED:
             a, b = event["dice"]
-            rolls.append((int(a), int(b)))
+            rolls.append(_roll(event, a, b))
         elif event.type == EventType.OPENING_ROLL:
-            rolls.append((int(event["white"]), int(event["black"])))
+            rolls.append(_roll(event, event["white"], event["black"]))
     return rolls
+
+
+def _roll(event: Event, a: Any, b: Any) -> tuple[int, int]:
+    if not (_face(a) and _face(b)):
+        raise BadInputError(f"{event.type} at {event.t} ms", f"impossible dice {a!r}, {b!r}")
+    return a, b
+
+
+def _face(die: Any) -> bool:
+    return isinstance(die, int) and not isinstance(die, bool) and die in FACE_VALUES
 
 
 def face_counts(rolls: Iterable[tuple[int, int]]) -> Counter[int]:
