@@ -34,6 +34,7 @@ from tavla_pi.engine import (
     ResignAnswer,
     TakeDecision,
     find_gnubg,
+    wire,
 )
 from tavla_pi.rules import Color, MatchRules, MatchState, Position, Resignation
 
@@ -79,6 +80,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """One gnubg for the module, its preferences in a temporary folder."""
     gnubg = GnubgEngine.launch(tmp_path_factory.mktemp("gnubg-prefs"))
     gnubg.start()
+    assert gnubg.supervisor.banner.startswith("GNU Backgammon")
     yield gnubg
     gnubg.close()
 
@@ -227,11 +229,14 @@ def test_resignation_answers(engine: GnubgEngine) -> None:
     ):
         offered = money(resignation=points, to_act=Color.BLACK)
         assert engine.resign_answer(EngineRequest(HOPELESS, offered)) is expected, points
+        rolled = offered.replace(dice=(6, 6))  # resigning after the roll: the same
+        assert engine.resign_answer(EngineRequest(HOPELESS, rolled)) is expected, points
+    # A single resignation at the start is a free point for Black.
+    offered = money(resignation=Resignation.SINGLE, to_act=Color.BLACK)
+    assert engine.resign_answer(EngineRequest(Position.initial(), offered)) is ResignAnswer.ACCEPT
 
 
 def _context(request: EngineRequest) -> dict[str, Any]:
-    from tavla_pi.engine import wire
-
     return wire.context(request, request.state, request.state.on_roll)
 
 

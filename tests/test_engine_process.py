@@ -121,6 +121,7 @@ def test_the_banner_before_the_hello_is_skipped(tmp_path: Path) -> None:
     try:
         engine.start()
         assert engine.supervisor.hello == {"id": 0, "ok": True, "protocol": 1}
+        assert engine.supervisor.banner == "GNU Backgammon (fake) 1.07"
     finally:
         engine.close()
 
@@ -201,7 +202,7 @@ def test_a_play_evaluated_with_other_settings_than_the_levels_is_refused(tmp_pat
 def test_an_answer_out_of_turn_counts_as_a_failure(tmp_path: Path) -> None:
     engine = fake_engine(tmp_path, wrong_id=True)
     try:
-        with pytest.raises(EngineError, match=r"failed twice.*answered 2 while 'hint'"):
+        with pytest.raises(EngineError, match=r"twice.*sent answer 2 while answering 'hint'"):
             engine.play(opening())
         assert starts(tmp_path) == 2
     finally:
@@ -212,7 +213,7 @@ def test_an_answer_out_of_turn_counts_as_a_failure(tmp_path: Path) -> None:
 def test_a_process_that_never_says_hello_fails_to_start(tmp_path: Path) -> None:
     config = json.dumps({"state": str(tmp_path), "no_hello": True})
     supervisor = Supervisor([sys.executable, str(FAKE), config], start_timeout_s=HANG_S)
-    with pytest.raises(EngineError, match=r"no answer to starting within 0\.5 s"):
+    with pytest.raises(EngineError, match=r"no answer within 0\.5 s while starting"):
         supervisor.start()
     engine = GnubgEngine(supervisor, timeout_s=HANG_S)
     with pytest.raises(EngineError, match="failed twice on 'hint'"):

@@ -108,6 +108,8 @@ def test_an_evaluation_is_of_the_position_before_the_roll() -> None:
                                                        to_act=Color.BLACK), "an offer waits"),
         (wire.take_request, MatchState(), "no double is offered"),
         (wire.take_request, MatchState(double_offered=True), "white doubled and must not answer"),
+        (wire.take_request, MatchState(cube=2, cube_owner=Color.BLACK, double_offered=True),
+         "beavers are not in use"),
         (wire.resign_request, MatchState(), "no resignation is offered"),
         (wire.resign_request, MatchState(resignation=Resignation.SINGLE),
          "not offered by the player on roll"),

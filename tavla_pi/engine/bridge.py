@@ -4,8 +4,8 @@ Shipped in the package but never imported by tavla-pi: it runs inside
 gnubg's embedded Python, where the module ``gnubg`` exists and ``tavla_pi``
 does not, so it uses the standard library only.  It speaks the line protocol
 of :mod:`tavla_pi.engine.process`: a hello, then one JSON answer line for
-each JSON request line.  gnubg's own output (everything it prints on stdout)
-is sent to stderr, so that stdout carries the answers alone.
+each JSON request line.  gnubg's own output on stdout is discarded, so that
+stdout carries the answers alone.
 
 Every request brings the whole context: the Match ID and Position ID to set
 up (``set matchid``, ``set board``, checked against what gnubg then holds),
@@ -139,8 +139,8 @@ class Bridge:
         self.movefilter("evaluation", settings["movefilter"])
         try:
             hints = self.g.hint(int(request["n"]))["hint"]
-        except Exception:  # gnubg raises when no move is legal
-            return {"plays": []}
+        except Exception as exc:  # gnubg raises when no move is legal
+            return {"plays": [], "note": str(exc)}
         board = self.g.board()
         plays = [
             {
@@ -184,10 +184,10 @@ class Bridge:
             return {"take": "drop"}
         if info["gamestate"] != GAME_PLAYING:
             raise ValueError(f"gnubg ended the game ({info}) instead of answering the double")
-        if info["doubled"] and int(info["turn"]) != player:
-            return {"take": "beaver"}
         if not info["doubled"] and int(now["cube"]) > cube:
             return {"take": "take"}
+        if info["doubled"] and int(info["turn"]) != player and not request["beavered"]:
+            return {"take": "beaver"}  # (a raccoon, answering a beaver, is never allowed)
         raise ValueError(f"gnubg did not answer the double (cube {now['cube']}, {info})")
 
     def resign(self, request: Request) -> Answer:
@@ -273,10 +273,16 @@ def serve(bridge: Bridge, requests: TextIO, answers: TextIO) -> None:
 
 
 def main() -> None:
-    """Run inside gnubg: answers on the real stdout, gnubg's chatter moved to stderr."""
+    """Run inside gnubg: answers on the real stdout, gnubg's chatter on stdout discarded.
+
+    gnubg prints boards and confirmations for every command; the bridge
+    checks what it needs itself.  Errors (gnubg's and Python's) stay on stderr.
+    """
     gnubg = importlib.import_module("gnubg")
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)
+    os.close(quiet)
     serve(Bridge(gnubg), sys.stdin, answers)
 
 

@@ -124,7 +124,8 @@ class GnubgEngine:
         _check_context(request, answer.get("context"))
         ranked = wire.hint_answer(request, answer)
         if not ranked:
-            raise EngineError(f"gnubg found no play of {dice} in {request.position.position_id()}")
+            where = f"{dice[0]}-{dice[1]} in {request.position.position_id()}"
+            raise EngineError(f"gnubg found no play of {where}: {answer.get('note', '')}")
         return ranked
 
     def cube_action(self, request: EngineRequest) -> CubeAction:

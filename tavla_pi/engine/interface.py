@@ -186,8 +186,12 @@ def check_take(request: EngineRequest) -> None:
     _check_playing(state, "to take or drop")
     if not state.double_offered:
         raise _refuse("to take or drop", "no double is offered")
-    if state.to_act is state.on_roll and state.cube_owner is not state.on_roll.opponent:
-        raise _refuse("to take or drop", f"{state.on_roll.value} doubled and must not answer it")
+    if state.to_act is state.on_roll:
+        if state.cube_owner is not state.on_roll.opponent:
+            doubler = state.on_roll.value
+            raise _refuse("to take or drop", f"{doubler} doubled and must not answer it")
+        if not request.rules.beavers:
+            raise _refuse("to answer a beaver", "beavers are not in use")
 
 
 def check_resign(request: EngineRequest) -> Resignation:

@@ -39,6 +39,8 @@ class LineProcess:
         self.argv = list(argv)
         self._answers: queue.Queue[Message | None] = queue.Queue()
         self._tail: collections.deque[str] = collections.deque(maxlen=_TAIL)
+        self.banner: list[str] = []
+        """What the child wrote on stdout that was not an answer (gnubg's banner)."""
         try:
             self._proc = subprocess.Popen(
                 self.argv,
@@ -88,21 +90,21 @@ class LineProcess:
             raise self._failure(f"could not send {message.get('op')!r}: {exc}") from None
         if sent is not None:
             sent()
-        return self._receive(int(message["id"]), timeout_s, repr(message.get("op")))
+        return self._receive(int(message["id"]), timeout_s, f"answering {message.get('op')!r}")
 
     def _receive(self, ident: int, timeout_s: float, what: str) -> Message:
         while True:
             try:
                 answer = self._answers.get(timeout=timeout_s)
             except queue.Empty:
-                raise self._failure(f"no answer to {what} within {timeout_s:g} s") from None
+                raise self._failure(f"no answer within {timeout_s:g} s while {what}") from None
             if answer is None:
                 self._answers.put(None)  # every later wait sees the end too
                 raise self._failure(f"it ended while {what}{self._exit_status()}")
             if answer.get("id") == ident:
                 return answer
             if not isinstance(answer.get("id"), int) or answer["id"] > ident:
-                raise self._failure(f"it answered {answer.get('id')!r} while {what}")
+                raise self._failure(f"it sent answer {answer.get('id')!r} while {what}")
 
     def kill(self) -> None:
         """End the child at once (SIGKILL) and reap it."""
@@ -126,7 +128,7 @@ class LineProcess:
         self._close_pipes()
 
     def tail(self) -> str:
-        """The child's last lines of output (not its answers), for error messages."""
+        """The child's last lines on stderr, for error messages."""
         return " | ".join(self._tail)
 
     def _failure(self, problem: str) -> ProcessFailedError:
@@ -150,8 +152,8 @@ class LineProcess:
                 message = None
             if isinstance(message, dict):
                 self._answers.put(message)
-            elif text:
-                self._tail.append(text)
+            elif text and len(self.banner) < _TAIL:
+                self.banner.append(text)
         self._answers.put(None)
 
     def _read_log(self, stream: IO[str]) -> None:
@@ -194,6 +196,8 @@ class Supervisor:
         """How many times a failed child has been replaced."""
         self.hello: Message = {}
         """The running child's hello line."""
+        self.banner = ""
+        """The first line the running child printed before its hello (gnubg's version)."""
         self.thinking = threading.Event()
         """Set while a request is out and its answer not yet in."""
         self._proc: LineProcess | None = None
@@ -262,6 +266,7 @@ class Supervisor:
             proc.kill()
             raise ProcessFailedError(f"{self.name} did not start: {hello.get('error', hello)}")
         self._proc, self.hello = proc, hello
+        self.banner = proc.banner[0] if proc.banner else ""
         return proc
 
     def _discard(self) -> None:
