@@ -63,3 +63,11 @@ class DiceError(TavlaError, RuntimeError):
 
 class InvalidMatchStateError(TavlaError, ValueError):
     """A match state whose fields cannot go together (cube, score, dice, flags)."""
+
+
+class EngineError(TavlaError, RuntimeError):
+    """The computer opponent (GNU Backgammon) is missing, failed or gave an unusable answer.
+
+    The message names what failed: the program not installed, the process
+    dying or hanging twice on one decision, or an answer that does not fit.
+    """

@@ -21,6 +21,7 @@ PACKAGE = ROOT / "tavla_pi"
 SHARED: dict[str, str] = {
     "__all__": "a package's exports",
     "log": "the module's logger (logging.getLogger of its service)",
+    "T": "a type variable of the module's own generics (typing.TypeVar(\"T\"))",
     "add_parser": "a cli sub-command's argparse set-up (tavla_pi.cli loads each by name)",
     "run": "a cli sub-command's entry point (tavla_pi.cli calls each by name)",
     "main": "a module's command-line entry point",

@@ -1,0 +1,113 @@
+"""A stand-in for gnubg running the bridge: the same line protocol, told how to misbehave.
+
+    python tests/fake_gnubg.py '{"state": DIR, "hang": {"hint": 1}, ...}'
+
+It prints a banner (as gnubg does), a hello, then answers each request the
+way the bridge would, the play being the first legal one of the rules (so a
+real Play comes back).  Every request line is appended to DIR/requests.jsonl
+and every start to DIR/starts, so that counts run across restarts.
+
+Settings (all optional):
+  die: {op: n}     the first n requests of op (over all runs) kill the process (SIGKILL)
+  hang: {op: n}    the n requests of op after those are never answered
+  refuse: [op]     these ops answer "ok": false
+  illegal: true    hint answers a position that no legal play gives
+  wrong_id: true   answers carry the id one too high
+  no_hello: true   never says hello (hangs at start)
+  answers: {op: {...}}  the fields of the answer to op (double, take, resign, evaluate)
+  context: {...}   hint reports these evaluation settings instead of the request's
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.rules import MatchState, Position
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "double": {"double": False, "resign": 0},
+    "take": {"take": "take"},
+    "resign": {"accept": False},
+    "evaluate": {
+        "probs": [0.5, 0.1, 0.01, 0.1, 0.01],
+        "cubeless": 0.0,
+        "cube": [0.1, 0.1, -0.2, 1.0],
+        "advice": "No double, take",
+    },
+    "ping": {},
+}
+
+
+def count(state: Path, name: str) -> int:
+    """Add one to the counter ``name`` in the state folder; its new value."""
+    path = state / name
+    n = int(path.read_text()) + 1 if path.exists() else 1
+    path.write_text(str(n))
+    return n
+
+
+def hint(request: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """The first ``n`` legal plays, with made-up equities and the request's settings echoed."""
+    position = Position.from_position_id(request["position_id"])
+    dice = MatchState.from_match_id(request["match_id"]).dice
+    assert dice is not None
+    plays = position.legal_plays(dice)[: request["n"]]
+    results = [p.result.position_id() for p in plays]
+    if config.get("illegal"):
+        results = [position.position_id() for _ in plays]
+    settings = request["eval"]
+    context = {
+        key: settings[key] for key in ("cubeful", "plies", "deterministic", "prune", "noise")
+    }
+    context.update(config.get("context", {}))
+    return {
+        "plays": [
+            {"notation": p.notation, "position_id": r, "equity": 0.5 - i / 10}
+            for i, (p, r) in enumerate(zip(plays, results, strict=True))
+        ],
+        "context": context,
+    }
+
+
+def answer(config: dict[str, Any], state: Path, request: dict[str, Any]) -> dict[str, Any]:
+    """The answer line's fields, after any misbehaviour the config asks for."""
+    op = request["op"]
+    seen = count(state, f"seen-{op}")
+    dies = config.get("die", {}).get(op, 0)
+    if seen <= dies:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if seen <= dies + config.get("hang", {}).get(op, 0):
+        time.sleep(3600)
+    ident = request["id"] + (1 if config.get("wrong_id") else 0)
+    if op in config.get("refuse", []):
+        return {"id": ident, "ok": False, "error": f"ValueError: refusing {op}"}
+    if op == "hint":
+        return {"id": ident, "ok": True, **hint(request, config)}
+    return {"id": ident, "ok": True, **{**DEFAULTS[op], **config.get("answers", {}).get(op, {})}}
+
+
+def main() -> None:
+    """Serve requests on stdin until it ends."""
+    config = json.loads(sys.argv[1])
+    state = Path(config["state"])
+    count(state, "starts")
+    print("GNU Backgammon (fake) 1.07", flush=True)
+    print("This program comes with ABSOLUTELY NO WARRANTY", flush=True)
+    if config.get("no_hello"):
+        time.sleep(3600)
+    print(json.dumps({"id": 0, "ok": True, "protocol": 1}), flush=True)
+    for line in sys.stdin:
+        with (state / "requests.jsonl").open("a") as log:
+            log.write(line)
+        print(json.dumps(answer(config, state, json.loads(line))), flush=True)
+        print("some chatter on stderr", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
