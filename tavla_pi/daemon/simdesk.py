@@ -4,7 +4,9 @@ Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
 place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
-arrive.  After each change the board and the dice queue are saved
+arrive; a request whose client hangs up is cancelled (a move still puts its
+checker down, a press still releases its button).  After each change the
+board and the dice queue are saved
 (:mod:`tavla_pi.daemon.simstore`), so a restart finds the checkers where they were.
 """
 
@@ -40,8 +42,9 @@ from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 
-MAX_ACTION_MS = 60_000
-"""The longest ``wait`` or ``hold`` one request may ask for."""
+MAX_ACTION_MS = 5000
+"""The longest ``wait`` or ``hold`` one request may ask for: the simulator is held
+meanwhile (a long press needs 1.5 s)."""
 PRESS_LIMIT_MS = 2000
 """How long a press waits for the scan loop to see the button down, then up (on a
 loaded machine the loop can fall behind the request)."""
@@ -167,9 +170,11 @@ class SimDesk:
     async def _move(self, move: MoveAction) -> None:
         self.board.lift(move.source, move.color)
         self.save()
-        await self.sleep_ms(self.settle_ms)
-        self.board.place(move.target, move.color)
-        self.save()
+        try:
+            await self.sleep_ms(self.settle_ms)
+        finally:  # an abandoned request still puts the checker down: no half move
+            self.board.place(move.target, move.color)
+            self.save()
         await self.sleep_ms(self.settle_ms)
 
     async def _press(self, press: PressAction) -> None:
