@@ -14,13 +14,14 @@ import difflib
 import ipaddress
 import os
 import re
-import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tavla_pi import bounded
+from tavla_pi.bounded import LimitError, parse_toml
 from tavla_pi.decode.stability import STABLE_MS
 from tavla_pi.errors import ConfigError
 from tavla_pi.leds import check_brightness
@@ -225,7 +226,7 @@ def default_config_path() -> Path:
     service = os.environ.get("CONFIGURATION_DIRECTORY")
     if service:
         return Path(service.split(":")[0]) / CONFIG_FILENAME
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return Path(base) / "tavla-pi" / CONFIG_FILENAME
 
 
@@ -236,38 +237,35 @@ def load_config(path: Path | None = None) -> Config:
     """
     if path is None:
         path = default_config_path()
-        if not path.exists():
+        if not _default_exists(path):
             return Config()
-    text = read_text(path)
+    text = config_text(path)
     try:
-        doc = tomllib.loads(text)
+        doc = parse_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), _toml_problem(str(exc))) from None
-    except RecursionError:
-        raise ConfigError(str(path), "values nested too deeply") from None
+    except LimitError as exc:
+        raise ConfigError(str(path), str(exc)) from None
     return parse_config(doc, str(path), path.parent)
 
 
-def read_text(path: Path) -> str:
-    """A config file's text: a regular file, at most :data:`MAX_BYTES`, UTF-8."""
+def _default_exists(path: Path) -> bool:
+    """Whether the default config file is there; a ConfigError if that cannot be known
+    (a name too long, a folder on the way that this user may not read)."""
     try:
-        info = path.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(str(path), "not a regular file")
-        if info.st_size > MAX_BYTES:
-            raise ConfigError(str(path), f"{info.st_size} bytes: too large for a config file "
-                                         f"(at most {MAX_BYTES})")
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
     except OSError as exc:
-        raise ConfigError(str(path), f"cannot read ({exc.strerror or exc})") from None
-    if len(data) > MAX_BYTES:
-        raise ConfigError(str(path), f"too large for a config file (at most {MAX_BYTES} bytes)")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ConfigError(f"{path}: line {line}", "not UTF-8 text") from None
+        raise ConfigError(str(path), f"cannot look for the config file ({exc.strerror or exc}); "
+                                     "name one with --config") from None
+    return True
+
+
+def config_text(path: Path) -> str:
+    """A config file's text: a regular file, at most :data:`MAX_BYTES`, UTF-8."""
+    return bounded.read_text(path, MAX_BYTES, "a config file", ConfigError,
+                             where="{path}: line {line}")
 
 
 def _toml_problem(message: str) -> str:

@@ -112,7 +112,7 @@ DAMAGE = [
     (b'{"t": 5, "type": "game_over", "winner": "white", "kind": "huge", "cube": 1, '
      b'"points": 1, "score": [1, 0]}', 'game_over: field "kind" has a wrong value'),
     (b"[" * 100_000 + b"]" * 100_000, f"line longer than {MAX_LINE_BYTES} bytes"),
-    (b"[" * 30_000, "not valid JSON"),
+    (b"[" * 30_000, "nested deeper than 32 levels"),
 ]
 
 

@@ -69,21 +69,21 @@ def test_saving_the_simulated_board_on_a_full_disk_keeps_the_old_file(tmp_path: 
     daemon = VirtualDaemon(tmp_path)
     snap = simstore.SimSnapshot.of(daemon.backend.board, [1, 2], simstore.RollCount())
     simstore.save(tmp_path, snap)
-    saved = (tmp_path / simstore.FILENAME).read_bytes()
+    saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes()
     daemon.backend.board.setup_start()
     changed = simstore.SimSnapshot.of(daemon.backend.board, [], simstore.RollCount())
     for room in (0, 100):
         with pytest.raises(OSError, match="No space left"):
             simstore.save(tmp_path, changed, FullDisk(room))
-        assert (tmp_path / simstore.FILENAME).read_bytes() == saved
-        assert not (tmp_path / f"{simstore.FILENAME}.tmp").exists()
+        assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes() == saved
+        assert not (tmp_path / f"{simstore.SIM_BOARD_FILENAME}.tmp").exists()
 
 
 def test_a_stale_temporary_link_is_not_followed(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     state = tmp_path / "state"
     state.mkdir()
-    (state / f"{simstore.FILENAME}.tmp").symlink_to(outside)
+    (state / f"{simstore.SIM_BOARD_FILENAME}.tmp").symlink_to(outside)
     daemon = VirtualDaemon(state)
     daemon.desk.save()
     assert not outside.exists()
@@ -115,7 +115,7 @@ def test_an_action_whose_save_fails_is_undone_and_refused(
         board = daemon.backend.board
         counts, hands = board.counts(), [board.in_hand(c) for c in Color]
         queue, events = list(daemon.dice.queue), list(journal.events)
-        path = tmp_path / simstore.FILENAME
+        path = tmp_path / simstore.SIM_BOARD_FILENAME
         saved = path.read_bytes() if path.exists() else None
         disk.room = 0
         answer = await daemon.request("POST", "/api/sim", action)
@@ -153,7 +153,7 @@ def test_a_press_whose_save_fails_stands_and_is_said(
     assert [e["type"] for e in answer["events"]][:1] == ["opening_roll"]
     assert [r.getMessage() for r in caplog.records] == [
         "the simulated board cannot be saved (No space left on device); the press stands"]
-    saved = json.loads((tmp_path / simstore.FILENAME).read_text())
+    saved = json.loads((tmp_path / simstore.SIM_BOARD_FILENAME).read_text())
     assert saved["dice"] == [3, 1] and saved["rolls"]["count"] == 0
     assert simstore.load(tmp_path).dice_left(daemon.core.rolls) == ()  # type: ignore[union-attr]
-    assert os.listdir(tmp_path) == [simstore.FILENAME]
+    assert os.listdir(tmp_path) == [simstore.SIM_BOARD_FILENAME]

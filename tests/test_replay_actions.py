@@ -82,5 +82,5 @@ def test_read_scenario_numbers_lines(tmp_path: Path) -> None:
 
 
 def test_unreadable_scenario(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError, match="cannot read the scenario"):
+    with pytest.raises(ScenarioError, match="cannot read"):
         list(read_scenario(tmp_path / "missing.jsonl"))

@@ -70,7 +70,7 @@ BAD = [
     ("POST", "/api/sim", b'{"jump": "13"}', {}, 400, "expected exactly one action key"),
     ("POST", "/api/sim", b'{"lift": "13", "color": "red"}', {}, 400,
      'field "color": expected "white" or "black", got "red"'),
-    ("POST", "/api/sim", b'{"wait": 600000}', {}, 400, "at most 60000 ms per request"),
+    ("POST", "/api/sim", b'{"wait": 600000}', {}, 400, "at most 5000 ms per request"),
     ("POST", "/api/sim", b'{"load": {"position_id": "nonsense", "match_id": "x"}}', {}, 400,
      "nonsense"),
     ("POST", "/api/sim", b'{"lift": "7", "color": "white"}', {}, 409, "no white checker"),

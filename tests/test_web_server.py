@@ -147,19 +147,38 @@ def test_a_failing_handler_ends_only_its_connection() -> None:
     run(test)
 
 
-def test_too_many_connections_get_503(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_too_many_connections_get_503_only_when_all_are_busy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(http, "MAX_CONNECTIONS", 2)
+    release = asyncio.Event()
+
+    async def slow(request: Request) -> Response | Stream:
+        if request.path == "/slow":
+            await release.wait()
+        return await echo(request)
 
     async def test(port: int) -> None:
         held = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
-        for reader, writer in held:  # served once, kept alive: both are the server's now
+        for reader, writer in held:  # served once, kept alive: both wait for a request
             writer.write(b"GET / HTTP/1.1\r\n\r\n")
             await reader.readuntil(b"\r\n\r\n")
-        status, _, payload = await exchange(port, get("/"))
+        status, _, _ = await exchange(port, get("/"))
+        assert status == 200  # an idle one gave up its place
+        busy = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
+        for _, writer in busy:
+            writer.write(get("/slow"))
+            await writer.drain()
+        await asyncio.sleep(0.05)
+        status, headers, payload = await exchange(port, get("/"))
         assert status == 503 and json.loads(payload) == {"error": "too many connections"}
+        assert headers["Retry-After"] == "2"
+        release.set()
+        for reader, writer in busy:
+            assert parse(await reader.read())[0] == 200
+            writer.close()
         for _, writer in held:
             writer.close()
-    run(test)
+    run(test, slow)
 
 
 def test_streams_run_until_the_server_closes() -> None:
@@ -174,10 +193,11 @@ def test_streams_run_until_the_server_closes() -> None:
         assert headers["Content-Type"] == "text/event-stream"
         assert "Content-Length" not in headers
         assert headers["Cache-Control"] == "no-cache"
-        assert await reader.readuntil(b"\n\n") == b"data: 0\n\n"
+        for n in range(3):
+            assert await reader.readuntil(b"\n\n") == f"data: {n}\n\n".encode()
         await server.close()
         rest = await asyncio.wait_for(reader.read(), 5)
-        assert rest == b"data: 1\n\ndata: 2\n\n"  # then the end: the server hung up
+        assert rest == b""  # the end: the server hung up
         writer.close()
     asyncio.run(test_stream())
 

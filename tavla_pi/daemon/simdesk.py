@@ -4,7 +4,9 @@ Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
 place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
-arrive.  After each change the board and the dice queue are saved
+arrive; a request whose client hangs up is cancelled (a move is undone: its
+checker goes back where it was; a press still releases its button).  After each change the
+board and the dice queue are saved
 (:mod:`tavla_pi.daemon.simstore`), so a restart finds the checkers where they were.
 
 An action happens completely or not at all: when the save fails (a full
@@ -53,8 +55,9 @@ from tavla_pi.rules.position import Position
 
 log = logging.getLogger("tavla_pi.daemon")
 
-MAX_ACTION_MS = 60_000
-"""The longest ``wait`` or ``hold`` one request may ask for."""
+MAX_ACTION_MS = 5000
+"""The longest ``wait`` or ``hold`` one request may ask for: the simulator is held
+meanwhile (a long press needs 1.5 s)."""
 PRESS_LIMIT_MS = 2000
 """How long a press waits for the scan loop to see the button down, then up (on a
 loaded machine the loop can fall behind the request)."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.bounded import parse_json, read_text
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
 from tavla_pi.events.files import OS_FILES, Files, replace_file
@@ -32,6 +33,8 @@ from tavla_pi.rules.color import Color
 SIM_BOARD_FILENAME = "sim-board.json"
 SIM_BOARD_FORMAT = "tavla-pi sim board"
 SIM_BOARD_VERSION = 1
+MAX_SIM_BOARD_BYTES = 64 * 1024
+"""A saved board is about 1 kB; anything past this is refused unread."""
 ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
 """Events that took two dice from the dice source."""
 
@@ -120,8 +123,8 @@ def load(state_dir: Path) -> SimSnapshot | None:
         return None
     where = str(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = parse_json(read_text(path, MAX_SIM_BOARD_BYTES, "a saved board"))
+    except (BadInputError, ValueError) as exc:  # not a file, too large, not JSON, too deep
         raise SimStoreError(where, f"cannot read the saved board ({exc}); delete it to "
                                    "start from an empty board") from None
     return _parse(doc, where)

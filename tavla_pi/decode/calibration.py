@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.bounded import LimitError, parse_json, read_text
 from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.hal.base import RawFrame
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign, stack_field_mt
@@ -27,6 +28,8 @@ from tavla_pi.hardware.pinmap import PinMap, SensorSite
 CALIBRATION_FORMAT = "tavla-pi calibration"
 CALIBRATION_VERSION = 1
 CALIBRATION_FILENAME = "calibration.json"
+MAX_CALIBRATION_BYTES = 1024 * 1024
+"""A calibration file is about 10 kB; anything past this is refused unread."""
 STUCK_NOISE = 0.25
 """A sensor whose readings vary less than this (counts rms) is not alive."""
 
@@ -174,12 +177,13 @@ def save_calibration(calibration: Calibration, path: Path) -> None:
 
 def load_calibration(path: Path) -> Calibration:
     """Read a calibration file; :class:`CalibrationFileError` names the field at fault."""
+    text = read_text(path, MAX_CALIBRATION_BYTES, "a calibration file", CalibrationFileError)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CalibrationFileError(str(path), f"cannot read: {exc.strerror}") from None
+        doc = parse_json(text)
     except json.JSONDecodeError as exc:
         raise CalibrationFileError(f"{path}: line {exc.lineno}", exc.msg) from None
+    except LimitError as exc:
+        raise CalibrationFileError(str(path), str(exc)) from None
     return _parse(doc, str(path))
 
 

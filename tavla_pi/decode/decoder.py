@@ -83,6 +83,12 @@ class Decoder:
         self._bounds_at: dict[float, tuple[float, float, float, float]] = {}
         self._assembled: tuple[tuple[object, ...], Observation] | None = None
 
+    @property
+    def still(self) -> bool:
+        """True when every sensor's running mean spans a whole window: the readings have
+        held still for a while, and more of the same only average the noise."""
+        return all(self._quiet.steady())
+
     def decode(self, frame: Sequence[int]) -> Observation:
         """The observation of one raw frame (``SensorFrameError`` if malformed)."""
         check_frame(frame, self.tables, self._adc_max)

@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from tavla_pi.bounded import open_file
 from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import parse_event
 
 MAX_LINE_BYTES = 64 * 1024
 """The longest journal line accepted; real events are a few hundred bytes."""
+MAX_JOURNAL_BYTES = 16 * 1024 * 1024
+"""The largest journal file read: one match, and a long one writes a few hundred kB."""
 
 
 @dataclass
@@ -70,8 +73,10 @@ def scan_file(path: Path) -> Scan:
     except OSError as exc:
         raise JournalError(str(path), f"cannot read the journal ({exc.strerror})") from None
     check_regular(path, info.st_mode)
+    if info.st_size > MAX_JOURNAL_BYTES:
+        raise _too_large(path)
     try:
-        with open(path, "rb") as stream:
+        with open_file(path, JournalError) as stream:
             _scan_stream(stream, scan)
     except OSError as exc:
         raise JournalError(str(path), f"cannot read the journal ({exc.strerror})") from None
@@ -86,8 +91,14 @@ def check_regular(path: Path, mode: int) -> None:
         raise JournalError(str(path), "is not a regular file")
 
 
+def _too_large(path: Path) -> JournalError:
+    return JournalError(str(path), f"too large for a journal (at most {MAX_JOURNAL_BYTES} bytes)")
+
+
 def _scan_stream(stream: BinaryIO, scan: Scan) -> None:
     for number, raw, complete in _raw_lines(stream):
+        if stream.tell() > MAX_JOURNAL_BYTES:  # it grew while being read
+            raise _too_large(scan.path)
         if not complete:
             _last_line(scan, number, raw)
             return

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tavla_pi.bounded import parse_json
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType, event_type
 
@@ -91,11 +92,9 @@ OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
 def parse_event(line: str) -> Event:
     """The event on one journal line; ValueError says what is wrong with it."""
     try:
-        data = json.loads(line)
+        data = parse_json(line)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg})") from None
-    except RecursionError:
-        raise ValueError("not valid JSON (nested too deeply)") from None
     if not isinstance(data, dict):
         raise ValueError("expected a JSON object (one event)")
     problem = event_problem(data)

@@ -70,6 +70,13 @@ class ButtonDecoder:
         """The debounced level of one button."""
         return self._states[name].pressed
 
+    @property
+    def quiet(self) -> bool:
+        """True when more samples of the same levels can complete no event: nothing is
+        debouncing, and no button is held short of a long press."""
+        return all(s.candidate is None and (s.long_sent or not s.pressed)
+                   for s in self._states.values())
+
     def update(self, levels: Mapping[str, bool], t_ms: int) -> list[ButtonEvent]:
         """Feed one sample taken at ``t_ms``; return the events it completes."""
         if self._last_t is not None and t_ms < self._last_t:

@@ -18,6 +18,7 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import NoReturn
 
+from tavla_pi.bounded import LimitError, parse_toml, read_text
 from tavla_pi.errors import PinMapError
 from tavla_pi.hardware.pinmap import (
     ADC_CHANNELS,
@@ -42,6 +43,8 @@ from tavla_pi.rules.color import Color
 PINOUT_FORMAT = 1
 GPIO_MIN, GPIO_MAX = 2, 27
 """BCM GPIOs on the 40-pin header; 0 and 1 belong to the HAT ID EEPROM."""
+MAX_PINOUT_BYTES = 256 * 1024
+"""A pinout file is a few kB; anything past this is refused unread."""
 PWM_PINS = frozenset({12, 13, 18, 19})
 LED_ORDERS = ("RGB", "GRB", "RGBW", "GRBW")
 ADC_PORT = 0
@@ -118,13 +121,8 @@ class _Reader:
 
 def parse_pinout(path: Path) -> PinMap:
     """Read ``path`` and return its checked :class:`PinMap`."""
-    reader = _Reader(str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        reader.fail_file(f"cannot read: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        reader.fail_file(f"not UTF-8 text: {exc.reason}")
+    text = read_text(path, MAX_PINOUT_BYTES, "a pinout file", PinMapError,
+                     where="{path}: line {line}")
     return parse_pinout_text(text, str(path))
 
 
@@ -132,8 +130,8 @@ def parse_pinout_text(text: str, source: str) -> PinMap:
     """Parse and check the text of a pinout file; ``source`` names it in errors."""
     reader = _Reader(source)
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = parse_toml(text)
+    except (tomllib.TOMLDecodeError, LimitError) as exc:
         reader.fail_file(f"not valid TOML: {exc}")
     reader.keys(data, "", required=_TOP_KEYS - {"board"}, optional={"board"})
     reader.integer(data["format"], "format", PINOUT_FORMAT, PINOUT_FORMAT)

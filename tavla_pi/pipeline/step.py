@@ -60,6 +60,12 @@ class Pipeline:
         return self.latest is not None and self.latest == self.stability.stable
 
     @property
+    def still(self) -> bool:
+        """True when the board is settled and the decoder's running means are full:
+        more scans of an unchanged board would change nothing but the noise."""
+        return self.settled and self.decoder.still
+
+    @property
     def stable(self) -> Observation | None:
         """The board as last acted on."""
         return self.stability.stable

@@ -13,12 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.bounded import LimitError, parse_json, read_text
 from tavla_pi.errors import ScenarioError
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
 
 MAX_MS = 3_600_000
+"""The longest one ``wait`` or ``hold`` may be (an hour)."""
+MAX_TOTAL_MS = 24 * MAX_MS
+"""What the waits and holds of one scenario may add up to (a day of virtual time)."""
+MAX_SCENARIO_BYTES = 4 * 1024 * 1024
+"""The largest scenario file read (a five-point match is about 100 kB)."""
 MAX_MATCH = 64
 
 
@@ -170,6 +176,7 @@ def _load(f: _Fields) -> Action:
     body = f.data["load"]
     if not isinstance(body, dict):
         raise f.fail("load", 'an object {"position_id": ..., "match_id": ...}')
+    _known_fields(f.where, body, "load.")
     return LoadAction(f.string("load.position_id", body.get("position_id")),
                 f.string("load.match_id", body.get("match_id")))
 
@@ -210,6 +217,7 @@ def _glitch(f: _Fields) -> Action:
     body = f.data["glitch"]
     if not isinstance(body, dict):
         raise f.fail("glitch", 'an object {"at": loc, "color": c, "ms": n}')
+    _known_fields(f.where, body, "glitch.")
     inner = _Fields(f.where, {f"glitch.{k}": v for k, v in body.items()})
     at = inner.location("glitch.at")
     color = inner.color("glitch.color")
@@ -224,6 +232,15 @@ _PARSERS: dict[str, Callable[[_Fields], Action]] = {
     "setup": _setup, "load": _load, "dice": _dice, "press": _press, "hold": _hold,
     "lift": _lift, "place": _place, "move": _move, "glitch": _glitch, "wait": _wait,
 }
+FIELDS: Mapping[str, tuple[str, ...]] = {
+    "setup": ("setup", "match_length", "variant", "opponent"), "load": ("load",),
+    "dice": ("dice",),
+    "press": ("press",), "hold": ("hold", "ms"), "lift": ("lift", "color"),
+    "place": ("place", "color"), "move": ("move", "color"), "glitch": ("glitch",),
+    "wait": ("wait",), "load.": ("position_id", "match_id"), "glitch.": ("at", "color", "ms"),
+}
+"""The fields each action may have (``"load."``: inside its object); any other is refused.
+``setup``'s ``variant`` and ``opponent`` are in docs/CONTRACTS.md §4 but not read yet."""
 
 
 def parse_line(text: str, where: str) -> Action | None:
@@ -232,9 +249,11 @@ def parse_line(text: str, where: str) -> Action | None:
     if not stripped or stripped.startswith("#"):
         return None
     try:
-        data = json.loads(stripped)
+        data = parse_json(stripped)
     except json.JSONDecodeError as exc:
         raise ScenarioError(where, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except LimitError as exc:
+        raise ScenarioError(where, str(exc)) from None
     if not isinstance(data, dict):
         raise ScenarioError(where, "expected a JSON object, one action per line")
     kinds = [k for k in data if k in _PARSERS]
@@ -242,17 +261,38 @@ def parse_line(text: str, where: str) -> Action | None:
         names = ", ".join(sorted(_PARSERS))
         got = sorted(data)
         raise ScenarioError(where, f"expected exactly one action key of {names}; got {got}")
+    _known_fields(where, data, kinds[0])
     return _PARSERS[kinds[0]](_Fields(where, data))
 
 
+def _known_fields(where: str, data: Mapping[str, Any], kind: str) -> None:
+    """ScenarioError naming the first field that ``kind`` does not have (a typo, or a
+    field this version does not know)."""
+    known = FIELDS[kind]
+    for key in data:
+        if key not in known:
+            name = f"{kind}{key}" if kind.endswith(".") else key
+            action = kind.rstrip(".")
+            raise ScenarioError(f"{where}: field {json.dumps(name[:40])}",
+                                f"unknown field of a {action!r} action "
+                                f"(known: {', '.join(known)})")
+
+
 def read_scenario(path: Path) -> Iterator[ScenarioLine]:
-    """Every action of a scenario file, in order, each with its ``file:line``."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(str(path), f"cannot read the scenario ({exc})") from None
+    """Every action of a scenario file, in order, each with its ``file:line``.
+
+    The file must be a regular one of at most :data:`MAX_SCENARIO_BYTES`, and its
+    waits and holds may add up to at most :data:`MAX_TOTAL_MS`.
+    """
+    text = read_text(path, MAX_SCENARIO_BYTES, "a scenario", ScenarioError)
+    total_ms = 0
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{path}:{number}"
         action = parse_line(line, where)
-        if action is not None:
-            yield ScenarioLine(where, action)
+        if action is None:
+            continue
+        total_ms += action.ms if isinstance(action, WaitAction | PressAction) else 0
+        if total_ms > MAX_TOTAL_MS:
+            raise ScenarioError(where, f"the waits and holds add up to more than "
+                                       f"{MAX_TOTAL_MS} ms (a day)")
+        yield ScenarioLine(where, action)

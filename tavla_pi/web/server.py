@@ -6,6 +6,15 @@ one request at a time per connection (keep-alive, no pipelining), refuses
 what it does not handle with a 4xx and a JSON ``{"error": ...}``, bounds
 header and body sizes, idle time and the number of connections, and closes
 every connection, streams included, on ``close()``.
+
+No client can lock the others out.  Requests and event streams have their own
+limits (:data:`MAX_CONNECTIONS`, :data:`MAX_STREAMS`).  A new connection that
+finds the request table full takes the place of the one that has waited
+longest for its request head (a slow or idle client, told 503), so a client
+dribbling its headers is cut as soon as someone else needs the place; only
+when every place is busy answering is the newcomer told 503.  A client that hangs up is
+noticed at once, mid-answer or mid-stream: its handler is cancelled (an
+abandoned ``POST /api/sim`` stops waiting), its stream ends.
 """
 
 from __future__ import annotations
@@ -18,19 +27,29 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 log = logging.getLogger("tavla_pi.web")
 
 MAX_HEAD = 8 * 1024
 MAX_BODY = 16 * 1024
-MAX_CONNECTIONS = 64
-HEAD_TIMEOUT_S = 10.0
+MAX_CONNECTIONS = 128
+"""Connections reading or being answered a request (event streams not counted)."""
+MAX_STREAMS = 32
+"""Event streams open at once; more get 503 and retry (the page does, after 2 s)."""
+HEAD_TIMEOUT_S = 5.0
+"""The time a new connection has to send its whole request head."""
 IDLE_TIMEOUT_S = 5.0
+SEND_TIMEOUT_S = 5.0
+"""How long a client may leave an answer or a stream unread before it is cut."""
 LINGER_S = 0.5
 """How long a refused connection may still send before it is closed."""
 MAX_REQUESTS = 100
 """Requests served on one kept-alive connection before it is closed."""
+QUICK_METHODS = ("GET", "HEAD")
+"""Methods answered without a wait (event streams watch the client themselves)."""
+UNIQUE_HEADERS = ("content-length", "host")
+"""Headers a request may send only once (two Content-Lengths are how smuggling starts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +122,10 @@ class HttpServer:
         self._port = port
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._requests: set[asyncio.Task[None]] = set()
+        self._waiting: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        """The connections waiting for a request head, longest waiting first."""
+        self._streams: set[asyncio.Task[None]] = set()
         self.port = port
 
     async def start(self) -> None:
@@ -124,42 +147,129 @@ class HttpServer:
                 await asyncio.wait_for(self._server.wait_closed(), 0.5)
             self._server = None
 
+    @property
+    def connections(self) -> dict[str, int]:
+        """How many connections are open: ``requests`` (``waiting`` of them for a head)
+        and ``streams``."""
+        return {"requests": len(self._requests), "waiting": len(self._waiting),
+                "streams": len(self._streams)}
+
     async def _connection(self, reader: asyncio.StreamReader,
                           writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
         try:
-            if len(self._tasks) > MAX_CONNECTIONS:
-                await _refuse(reader, writer, Response.error(503, "too many connections"))
+            if self._admit(task):
+                await self._serve(reader, writer, task)
             else:
-                await self._serve(reader, writer)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+                await _refuse(reader, writer, _busy("too many connections"))
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError,
+                TimeoutError):
             pass
         except Exception:
             log.exception("HTTP connection failed")
         finally:
-            self._tasks.discard(task)
+            for table in (self._tasks, self._requests, self._streams):
+                table.discard(task)
+            self._waiting.pop(task, None)
             writer.close()
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _admit(self, task: asyncio.Task[None]) -> bool:
+        """Give ``task`` a place for requests, cutting the longest waiting if need be."""
+        if len(self._requests) >= MAX_CONNECTIONS:
+            oldest = next(iter(self._waiting), None)
+            if oldest is None:
+                return False  # every place is busy answering: the newcomer retries
+            _head_and_body(self._waiting.pop(oldest), _busy("too many connections"))
+            oldest.cancel()  # it closes its connection once the answer is written
+            self._requests.discard(oldest)
+        self._requests.add(task)
+        return True
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     task: asyncio.Task[None]) -> None:
         for served in range(MAX_REQUESTS):
+            self._waiting[task] = writer
             try:
                 request = await _read_request(reader, HEAD_TIMEOUT_S if served == 0
                                               else IDLE_TIMEOUT_S)
             except BadRequestError as exc:
                 await _refuse(reader, writer, Response.error(exc.status, str(exc)))
                 return
+            finally:
+                self._waiting.pop(task, None)
             if request is None:
                 return
-            answer = await self._handler(request)
+            answer, more = await self._answer(request, reader)
+            if answer is None:
+                return  # the client left: nobody to answer
             if isinstance(answer, Stream):
-                await _stream(writer, answer)
+                await self._stream(reader, writer, answer, task)
                 return
-            keep = _keep_alive(request) and served + 1 < MAX_REQUESTS
+            keep = _keep_alive(request) and not more and served + 1 < MAX_REQUESTS
             await _send(writer, answer, keep)
             if not keep:
                 return
+
+    async def _answer(self, request: Request,
+                      reader: asyncio.StreamReader) -> tuple[Response | Stream | None, bool]:
+        """The handler's answer, raced against the client hanging up (None: it did, and
+        the handler was cancelled); and whether the client sent more meanwhile (it
+        pipelines, which is not served: the connection closes after the answer).  A GET
+        is answered at once or with a stream (which watches for itself): no race."""
+        if request.method in QUICK_METHODS:
+            return await self._handler(request), False
+        work = asyncio.ensure_future(self._handler(request))
+        gone = asyncio.ensure_future(reader.read(1))
+        try:
+            await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+            if not work.done() and not _sent_more(gone):
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                return None, False
+            return await work, _sent_more(gone) if gone.done() else False
+        finally:
+            for pending in (work, gone):
+                pending.cancel()
+            await asyncio.gather(work, gone, return_exceptions=True)
+
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      stream: Stream, task: asyncio.Task[None]) -> None:
+        """Send ``stream`` until it ends or the client hangs up (or sends anything)."""
+        try:
+            if len(self._streams) >= MAX_STREAMS:
+                await _send(writer, _busy("too many event streams"), keep=False)
+                return
+            self._requests.discard(task)
+            self._streams.add(task)
+            pump = asyncio.ensure_future(_pump(writer, stream))
+            gone = asyncio.ensure_future(reader.read(1))
+            try:
+                await asyncio.wait({pump, gone}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for pending in (pump, gone):
+                    pending.cancel()
+                await asyncio.gather(pump, gone, return_exceptions=True)
+            error = pump.exception() if pump.done() and not pump.cancelled() else None
+            if error is not None:
+                raise error
+        finally:
+            closer = getattr(stream.chunks, "aclose", None)
+            if closer is not None:
+                await closer()
+
+
+def _sent_more(gone: asyncio.Future[bytes]) -> bool:
+    """True if the read racing a handler got data; False if it got the end (or failed)."""
+    if not gone.done() or gone.cancelled() or gone.exception() is not None:
+        return False
+    return bool(gone.result())
+
+
+def _busy(message: str) -> Response:
+    return Response.error(503, message, (("Retry-After", "2"),))
 
 
 async def _read_request(reader: asyncio.StreamReader, timeout: float) -> Request | None:
@@ -176,9 +286,9 @@ async def _read_request(reader: asyncio.StreamReader, timeout: float) -> Request
         raise BadRequestError(431, f"request head larger than {MAX_HEAD} bytes") from None
     method, target, headers = _parse_head(head)
     body = await _read_body(reader, headers)
-    url = urlsplit(target)
-    query = dict(parse_qsl(url.query, keep_blank_values=True))
-    return Request(method, url.path or "/", query, headers, body)
+    path, _, query_text = target.partition("?")  # the path exactly: "//x/api/state" is no
+    query = dict(parse_qsl(query_text, keep_blank_values=True))  # host and path
+    return Request(method, path, query, headers, body)
 
 
 def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
@@ -199,7 +309,10 @@ def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
         name, sep, value = line.partition(":")
         if not sep or not name or name != name.strip():
             raise BadRequestError(400, "malformed header line")
-        headers[name.lower()] = value.strip()
+        key = name.lower()
+        if key in headers and key in UNIQUE_HEADERS:
+            raise BadRequestError(400, f"more than one {name} header")
+        headers[key] = value.strip()
     headers.setdefault(":version", parts[2])
     return parts[0], parts[1], headers
 
@@ -240,9 +353,14 @@ def _head(status: int, content_type: str, extra: tuple[tuple[str, str], ...],
 
 
 async def _send(writer: asyncio.StreamWriter, response: Response, keep: bool) -> None:
+    _head_and_body(writer, response, keep)
+    await asyncio.wait_for(writer.drain(), SEND_TIMEOUT_S)
+
+
+def _head_and_body(writer: asyncio.StreamWriter, response: Response, keep: bool = False) -> None:
+    """Queue the whole answer on ``writer`` (it is sent even if the connection closes now)."""
     writer.write(_head(response.status, response.content_type, response.headers,
                        len(response.body), keep) + response.body)
-    await writer.drain()
 
 
 async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -256,14 +374,11 @@ async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
         await asyncio.wait_for(reader.read(4 * MAX_BODY), LINGER_S)
 
 
-async def _stream(writer: asyncio.StreamWriter, stream: Stream) -> None:
+async def _pump(writer: asyncio.StreamWriter, stream: Stream) -> None:
+    """The stream's head, then each chunk as it comes; a client that leaves a chunk
+    unread for :data:`SEND_TIMEOUT_S` ends it (TimeoutError)."""
     writer.write(_head(200, stream.content_type, stream.headers, None, keep=False))
-    await writer.drain()
-    try:
-        async for chunk in stream.chunks:
-            writer.write(chunk)
-            await writer.drain()
-    finally:
-        closer = getattr(stream.chunks, "aclose", None)
-        if closer is not None:
-            await closer()
+    await asyncio.wait_for(writer.drain(), SEND_TIMEOUT_S)
+    async for chunk in stream.chunks:
+        writer.write(chunk)
+        await asyncio.wait_for(writer.drain(), SEND_TIMEOUT_S)

@@ -229,6 +229,20 @@ class SimBoard:
             field = [a + b for a, b in zip(field, extra, strict=True)]
         return self.sensors.read(field, self._rng, self._stuck)
 
+    @_locked
+    def skip_scans(self, scans: int) -> None:
+        """Let ``scans`` scans pass unread: the noise moves on exactly as if they had
+        been read, so a replay that skips a still stretch stays the same run."""
+        self.sensors.skip_noise(self._rng, scans)
+
+    @_locked
+    def next_change_ms(self) -> int | None:
+        """When a glitch next starts or ends (None: none is due); until then every scan
+        reads the same field, give or take the noise."""
+        now = self._clock.now_ms()
+        times = [t for g in self._glitches for t in (g.start_ms, g.end_ms) if t > now]
+        return min(times, default=None)
+
     def close(self) -> None:
         """Stop scanning; safe to call twice."""
         self._closed = True

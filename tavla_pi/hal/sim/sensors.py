@@ -19,6 +19,9 @@ from tavla_pi.hardware.geometry import Xy, site_xy
 from tavla_pi.hardware.physics import BoardDesign, field_table
 from tavla_pi.hardware.pinmap import SensorSite
 
+SKIP_CHUNK_WORDS = 1 << 20
+"""Random words skipped at a time by :meth:`SensorModel.skip_noise` (4 MB)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Magnet:
@@ -92,6 +95,28 @@ class SensorModel:
         for i, value in stuck.items():
             values[i] = value
         return tuple(values)
+
+    def skip_noise(self, rng: random.Random, scans: int) -> None:
+        """Move ``rng`` on exactly as ``scans`` calls of :meth:`read` would, without reading.
+
+        ``gauss()`` draws in pairs, each pair from two ``random()`` calls of two
+        32-bit words: an even number of draws a scan takes two words a draw, which
+        ``getrandbits`` skips in C.  The last scan is drawn for real, so the pair
+        ``gauss()`` keeps half-used is the one those scans would have left.
+        """
+        draws = len(self.positions) if self.design.noise_counts > 0.0 else 0
+        if scans <= 0 or draws == 0:
+            return
+        if draws % 2 == 0:
+            words = 2 * draws * (scans - 1)
+            while words > 0:
+                chunk = min(words, SKIP_CHUNK_WORDS)
+                rng.getrandbits(32 * chunk)
+                words -= chunk
+            scans = 1
+        gauss = rng.gauss
+        for _ in range(draws * scans):
+            gauss(0.0, 1.0)
 
     def _output(self, field: Sequence[float]) -> list[float]:
         """Each sensor's noiseless output for ``field``, clipped to its swing (kept

@@ -6,7 +6,7 @@
 // "Authorization: Bearer ..." (so the stream is read with fetch, not EventSource).
 
 const RETRY_MS = [250, 500, 1000, 2000];
-const SILENCE_MS = 40000; // the daemon sends something at least every 15 s
+const SILENCE_MS = 40000; // the daemon sends something at least every second
 
 export class Link {
   /** `on`: {event(e), leds(frame), reset(), status("connecting"|"live"|"lost"), acted()} */
