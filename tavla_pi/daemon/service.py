@@ -88,7 +88,7 @@ class Service:
         if self.sim is not None:  # its client hears why (a full disk), not a closed socket
             await self.sim.idle(ANSWER_GRACE_S)
         self.core.hub.close()
-        await self.http.close()
+        await self.http.close(ANSWER_GRACE_S)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
         return status

@@ -124,6 +124,7 @@ class HttpServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._requests: set[asyncio.Task[None]] = set()
         self._waiting: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        self._closing = False
         """The connections waiting for a request head, longest waiting first."""
         self._streams: set[asyncio.Task[None]] = set()
         self.port = port
@@ -134,10 +135,18 @@ class HttpServer:
                                                   limit=MAX_HEAD, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
 
-    async def close(self) -> None:
-        """Stop listening and end every connection, streams included."""
+    async def close(self, grace_s: float = 0.0) -> None:
+        """Stop listening and end every connection, streams included.  A connection
+        answering a request may take up to ``grace_s`` to send its answer (the request
+        that made the daemon stop hears why)."""
+        self._closing = True
         if self._server is not None:
             self._server.close()
+        answering = self._requests - set(self._waiting)
+        for task in self._tasks - answering:
+            task.cancel()
+        if answering and grace_s > 0:
+            await asyncio.wait(answering, timeout=grace_s)
         for task in list(self._tasks):
             task.cancel()
         if self._tasks:
@@ -207,7 +216,8 @@ class HttpServer:
             if isinstance(answer, Stream):
                 await self._stream(reader, writer, answer, task)
                 return
-            keep = _keep_alive(request) and not more and served + 1 < MAX_REQUESTS
+            keep = (_keep_alive(request) and not more and served + 1 < MAX_REQUESTS
+                    and not self._closing)
             await _send(writer, answer, keep)
             if not keep:
                 return
