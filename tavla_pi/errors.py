@@ -63,3 +63,7 @@ class DiceError(TavlaError, RuntimeError):
 
 class InvalidMatchStateError(TavlaError, ValueError):
     """A match state whose fields cannot go together (cube, score, dice, flags)."""
+
+
+class UnknownVariantError(BadInputError):
+    """A game name that is not one of the variants the rules know."""
