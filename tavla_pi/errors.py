@@ -71,3 +71,7 @@ class EngineError(TavlaError, RuntimeError):
     The message names what failed: the program not installed, the process
     dying or hanging twice on one decision, or an answer that does not fit.
     """
+
+
+class UnknownVariantError(BadInputError):
+    """A game name that is not one of the variants the rules know."""

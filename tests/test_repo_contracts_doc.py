@@ -162,10 +162,11 @@ def test_every_export_of_the_rules_package_is_listed() -> None:
     assert listed == set(tavla_pi.rules.__all__)
 
 
-def test_the_variants_are_still_not_kept() -> None:
-    assert "variant(" in subsection(2, "not yet kept")
-    assert not hasattr(tavla_pi.rules, "variant")
-    assert not hasattr(tavla_pi.rules.Position, "board")
+def test_the_variants_are_kept_and_positions_of_before_unchanged() -> None:
+    assert "### §2 not yet kept" not in section(2)
+    start = tavla_pi.rules.variant("plakoto").initial()
+    assert start.board() == {"white": {"24": 15}, "black": {"1": 15}, "pinned": {}}
+    assert not hasattr(tavla_pi.rules.Position, "board")  # Portes' Position is as it was
 
 
 # ---- §3: the command line --------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""Portes (backgammon) behind the variants' interface: a :class:`Position` and its colour.
+
+Nothing of the rules is here: the plays, their order and notation are exactly
+those of :class:`~tavla_pi.rules.position.Position` (GNU Backgammon's).  This
+module only adds what the interface asks for: the colour on roll, the board in
+the form of docs/CONTRACTS.md §2 ("pinned" always empty) and the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.boardform import read_board, write_board
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.position import Position
+from tavla_pi.rules.scoring import win_kind
+from tavla_pi.rules.tavli import (
+    BoardDict,
+    Ending,
+    Outcome,
+    ValuePosition,
+    VariantPlay,
+    check_dice,
+)
+
+
+class PortesPosition(ValuePosition):
+    """An immutable Portes position: GNU Backgammon's :class:`Position` and who is on roll."""
+
+    __slots__ = ("on_roll", "position")
+
+    variant = "portes"
+    on_roll: Color
+    position: Position
+    """The position as GNU Backgammon sees it (from the side of ``on_roll``)."""
+
+    def __init__(self, position: Position, on_roll: Color) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "on_roll", on_roll)
+
+    @classmethod
+    def initial(cls) -> PortesPosition:
+        """The backgammon starting position, White on roll."""
+        return cls(Position.initial(), Color.WHITE)
+
+    @classmethod
+    def from_board(cls, board: Mapping[str, Any], on_roll: Color) -> PortesPosition:
+        """The position of a board in the form of docs/CONTRACTS.md §2, checked."""
+        read = read_board(board, "portes", bar=True, pins=False)
+        sides = [(*read.points[c], read.bar[c]) for c in Color]
+        return cls(Position.from_board(Board(*sides), on_roll), on_roll)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.position, self.on_roll)
+
+    def board(self) -> BoardDict:
+        """The checkers in the form of docs/CONTRACTS.md §2 ("pinned" always empty)."""
+        board = self.position.to_board(self.on_roll)
+        counts = {c: board.absolute(c) for c in Color}
+        points = {c: n[:24] for c, n in counts.items()}
+        return write_board(points, {c: n[24] for c, n in counts.items()})
+
+    def outcome(self) -> Outcome | None:
+        """The side that has borne off all: single, gammon or backgammon (1, 2, 3 points)."""
+        p = self.position
+        for winner, own, loser in ((self.on_roll, p.mine, p.theirs),
+                                   (self.on_roll.opponent, p.theirs, p.mine)):
+            if not any(own):
+                kind = win_kind(loser)
+                return Outcome(winner, Ending(kind.value), kind.multiplier)
+        return None
+
+    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
+        """The plays of :meth:`Position.legal_plays`, in its order; [] once the game is over."""
+        d = check_dice(dice)
+        if self.is_game_over():
+            return []
+        opp = self.on_roll.opponent
+        return [
+            VariantPlay(self, play.dice, play.moves, PortesPosition(play.result, opp))
+            for play in self.position.legal_plays(d)
+        ]

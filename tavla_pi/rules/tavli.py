@@ -1,0 +1,204 @@
+"""What the three games of tavli share: one interface for a position, its plays, its end.
+
+Portes (backgammon), Plakoto and Fevga are each a small module behind this
+interface (docs/CONTRACTS.md §2): a position is an immutable value with the
+colour on roll, its legal plays for a roll, its board in the form of
+:class:`BoardDict`, and, once the game is over, its :class:`Outcome`.  How
+each game's rules read is in docs/VARIANTS.md.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypedDict
+
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.movegen import Dice
+from tavla_pi.rules.notation import format_play
+from tavla_pi.rules.side import CHECKERS, Move
+
+
+class BoardDict(TypedDict):
+    """A board as docs/CONTRACTS.md §2 writes it, in the numbering of §1 for both colours.
+
+    ``white`` and ``black`` map each location holding checkers of that colour
+    ("1".."24", "bar" in Portes only, "off" for borne-off checkers) to how many;
+    empty locations are left out.  ``pinned`` maps each point where a checker
+    is pinned (Plakoto) to that checker's colour; the pinned checker is also
+    counted in its colour's map.  It is always present, empty in Portes and Fevga.
+    """
+
+    white: dict[str, int]
+    black: dict[str, int]
+    pinned: dict[str, str]
+
+
+class Ending(enum.Enum):
+    """How a game of tavli ended: the first three as backgammon names them."""
+
+    SINGLE = "single"
+    """Borne off while the loser has borne off at least one checker."""
+    GAMMON = "gammon"
+    """Borne off while the loser has borne off none."""
+    BACKGAMMON = "backgammon"
+    """Portes only: a gammon with a loser's checker on the bar or in the winner's home."""
+    MOTHER = "mother"
+    """Plakoto: the loser's last checker on his starting point is pinned there."""
+    DRAW = "draw"
+    """Plakoto: both players' last checkers on their starting points are pinned."""
+
+    def __repr__(self) -> str:
+        return f"Ending.{self.name}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: the winner (None for a draw), how it ended, the points won
+    (before any cube or match setting counts them)."""
+
+    winner: Color | None
+    ending: Ending
+    points: int
+
+
+class VariantPosition(Protocol):
+    """A position of one variant with the colour on roll: what every variant offers."""
+
+    @property
+    def variant(self) -> str:
+        """The variant's name: "portes", "plakoto" or "fevga"."""
+        ...
+
+    @property
+    def on_roll(self) -> Color:
+        """The colour whose turn it is."""
+        ...
+
+    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
+        """One play per distinct result, in a deterministic order; [] if none."""
+        ...
+
+    def board(self) -> BoardDict:
+        """The checkers in the form of docs/CONTRACTS.md §2."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+        ...
+
+    def is_game_over(self) -> bool:
+        """Whether the game has ended (an outcome exists)."""
+        ...
+
+
+class VariantPlay:
+    """One legal play of a variant: where it starts, the dice, its moves and its result.
+
+    ``moves`` are the single-die moves in the mover's own numbering (25 = bar,
+    0 = off), the flag saying the move hit (Portes) or pinned (Plakoto) there;
+    ``notation`` is GNU Backgammon's form of them ("24/18 13/11*", "6/off(2)").
+    """
+
+    __slots__ = ("_notation", "dice", "moves", "position", "result")
+
+    def __init__(
+        self,
+        position: VariantPosition,
+        dice: Dice,
+        moves: tuple[Move, ...],
+        result: VariantPosition,
+    ) -> None:
+        self.position = position
+        """The position the play starts from (mover on roll)."""
+        self.dice = dice
+        """The roll this play uses."""
+        self.moves = moves
+        """Single-die moves (from, to, hit or pin), in the mover's numbering."""
+        self.result = result
+        """The position after the play, the opponent on roll."""
+        self._notation: str | None = None
+
+    @property
+    def notation(self) -> str:
+        """The play in GNU Backgammon's notation, in the mover's own numbering."""
+        text = self._notation
+        if text is None:
+            text = self._notation = format_play(self.moves)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VariantPlay):
+            return NotImplemented
+        return (self.position, self.dice, self.moves) == (other.position, other.dice, other.moves)
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.dice, self.moves))
+
+    def __repr__(self) -> str:
+        return f"<VariantPlay {self.notation} {self.dice[0]}-{self.dice[1]} {self.position!r}>"
+
+
+class ValuePosition:
+    """Value semantics shared by the variants' positions: immutable, equal and hashed
+    by :meth:`_key` within one class (which also rebuilds them for copy and pickle),
+    ``repr()`` a call that builds the same position."""
+
+    __slots__ = ()
+
+    variant: str
+    on_roll: Color
+
+    def _key(self) -> tuple[Any, ...]:
+        """The arguments of the class's constructor, which say the position entirely."""
+        raise NotImplementedError
+
+    def board(self) -> BoardDict:
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        raise NotImplementedError
+
+    def is_game_over(self) -> bool:
+        """Whether the game has ended (an outcome exists)."""
+        return self.outcome() is not None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable (cannot set {name!r})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable (cannot delete {name!r})")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, ValuePosition)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"variant({self.variant!r}).from_board({self.board()!r}, "
+            f"on_roll={self.on_roll.value!r})"
+        )
+
+
+def borne_off_outcome(winner: Color, loser_on_board: int) -> Outcome:
+    """Plakoto's and Fevga's score of a game won by bearing off: 1 point, or 2 when the
+    loser (with ``loser_on_board`` checkers left) has borne off none."""
+    if loser_on_board == CHECKERS:
+        return Outcome(winner, Ending.GAMMON, 2)
+    return Outcome(winner, Ending.SINGLE, 1)
+
+
+def check_dice(dice: Sequence[int]) -> Dice:
+    """The dice as a pair of ints 1..6, or ValueError."""
+    if len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must be two ints 1..6, got {dice!r}")
+    return dice[0], dice[1]

@@ -1,0 +1,72 @@
+"""The games of tavli by name: ``variant("portes" | "plakoto" | "fevga")``.
+
+Each :class:`Variant` gives its starting position and reads a board in the form
+of docs/CONTRACTS.md §2; the positions it makes share the interface of
+:class:`~tavla_pi.rules.tavli.VariantPosition`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tavla_pi.errors import UnknownVariantError
+from tavla_pi.rules.boardform import read_color
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.fevga import FevgaPosition
+from tavla_pi.rules.plakoto import PlakotoPosition
+from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.tavli import VariantPosition
+
+
+class Variant:
+    """One game of tavli: its name, its starting position and how to read a board."""
+
+    __slots__ = ("_from_board", "_initial", "name")
+
+    def __init__(
+        self,
+        name: str,
+        initial: Callable[[], VariantPosition],
+        from_board: Callable[[Mapping[str, Any], Color], VariantPosition],
+    ) -> None:
+        self.name = name
+        """"portes", "plakoto" or "fevga"."""
+        self._initial = initial
+        self._from_board = from_board
+
+    def initial(self) -> VariantPosition:
+        """The starting position, White on roll."""
+        return self._initial()
+
+    def from_board(self, board: Mapping[str, Any], on_roll: Color | str) -> VariantPosition:
+        """The position of ``board`` (the form of docs/CONTRACTS.md §2; "off" and
+        "pinned" may be left out, zero counts are ignored) with ``on_roll`` to play.
+        InvalidPositionError naming the field at fault if it is no board of this game:
+        not 15 checkers a side counting "off", a "bar" outside Portes, a "pinned"
+        outside Plakoto or one that does not match the counts."""
+        return self._from_board(board, read_color(on_roll, "on_roll"))
+
+    def __repr__(self) -> str:
+        return f"variant({self.name!r})"
+
+
+_VARIANTS = {
+    v.name: v
+    for v in (
+        Variant("portes", PortesPosition.initial, PortesPosition.from_board),
+        Variant("plakoto", PlakotoPosition.initial, PlakotoPosition.from_board),
+        Variant("fevga", FevgaPosition.initial, FevgaPosition.from_board),
+    )
+}
+NAMES: tuple[str, ...] = tuple(_VARIANTS)
+"""The variants' names, Portes first."""
+
+
+def variant(name: str) -> Variant:
+    """The variant called ``name``; UnknownVariantError (a ValueError) for any other."""
+    found = _VARIANTS.get(name) if isinstance(name, str) else None
+    if found is None:
+        expected = ", ".join(repr(n) for n in NAMES)
+        raise UnknownVariantError("variant", f"unknown game {name!r} (expected one of {expected})")
+    return found
