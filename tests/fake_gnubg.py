@@ -24,7 +24,6 @@ import json
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +82,7 @@ def answer(config: dict[str, Any], state: Path, request: dict[str, Any]) -> dict
     if seen <= dies:
         os.kill(os.getpid(), signal.SIGKILL)
     if seen <= dies + config.get("hang", {}).get(op, 0):
-        time.sleep(3600)
+        signal.pause()  # hung: answers nothing until the supervisor kills it
     ident = request["id"] + (1 if config.get("wrong_id") else 0)
     if op in config.get("refuse", []):
         return {"id": ident, "ok": False, "error": f"ValueError: refusing {op}"}
@@ -100,7 +99,7 @@ def main() -> None:
     print("GNU Backgammon (fake) 1.07", flush=True)
     print("This program comes with ABSOLUTELY NO WARRANTY", flush=True)
     if config.get("no_hello"):
-        time.sleep(3600)
+        signal.pause()  # hung: answers nothing until the supervisor kills it
     print(json.dumps({"id": 0, "ok": True, "protocol": 1}), flush=True)
     for line in sys.stdin:
         with (state / "requests.jsonl").open("a") as log:
