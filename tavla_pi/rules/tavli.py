@@ -16,8 +16,8 @@ from typing import Any, Protocol, TypedDict
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.movegen import Dice
-from tavla_pi.rules.notation import format_play
-from tavla_pi.rules.side import CHECKERS, Move
+from tavla_pi.rules.play import PlayOf
+from tavla_pi.rules.side import CHECKERS
 
 
 class BoardDict(TypedDict):
@@ -93,7 +93,7 @@ class VariantPosition(Protocol):
         ...
 
 
-class VariantPlay:
+class VariantPlay(PlayOf["VariantPosition"]):
     """One legal play of a variant: where it starts, the dice, its moves and its result.
 
     ``moves`` are the single-die moves in the mover's own numbering (25 = bar,
@@ -101,43 +101,7 @@ class VariantPlay:
     ``notation`` is GNU Backgammon's form of them ("24/18 13/11*", "6/off(2)").
     """
 
-    __slots__ = ("_notation", "dice", "moves", "position", "result")
-
-    def __init__(
-        self,
-        position: VariantPosition,
-        dice: Dice,
-        moves: tuple[Move, ...],
-        result: VariantPosition,
-    ) -> None:
-        self.position = position
-        """The position the play starts from (mover on roll)."""
-        self.dice = dice
-        """The roll this play uses."""
-        self.moves = moves
-        """Single-die moves (from, to, hit or pin), in the mover's numbering."""
-        self.result = result
-        """The position after the play, the opponent on roll."""
-        self._notation: str | None = None
-
-    @property
-    def notation(self) -> str:
-        """The play in GNU Backgammon's notation, in the mover's own numbering."""
-        text = self._notation
-        if text is None:
-            text = self._notation = format_play(self.moves)
-        return text
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, VariantPlay):
-            return NotImplemented
-        return (self.position, self.dice, self.moves) == (other.position, other.dice, other.moves)
-
-    def __hash__(self) -> int:
-        return hash((self.position, self.dice, self.moves))
-
-    def __repr__(self) -> str:
-        return f"<VariantPlay {self.notation} {self.dice[0]}-{self.dice[1]} {self.position!r}>"
+    __slots__ = ()
 
 
 class ValuePosition:
