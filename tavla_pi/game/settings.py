@@ -4,12 +4,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tavla_pi.engine.levels import Level
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
 
 
 @dataclass(frozen=True, slots=True)
+class OpponentSettings:
+    """Who the computer (GNU Backgammon) plays, and how it helps the human.
+
+    ``color``: the colour the computer plays, or None for two humans.
+    ``level``: how well it plays (gnubg's presets).  ``coach``: warn before
+    DONE commits a play that loses more than ``blunder_threshold`` equity
+    against the best one.  ``seed``: the noise seed of the noisy levels,
+    journaled so that a replay or a resumed game chooses the same plays.
+    """
+
+    color: Color | None = None
+    level: Level = Level.EXPERT
+    coach: bool = True
+    blunder_threshold: float = 0.08
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class GameSettings:
-    """Match length (0 = money play), optional rules and the game's timings (ms).
+    """Match length (0 = money play), optional rules, the opponent and the timings (ms).
 
     ``no_move_pass_ms``: how long a roll with no legal play is shown before
     the turn passes by itself (the contract says within 3 s).
@@ -20,6 +40,7 @@ class GameSettings:
 
     match_length: int = 0
     rules: MatchRules = field(default_factory=MatchRules)
+    opponent: OpponentSettings = field(default_factory=OpponentSettings)
     no_move_pass_ms: int = 2000
     done_settle_ms: int = 2000
     blink_ms: int = 2000
