@@ -15,7 +15,7 @@ import pytest
 from coach_support import START, coached, hold, of_type, opponent
 from game_support import dice, move, press, replay
 
-from tavla_pi.engine import EngineRequest, RankedPlay
+from tavla_pi.engine import EngineRequest, Level, RankedPlay
 from tavla_pi.errors import EngineError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import event_problem
@@ -154,14 +154,19 @@ def test_the_warning_obeys_the_threshold_and_the_coach_setting() -> None:
         assert [e["type"] for e in of_type(events, *COACHED)] == ["played"]
 
 
-def test_against_the_computer_the_hint_needs_no_second_question() -> None:
+@pytest.mark.parametrize(("level", "asked_at"), [
+    (Level.BEGINNER, Level.EXPERT), (Level.EXPERT, Level.EXPERT),
+    (Level.WORLD_CLASS, Level.WORLD_CLASS)])
+def test_against_the_computer_the_hint_needs_no_second_question(level: Level,
+                                                                 asked_at: Level) -> None:
     engine = ScriptedEngine([("hint", RANKING)])
-    with coached(engine, opponent(B)) as run:
+    with coached(engine, opponent(B, level=level)) as run:
         events = run.play(*OPENING, hold("white.cube"))
         assert of_type(events, *COACHED) == [hint_event()]
         assert len(engine.asked) == 1
         request = engine.asked[0][1]
-        assert request.level.value == "expert" and request.player is W
+        assert request.level is asked_at and request.player is W  # expert or better
+        assert request.position == Position.initial() and request.state.dice == (3, 1)
 
 
 def test_an_engine_that_fails_never_blocks_the_commit(caplog: pytest.LogCaptureFixture) -> None:
