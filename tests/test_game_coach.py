@@ -15,15 +15,18 @@ import pytest
 from coach_support import START, coached, hold, of_type, opponent
 from game_support import dice, move, press, replay
 
-from tavla_pi.engine import EngineRequest, Level, RankedPlay
+from tavla_pi.clock import VirtualClock
+from tavla_pi.engine import BackgroundEngine, EngineRequest, Level, RankedPlay
 from tavla_pi.errors import EngineError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import event_problem
 from tavla_pi.game.coach import WAIT_MS, play_steps
+from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import restore, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules import Position
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.testing.engine import ScriptedEngine
 
 W, B = Color.WHITE, Color.BLACK
@@ -270,6 +273,27 @@ def test_the_journal_refuses_a_hint_without_plays_or_a_loss_that_is_no_number() 
                                      "dice": [3, 1], "plays": []})
     assert "loss" in event_problem({"t": 1, "type": "blunder_warning", "player": "white",
                                     "play": "13/9", "best": "8/5 6/5", "loss": "big"})
+
+
+def test_a_resumed_turn_starts_afresh_and_its_warning_is_not_resumed() -> None:
+    journal = coached_journal()
+    warned = next(n for n, e in enumerate(journal) if e["type"] == "blunder_warning")
+    events = [Event.from_dict(e) for e in journal[: warned + 1]]
+    settings = opponent(B)
+    engine = ScriptedEngine([("hint", RANKING)])
+    background = BackgroundEngine(engine, VirtualClock())
+    background.start()
+    referee = Referee(settings, ScriptedDice(), engine=background)
+    referee.resume(restore(events, settings), events[-1].t + 1)
+    try:
+        assert referee.phase.value == "moving" and referee.coach is not None
+        assert referee.coach.warning is None and referee.view().suggested == ()
+        assert referee.thinking  # the new turn asks the engine again
+        assert referee.wait_engine(10.0)
+        referee.tick(events[-1].t + 20, True)
+        assert not referee.thinking and [q for q, _ in engine.asked] == ["hint"]
+    finally:
+        background.close()
 
 
 # -- the steps a suggestion lights ------------------------------------------------------
