@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from tavla_pi.game.menu import MenuView
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 
@@ -35,6 +36,7 @@ class GameView:
     which of them (by position; four flags for doubles) are played.
     When plays read the same, ``candidates`` are the locations where they
     differ and ``confirms`` the play DONE confirms now (CUBE offers the next).
+    ``menu``: the armed MENU's mode (the cube column shows it), else None.
     """
 
     phase: Phase
@@ -58,3 +60,4 @@ class GameView:
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
     since_ms: int = 0
+    menu: MenuView | None = None

@@ -92,3 +92,6 @@ REJECTED = blink(300, 300)
 
 MATCH_WON = blink(900, 300)
 """The match winner's turn LED and tray: a long, slow beat (1.2 s)."""
+
+MENU = Wave.steps((700, 1.0), (300, 0.15))
+"""The armed MENU's mode on the cube column: on, with a short dip, never dark (1 s)."""
