@@ -26,6 +26,7 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
+from tavla_pi.engine import NOT_INSTALLED, find_gnubg
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
@@ -108,7 +109,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        referee = Referee(game, dice)
+        referee = Referee(game, dice, engine_missing=engine_missing(config))
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
@@ -123,6 +124,17 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         resume.report_resume(journal, state)
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())
     return opened
+
+
+def engine_missing(config: Config) -> str | None:
+    """None when GNU Backgammon is installed; else the line that says how to install it
+    (and a warning when the config asks for the computer)."""
+    if find_gnubg() is not None:
+        return None
+    if config.opponent.color is not None:
+        log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
+                    config.opponent.color.value, NOT_INSTALLED)
+    return NOT_INSTALLED
 
 
 def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, Resumed]:

@@ -31,8 +31,8 @@ class Mode:
 
     @classmethod
     def of(cls, opponent: OpponentSettings) -> Mode:
-        """The mode of ``opponent``."""
-        return cls(opponent.color, opponent.level)
+        """The mode of ``opponent`` (every two-player mode is the same one)."""
+        return cls(opponent.color, opponent.level) if opponent.color is not None else cls()
 
     def apply(self, opponent: OpponentSettings) -> OpponentSettings:
         """``opponent`` in this mode (two players keep the level for the next time)."""
