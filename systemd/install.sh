@@ -4,7 +4,8 @@
 #   sudo make install            (or: sudo systemd/install.sh)
 #   make install DRY_RUN=1       (or: systemd/install.sh --dry-run): print every step, change nothing
 #
-# Steps: a venv in $PREFIX (default /opt/tavla-pi) with tavla-pi and the Pi's
+# Steps: GNU Backgammon for the computer opponent (apt, from the distribution);
+# a venv in $PREFIX (default /opt/tavla-pi) with tavla-pi and the Pi's
 # hardware libraries; the tavla-pi user in the gpio and spi groups
 # (systemd-sysusers); the unit, and the PWM drop-in when the LEDs need root;
 # /etc/tavla-pi/config.toml from config.example.toml if there is none; the
@@ -50,6 +51,12 @@ EXTRA=$([ "$FAMILY" = pi5 ] && echo pi5 || echo pi)
 LEDS=$($PYTHON -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["leds"]["driver"])' \
        "$HERE/hardware/pinout.toml")
 say "model: ${MODEL:-unknown} ($FAMILY), LED driver: $LEDS, prefix: $PREFIX"
+
+# -- the computer opponent -------------------------------------------------------------
+# gnubg from the distribution (Debian and Raspberry Pi OS build it for arm64 and armhf).
+# Without it two players still play: a failure here is said, not fatal.
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnubg \
+  || say "could not install gnubg: the computer opponent is not offered until it is (apt install gnubg)"
 
 # -- the program ---------------------------------------------------------------------
 run "$PYTHON" -m venv "$PREFIX"

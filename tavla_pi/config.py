@@ -23,8 +23,11 @@ from typing import Any
 from tavla_pi import bounded
 from tavla_pi.bounded import LimitError, parse_toml
 from tavla_pi.decode.stability import STABLE_MS
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
 
 CONFIG_FILENAME = "config.toml"
@@ -33,6 +36,8 @@ MAX_BYTES = 64 * 1024
 DEFAULT_LISTEN = "127.0.0.1:8750"
 BACKEND_CHOICES = ("auto", "pi", "sim")
 LOG_LEVELS = ("debug", "info", "warning", "error")
+SHOWN_CHARS = 60
+"""How much of a wrong value or key an error message repeats."""
 TOKEN_CHARS = re.compile(r"[!-~]{16,256}")
 """A bearer token: 16 to 256 printable ASCII characters, no spaces."""
 
@@ -67,6 +72,7 @@ class Config:
     stable_ms: int = STABLE_MS
     match_length: int = 0
     rules: MatchRules = field(default_factory=MatchRules)
+    opponent: OpponentSettings = field(default_factory=OpponentSettings)
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
     state_dir: Path | None = None
@@ -91,6 +97,8 @@ Parser = Callable[[Any, str, Path], Any]
 
 def _fail(where: str, expected: str, got: Any) -> ConfigError:
     shown = repr(got) if not isinstance(got, dict) else "a table"
+    if len(shown) > SHOWN_CHARS:
+        shown = shown[:SHOWN_CHARS] + "..."
     return ConfigError(where, f"expected {expected}, got {shown}")
 
 
@@ -118,6 +126,28 @@ def _boolean(value: Any, where: str, _: Path) -> bool:
 
 def _brightness(value: Any, where: str, _: Path) -> float:
     return check_brightness(value, where)
+
+
+def _fraction(value: Any, where: str, _: Path) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise _fail(where, "a number 0..1", value)  # NaN fails the comparison too
+    return float(value)
+
+
+def _opponent_color(value: Any, where: str, _: Path) -> Color | None:
+    """The computer's colour: ``"white"``, ``"black"``, or ``"none"`` (JSON's null too)."""
+    if value is None or value == "none":
+        return None
+    if value not in ("white", "black"):
+        raise _fail(where, 'one of "white", "black", "none"', value)
+    return Color(value)
+
+
+def _level(value: Any, where: str, _: Path) -> Level:
+    names = tuple(level.value for level in Level)
+    if value not in names:
+        raise _fail(where, "one of " + ", ".join(f'"{n}"' for n in names), value)
+    return Level(value)
 
 
 def _path(value: Any, where: str, base: Path) -> Path:
@@ -175,6 +205,12 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "beavers": ("beavers", _boolean),
         "automatic_doubles": ("automatic_doubles", _integer(0, MAX_CUBE.bit_length() - 1)),
     },
+    "opponent": {
+        "color": ("opponent_color", _opponent_color),
+        "level": ("opponent_level", _level),
+        "coach": ("opponent_coach", _boolean),
+        "blunder_threshold": ("opponent_blunder_threshold", _fraction),
+    },
     "http": {
         "listen": ("listen", _listen),
         "token": ("token", _token),
@@ -185,6 +221,8 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
     },
 }
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
+OPPONENT_PREFIX = "opponent_"
+"""The [opponent] keys' values go into :class:`OpponentSettings` under their own names."""
 
 
 def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
@@ -203,7 +241,26 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
             name, parse = keys[key]
             values[name] = parse(value, where, base)
     rules = MatchRules(**{k: values.pop(k) for k in RULE_KEYS if k in values})
-    return Config(source=source, rules=rules, **values)
+    opponent = OpponentSettings(**{k.removeprefix(OPPONENT_PREFIX): values.pop(k)
+                                   for k in list(values) if k.startswith(OPPONENT_PREFIX)})
+    return Config(source=source, rules=rules, opponent=opponent, **values)
+
+
+def parse_opponent(changes: Mapping[str, Any], where: str,
+                   settings: OpponentSettings) -> OpponentSettings:
+    """``settings`` with the [opponent] keys in ``changes`` applied (the web page's form).
+
+    Checked as the config file's keys are; a fault names ``where`` and the key.
+    """
+    keys = SCHEMA["opponent"]
+    values: dict[str, Any] = {}
+    for key, value in changes.items():
+        if key not in keys:
+            shown = key if len(key) <= SHOWN_CHARS else key[:SHOWN_CHARS] + "..."
+            raise ConfigError(f"{where}: {shown}", "unknown key" + _suggest(key, list(keys)))
+        name, parse = keys[key]
+        values[name.removeprefix(OPPONENT_PREFIX)] = parse(value, f"{where}: {key}", Path())
+    return replace(settings, **values)
 
 
 def _unknown_section(source: str, name: str) -> ConfigError:

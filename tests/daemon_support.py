@@ -21,6 +21,7 @@ from sim_support import PINMAP
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.core import Core, EventJournal
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.startup import SIM_SEED, board_calibration
 from tavla_pi.events.event import Event
@@ -69,11 +70,13 @@ class VirtualDaemon:
 
     def __init__(self, state_dir: Path, *, settings: GameSettings | None = None,
                  token: str | None = None, notify: str | None = None,
-                 journal: EventJournal | None = None, files: Files = OS_FILES) -> None:
+                 journal: EventJournal | None = None, files: Files = OS_FILES,
+                 engine_missing: str | None = None) -> None:
         self.clock = VirtualClock()
         self.backend = open_sim_backend(PINMAP, self.clock, random.Random(SIM_SEED))
         self.dice = QueuedDice(SeededDice(1))
-        self.referee = Referee(settings or GameSettings(), self.dice)
+        self.referee = Referee(settings or GameSettings(), self.dice,
+                               engine_missing=engine_missing)
         calibration = board_calibration(self.backend, PINMAP, state_dir)
         self.pipeline = Pipeline(self.backend, PINMAP, calibration, self.referee, self.clock)
         self.journal = journal if journal is not None else MemoryJournal()
@@ -82,7 +85,8 @@ class VirtualDaemon:
         self.core = Core(self.pipeline, self.journal, self.hub, self.notifier)
         self.desk = SimDesk(self.core, self.backend, self.dice, state_dir, settle_ms=200,
                             sleep_ms=self.sleep, files=files)
-        self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True)
+        self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True,
+                       settings=SettingsDesk(self.core))
 
     async def sleep(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass, one scan per 20 ms."""

@@ -6,6 +6,7 @@ import os
 import re
 import tempfile
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +23,12 @@ from tavla_pi.config import (
     load_config,
     parse_config,
     parse_listen,
+    parse_opponent,
 )
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
+from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +93,11 @@ crawford = false
 jacoby = true
 beavers = true
 automatic_doubles = 2
+[opponent]
+color = "black"
+level = "world class"
+coach = false
+blunder_threshold = 0.5
 [http]
 listen = "[::]:9000"
 token = "0123456789abcdef0123"
@@ -101,6 +111,8 @@ log_level = "debug"
     assert config.match_length == 7
     assert config.rules == MatchRules(crawford=False, jacoby=True, beavers=True,
                                       automatic_doubles=2)
+    assert config.opponent == OpponentSettings(color=Color.BLACK, level=Level.WORLD_CLASS,
+                                               coach=False, blunder_threshold=0.5)
     assert config.listen == Listen("::", 9000)
     assert str(config.listen) == "[::]:9000"
     assert config.token == "0123456789abcdef0123"
@@ -130,7 +142,26 @@ log_level = "debug"
     ('[board]\nbrighness = 0.5\n', "[board] brighness: unknown key (known: backend, pinout, "
                                    "brightness, scan_hz, stable_ms); did you mean 'brightness'?"),
     ('brightness = 0.5\n', "brightness: belongs in the [board] table"),
-    ('[bord]\n', "[bord]: unknown table (known: board, game, http, daemon); "
+    ('[opponent]\ncolor = "red"\n',
+     '[opponent] color: expected one of "white", "black", "none", got \'red\''),
+    ('[opponent]\ncolor = "White"\n', "[opponent] color: expected one of"),
+    ('[opponent]\nlevel = "worldclass"\n',
+     '[opponent] level: expected one of "beginner", "casual", "intermediate", "advanced", '
+     '"expert", "world class", got \'worldclass\''),
+    ('[opponent]\nlevel = 5\n', "[opponent] level: expected one of"),
+    ('[opponent]\ncoach = 1\n', "[opponent] coach: expected true or false, got 1"),
+    ('[opponent]\nblunder_threshold = 1.5\n',
+     "[opponent] blunder_threshold: expected a number 0..1, got 1.5"),
+    ('[opponent]\nblunder_threshold = nan\n',
+     "[opponent] blunder_threshold: expected a number 0..1, got nan"),
+    ('[opponent]\nblunder_threshold = true\n',
+     "[opponent] blunder_threshold: expected a number 0..1, got True"),
+    ('[opponent]\nlevels = "expert"\n', "[opponent] levels: unknown key (known: color, level, "
+                                         "coach, blunder_threshold); did you mean 'level'?"),
+    ('coach = true\n', "coach: belongs in the [opponent] table"),
+    ('[board]\nbackend = "' + "x" * 100 + '"\n',
+     "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),
+    ('[bord]\n', "[bord]: unknown table (known: board, game, opponent, http, daemon); "
                  "did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),
@@ -143,6 +174,36 @@ def test_each_fault_names_file_key_and_expectation(tmp_path: Path, text: str,
     assert error.startswith(f"{tmp_path / 'config.toml'}: ")
     assert message in error
     assert "\n" not in error
+
+
+def test_the_opponent_defaults_to_two_players_with_the_expert_coaching() -> None:
+    assert Config().opponent == OpponentSettings(color=None, level=Level.EXPERT, coach=True,
+                                                 blunder_threshold=0.08)
+
+
+@pytest.mark.parametrize(("text", "color"), [
+    ('color = "white"', Color.WHITE), ('color = "none"', None), ("", None)])
+def test_the_opponents_colour(tmp_path: Path, text: str, color: Color | None) -> None:
+    assert load_config(write(tmp_path, f"[opponent]\n{text}\n")).opponent.color is color
+
+
+def test_a_threshold_may_be_a_whole_number(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[opponent]\nblunder_threshold = 0\n"))
+    assert config.opponent.blunder_threshold == 0.0
+
+
+def test_the_opponent_settings_of_a_form_are_checked_as_the_files_are() -> None:
+    start = OpponentSettings()
+    changed = parse_opponent({"color": None, "level": "casual", "coach": False}, "form",
+                             replace(start, color=Color.BLACK))
+    assert changed == replace(start, level=Level.CASUAL, coach=False)
+    assert parse_opponent({}, "form", start) == start
+    for changes, message in (({"color": "red"}, 'form: color: expected one of "white"'),
+                             ({"colour": "white"}, "form: colour: unknown key (known: color"),
+                             ({"x" * 500: 1}, "form: " + "x" * 60 + "...: unknown key")):
+        with pytest.raises(ConfigError) as info:
+            parse_opponent(changes, "form", start)
+        assert str(info.value).startswith(message)
 
 
 def test_syntax_errors_name_line_and_column(tmp_path: Path) -> None:

@@ -403,7 +403,7 @@ def test_every_route_is_listed_and_answers(tmp_path: Path) -> None:
         out = {}
         for method, route in documented_routes():
             path = route.replace("FILE", "style.css")
-            body = b'{"wait": 0}' if method == "POST" else b""
+            body = {"/api/sim": b'{"wait": 0}', "/api/settings": b"{}"}.get(path, b"")
             head = {"host": "127.0.0.1", "content-type": "application/json"}
             answer = await daemon.api.handle(Request(method, path, {}, head, body))
             out[(method, path)] = answer.status if isinstance(answer, Response) else 200

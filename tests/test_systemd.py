@@ -87,6 +87,19 @@ def test_the_unit_promises() -> None:
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_the_sandbox_leaves_gnubg_what_it_needs() -> None:
+    """gnubg runs as the daemon's child: its preferences go into the state directory
+    (``gnubg -s``, the only place the sandbox lets it write), niced (setpriority must
+    stay allowed), with no home."""
+    service = unit()["Service"]
+    assert (service["ProtectHome"], service["ProtectSystem"]) == ("yes", "strict")
+    assert service["SystemCallFilter"] == "@system-service"  # holds @resources: setpriority
+    assert "ReadWritePaths" not in service  # the state directory is all it may write
+    for limit in ("Nice", "CPUSchedulingPolicy", "MemoryMax", "TasksMax"):
+        assert limit not in service, f"{limit} would apply to the scan loop too"
+    assert "gnubg -s /var/lib/tavla-pi/gnubg" in UNIT.read_text()
+
+
 def test_the_drop_in_runs_the_pwm_driver_as_root() -> None:
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str  # type: ignore[assignment,method-assign]
@@ -121,6 +134,7 @@ def test_the_install_dry_run_shows_every_step_and_changes_nothing() -> None:
     steps = [line[2:] for line in done.stdout.splitlines() if line.startswith("+ ")]
     text = "\n".join(steps)
     assert "-m venv /nonexistent/tavla-pi-prefix" in text
+    assert "apt-get install -y --no-install-recommends gnubg" in text
     assert f"/nonexistent/tavla-pi-prefix/bin/pip install --quiet {ROOT}[pi" in text
     assert "/usr/lib/sysusers.d/tavla-pi.conf" in text and "systemd-sysusers" in text
     assert "/etc/systemd/system/tavla-pi.service" in text

@@ -6,6 +6,7 @@ presses, a phantom checker, the three languages.  Screenshots: ``test-artifacts/
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
 from tavla_pi.engine import find_gnubg
 from tavla_pi.leds.palette import (
     ADD,
+    AMBER,
     CUBE,
     DESTINATION,
     IVORY,
@@ -381,14 +383,74 @@ def test_two_long_menu_presses_start_a_new_match(daemon: SimDaemon,
     first_turn_played(daemon)
     page = open_page(daemon.url)
     hold(page, "menu")
-    page.wait_for_selector(
-        ".hints li >> text=MENU held: hold it again within 5 s for a new match")
+    page.wait_for_selector(".hints li >> text=MENU held: press it to choose who plays, "
+                           "hold it again within 5 s for a new match")
+    page.wait_for_selector(".hints li >> text=The new match: two players at the board")
     hold(page, "menu")
     assert wait_log(page, "new_match") == ["New match (money play)"]
     page.wait_for_selector("body[data-phase=setup]")
     assert page.inner_text("#phase") == \
         "Set up the board: the lit points show where checkers go"
     assert log_lines(page, "played") == []  # the log follows the current game only
+
+
+def test_the_opponent_panel_and_the_menu_choose_the_computer(daemon: SimDaemon,
+                                                              open_page: OpenPage) -> None:
+    page = open_page(daemon.url)
+    page.wait_for_selector("#settings[data-engine=installed]")
+    assert page.input_value("#set-color") == "none"
+    assert page.input_value("#set-level") == "expert"
+    assert page.is_checked("#set-coach") and page.input_value("#set-threshold") == "0.08"
+    assert "Applies to the next new match" in page.inner_text("#settings")
+    page.select_option("#set-color", "black")
+    page.select_option("#set-level", "casual")
+    page.fill("#set-threshold", "0.1")
+    page.click("#set-apply")
+    page.wait_for_selector("#set-status >> text=Saved: applies now")  # set up, no game yet
+    assert wait_log(page, "new_match") == [
+        "New match (money play) · the computer plays Black at casual"]
+    status, answer = daemon.request("GET", "/api/settings")
+    assert (status, answer["color"], answer["level"], answer["blunder_threshold"]) == (
+        200, "black", "casual", 0.1)
+    hold(page, "menu")
+    page.wait_for_selector(
+        ".hints li >> text=The new match: the computer plays Black at casual")
+    press(page, "menu")
+    page.wait_for_selector(
+        ".hints li >> text=The new match: the computer plays Black at intermediate")
+    state = daemon.state()
+    amber = pixel(AMBER, state)
+    for feature in ("cube.owner.black", "cube.2", "cube.4", "cube.8"):
+        wait_led(page, feature, amber)
+    assert led(page, "cube.16") == "#000000" and led(page, "cube.owner.white") == "#000000"
+    shot(page, "menu-choosing")
+    hold(page, "menu")
+    page.wait_for_selector("#log li[data-type=new_match] >> "
+                           "text=New match (money play) · the computer plays Black at intermediate")
+    page.wait_for_function(
+        "() => document.querySelector('#set-level').value === 'intermediate'")
+    page.select_option("#lang", "el")
+    assert page.inner_text("#set-apply") == "Εφαρμογή"
+    assert page.input_value("#set-level") == "intermediate"
+    shot(page, "settings-greek")
+
+
+def test_without_gnubg_the_panel_shows_the_one_line(daemon: SimDaemon,
+                                                    open_page: OpenPage) -> None:
+    page = open_page(daemon.url, ready=False)
+    missing = {"color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
+               "engine": {"installed": False, "message": "install gnubg (apt install gnubg)"}}
+    page.route("**/api/settings", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(missing)))
+    page.reload()
+    page.wait_for_selector("#settings[data-engine=missing]")
+    assert page.inner_text("#set-engine") == (
+        "The computer opponent needs GNU Backgammon: install gnubg (apt install gnubg)")
+    disabled = page.eval_on_selector_all(
+        "#set-color option", "os => os.map(o => [o.value, o.disabled])")
+    assert disabled == [["none", False], ["black", True], ["white", True]]
+    assert page.is_disabled("#set-level")
+    shot(page, "settings-without-gnubg")
 
 
 def test_setup_from_the_trays_and_a_phantom_checker(daemon: SimDaemon,

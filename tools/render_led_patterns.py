@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from tavla_pi.engine.levels import Level
+from tavla_pi.game.menu import MenuView, Mode
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render, to_hex
 from tavla_pi.reconcile.fix import Fix
@@ -83,6 +85,11 @@ SCENES: tuple[Scene, ...] = (
         Phase.GAME_OVER, cube_value=8, cube_owner=B, winner=W, points_won=24)),
     Scene("match_over", "White wins the match (last game: 4 points)", GameView(
         Phase.MATCH_OVER, cube_value=2, cube_owner=W, winner=W, points_won=4)),
+    Scene("menu_computer", "MENU: the computer to play Black at advanced (4 of 6)", GameView(
+        Phase.AWAIT_ROLL, W, cube_value=2, cube_owner=W,
+        menu=MenuView(Mode(B, Level.ADVANCED)))),
+    Scene("menu_two_players", "MENU: two players at the board", GameView(
+        Phase.SETUP, menu=MenuView(Mode()))),
 )
 
 # ---- where each LED sits in the schematic (x, y), White at the bottom ----

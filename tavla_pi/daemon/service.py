@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tavla_pi.config import Listen
 from tavla_pi.daemon.core import Core
+from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import SimDesk
 from tavla_pi.errors import HardwareError, TavlaError
 from tavla_pi.web.api import Api
@@ -48,7 +49,7 @@ class Service:
         self.listen = listen
         self.period = 1.0 / scan_hz
         self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
-                       leds=lambda: core.pipeline.frame)
+                       leds=lambda: core.pipeline.frame, settings=SettingsDesk(core))
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""
         self.on_ready = on_ready

@@ -99,7 +99,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        game = GameSettings(match_length=config.match_length, rules=config.rules)
+        game = GameSettings(match_length=config.match_length, rules=config.rules,
+                            opponent=config.opponent)
         journal, state = _open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)
@@ -111,7 +112,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         engine = open_engine(state_dir, clock)
         if engine is not None:
             stack.callback(engine.close)
-        referee = Referee(game, dice, engine=engine)
+        referee = Referee(game, dice, engine=engine, engine_missing=engine_missing(config))
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
@@ -129,15 +130,27 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
 
 
 def open_engine(state_dir: Path, clock: Clock) -> BackgroundEngine | None:
-    """GNU Backgammon for hints, started in the background (its preferences in the state
-    directory); None, with one line saying how to get it, where it is not installed."""
+    """GNU Backgammon for the computer opponent and hints, started in the background (its
+    preferences in the state directory); None where it is not installed."""
     program = find_gnubg()
     if program is None:
-        log.info("no hints from the computer: %s", NOT_INSTALLED)
         return None
     engine = BackgroundEngine(GnubgEngine.launch(state_dir / "gnubg", program), clock)
     engine.start()
     return engine
+
+
+def engine_missing(config: Config) -> str | None:
+    """None when GNU Backgammon is installed; else the line that says how to install it
+    (logged: a warning when the config asks for the computer)."""
+    if find_gnubg() is not None:
+        return None
+    if config.opponent.color is not None:
+        log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
+                    config.opponent.color.value, NOT_INSTALLED)
+    else:
+        log.info("no computer opponent and no hints: %s", NOT_INSTALLED)
+    return NOT_INSTALLED
 
 
 def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, Resumed]:

@@ -98,6 +98,7 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
 """The fields that must be present, per event type (every member), and their checks."""
 
 OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
+    EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text},
     EventType.OPENING_ROLL: {"starter": _color},
     EventType.DOUBLE_TAKEN: {"beaver": _flag},
 }

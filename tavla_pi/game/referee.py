@@ -9,6 +9,7 @@ to fix and waits.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
@@ -16,8 +17,9 @@ from tavla_pi.engine.background import BackgroundEngine
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.coach import Coach
+from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.restore import Resumed
-from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import board_fixes
@@ -36,14 +38,24 @@ Button = tuple[str, bool]
 
 
 class Referee:
-    """Referees a match on a sensed board; every decision is an event."""
+    """Referees a match on a sensed board; every decision is an event.
+
+    ``settings.opponent`` is the match's opponent; ``next_opponent`` the one the
+    next new match takes (MENU and the web page choose it).  ``engine``: GNU
+    Backgammon in the background, None without it; ``engine_missing`` is the
+    line saying how to install it when it is not installed (None: it is); the
+    menu then offers two players only.
+    """
 
     def __init__(self, settings: GameSettings, dice: DiceSource, *,
-                 engine: BackgroundEngine | None = None) -> None:
-        self.settings = settings
+                 engine: BackgroundEngine | None = None,
+                 engine_missing: str | None = None) -> None:
+        self._settings = settings
         self.dice = dice
         self.engine = engine
         self.coach = Coach(engine, settings, self._emit) if engine is not None else None
+        self.next_opponent: OpponentSettings = settings.opponent
+        self.menu = Menu(settings.menu_confirm_ms, engine_missing)
         self.match: MatchState = new_match(settings.match_length, settings.rules)
         self.board: Board = Board.initial()
         self.phase = Phase.SETUP
@@ -54,10 +66,20 @@ class Referee:
         self.result: GameResult | None = None
         self.since_ms = 0
         self.pass_at: int | None = None
-        self.menu_armed_until = -1
         self.opening_throws: list[tuple[int, int]] = []
         self._out: list[Event] = []
         self._now = 0
+
+    @property
+    def settings(self) -> GameSettings:
+        """The match's settings; the coach follows every change (a new mode, a resume)."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: GameSettings) -> None:
+        self._settings = settings
+        if self.coach is not None:
+            self.coach.settings = settings
 
     # -- inputs ------------------------------------------------------------------
 
@@ -127,6 +149,9 @@ class Referee:
         self.match, self.board, self.result = state.match, state.board, state.result
         self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
         self.turn, self.sync_fixes, self.pass_at = None, (), None
+        if state.opponent is not None:
+            self.settings = replace(self.settings, opponent=state.opponent)
+            self.next_opponent = state.opponent
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
             a, b = state.dice
@@ -165,6 +190,7 @@ class Referee:
         base: dict[str, Any] = dict(
             phase=self.phase, cube_value=match.cube, cube_owner=match.cube_owner,
             score=match.score, match_length=match.match_length, since_ms=self.since_ms,
+            menu=self.menu.view(self._now),
         )
         if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
             return self._end_view(base)
@@ -388,22 +414,37 @@ class Referee:
         self._new_match(length)
         return self._flush()
 
+    def choose_opponent(self, opponent: OpponentSettings, now: int) -> list[Event]:
+        """The opponent of the next new match; at once while the board is set up for the
+        first game of a match (a ``new_match`` in the new mode when the mode changes)."""
+        self._now = now
+        self.next_opponent = opponent
+        if self.phase is Phase.SETUP and self.match.score == (0, 0):
+            if Mode.of(opponent) != Mode.of(self.settings.opponent):
+                self._new_match(self.match.match_length)
+            self.settings = replace(self.settings, opponent=opponent)
+        return self._flush()
+
     def _new_match(self, length: int) -> None:
-        self.menu_armed_until = -1
+        self.menu.cancel()
+        opponent = self.next_opponent
+        self.settings = replace(self.settings, opponent=opponent)
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
-        self._emit(EventType.NEW_MATCH, match_length=length)
+        if opponent.color is None:
+            self._emit(EventType.NEW_MATCH, match_length=length)
+        else:
+            self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
+                       level=opponent.level.value)
         self._enter(Phase.SETUP)
         if self.obs is not None:
             self._check_setup(self.obs)
 
     def _menu(self, long: bool) -> None:
-        if not long:
-            self.menu_armed_until = -1
-        elif self._now <= self.menu_armed_until:
+        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent))
+        if chosen is not None:
+            self.next_opponent = chosen.apply(self.next_opponent)
             self._new_match(self.settings.match_length)
-        else:
-            self.menu_armed_until = self._now + self.settings.menu_confirm_ms
 
     # -- events ------------------------------------------------------------------
 

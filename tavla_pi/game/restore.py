@@ -14,7 +14,9 @@ What an event must do to follow:
 * its type is one this board writes.
 * ``new_match`` and ``game_started`` may come at any time (a new match; a
   setup, or a scenario's or the simulator's ``load``): a ``game_started``
-  carries the whole position and Match ID, which must be readable.
+  carries the whole position and Match ID, which must be readable.  A
+  ``new_match`` against the computer names its colour (``opponent``) and
+  ``level``; without them the match is two players.
 * ``opening_roll`` while the opening is rolled, naming the higher die's
   player as ``starter`` unless it is a tie.
 * ``rolled``: the player on roll, before rolling, with no double on offer
@@ -53,10 +55,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
@@ -86,7 +89,9 @@ class Resumed:
 
     ``dice`` are the dice shown (the turn's dice while moving or passing, a
     tied opening throw while rolling for the start); ``result`` is the
-    finished game's; ``opening_throws`` the ties thrown so far.
+    finished game's; ``opening_throws`` the ties thrown so far; ``opponent``
+    the match's opponent as its ``new_match`` says (None: the journal does not
+    say, the config decides).
     """
 
     match: MatchState
@@ -95,6 +100,7 @@ class Resumed:
     dice: tuple[int, ...] = ()
     result: GameResult | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
+    opponent: OpponentSettings | None = None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -268,8 +274,19 @@ def _same(name: str, recorded: Any, derived: Any) -> None:
 
 def _new_match(fold: _Fold, event: Event) -> None:
     match = new_match(int(event["match_length"]), fold.rules)
-    fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=())
+    fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=(),
+             opponent=_opponent_of(event, fold.settings.opponent))
     fold.cubes = ()
+
+
+def _opponent_of(event: Event, configured: OpponentSettings) -> OpponentSettings:
+    """The opponent a ``new_match`` names: the computer's colour and level; none (or
+    null): two players.  Coaching stays as configured."""
+    color = event.fields.get("opponent")
+    if color is None:
+        return replace(configured, color=None)
+    level = Level(event["level"])
+    return replace(configured, color=Color(color), level=level)
 
 
 def _match_of(event: Event) -> MatchState:

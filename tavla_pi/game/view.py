@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from tavla_pi.game.menu import MenuView
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 
@@ -38,6 +39,7 @@ class GameView:
     ``suggested``: the play the engine suggests (a hint, or the better play of
     a blunder warning), as the mover's steps from -> to, lit since
     ``suggested_since_ms``.
+    ``menu``: the armed MENU's mode (the cube column shows it), else None.
     """
 
     phase: Phase
@@ -63,3 +65,4 @@ class GameView:
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
     since_ms: int = 0
+    menu: MenuView | None = None

@@ -9,12 +9,14 @@ compositor (``tavla_pi.leds.render``) decides what wins where two meet.
 from __future__ import annotations
 
 from tavla_pi.game.view import GameView, Phase
+from tavla_pi.hardware.pixel import DARK
 from tavla_pi.leds import dice, palette, waves
 from tavla_pi.leds.layout import CUBE_VALUES, location_feature
 from tavla_pi.leds.light import Light
 from tavla_pi.rules.color import Color
 
 _PLAYING = (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE)
+_CUBE_COLUMN = (*(f"cube.{v}" for v in CUBE_VALUES), *(f"cube.owner.{c.value}" for c in Color))
 _OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 
 
@@ -119,6 +121,28 @@ def cube(view: GameView) -> list[Light]:
         owner = view.cube_owner
         lights.append(Light(f"cube.owner.{owner.value}", palette.player(owner)))
     return lights
+
+
+def menu(view: GameView) -> list[Light]:
+    """The armed MENU: the mode a second long press starts, on the cube column.
+
+    The computer's mode: its end of the column in its colour and one LED per
+    level (beginner 1 .. world class 6, from the 2 up), in its colour too; two
+    players: both ends, each in its player's colour, the values dark.  The rest
+    of the column is dark, so the cube's own light cannot be mistaken for it.
+    """
+    if view.menu is None:
+        return []
+    mode = view.menu.mode
+    if mode.color is None:
+        lit = [Light(f"cube.owner.{c.value}", palette.player(c), waves.MENU) for c in Color]
+    else:
+        colour = palette.player(mode.color)
+        lit = [Light(f"cube.owner.{mode.color.value}", colour, waves.MENU)]
+        lit += [Light(f"cube.{v}", colour, waves.MENU)
+                for v in CUBE_VALUES[:mode.level_number]]
+    shown = {light.feature for light in lit}
+    return lit + [Light(f, DARK) for f in _CUBE_COLUMN if f not in shown]
 
 
 def double_offer(view: GameView) -> list[Light]:

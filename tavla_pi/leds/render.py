@@ -20,6 +20,7 @@ Pattern = Callable[[GameView], list[Light]]
 
 PRIORITY: tuple[Pattern, ...] = (
     patterns.fixes,         # the board must match before anything else counts
+    patterns.menu,          # the armed MENU holds the cube column while it chooses
     patterns.to_bar,
     patterns.candidates,
     patterns.lifted,

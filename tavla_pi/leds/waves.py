@@ -117,3 +117,6 @@ WALK_STEP_MS = 1200
 WALK_LIT_MS = 500
 """A suggested play walks one checker at a time: in each 1.2 s step the point it
 leaves lights 0.5 s, then the point it reaches 0.5 s, then a 0.2 s pause."""
+
+MENU = Wave.steps((700, 1.0), (300, 0.15))
+"""The armed MENU's mode on the cube column: on, with a short dip, never dark (1 s)."""

@@ -11,8 +11,9 @@ spare LED), so the web page draws every pixel where the board has it;
 
 Additions for the web page: what the light says in words (``lifted``,
 ``press_done``, ``to_bar``, ``candidates``, ``suggested``, ``winner``,
-``points_won``, ``menu_armed``), the engine's ``hint`` list of this turn and
-the ``blunder_warning`` standing now, ``confirms``: when plays read the same, the one DONE confirms
+``points_won``, ``menu_armed``, ``menu``: the mode the armed MENU shows), the
+engine's ``hint`` list of this turn and the ``blunder_warning`` standing now,
+``confirms``: when plays read the same, the one DONE confirms
 now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands).
@@ -27,6 +28,7 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.coach import Coach, ranked_fields
+from tavla_pi.game.menu import MenuView
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
@@ -69,7 +71,8 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         **coaching(referee.coach),
         "winner": view.winner.value if view.winner is not None else None,
         "points_won": view.points_won,
-        "menu_armed": referee.menu_armed_until >= pipeline.clock.now_ms(),
+        "menu_armed": referee.menu.armed(pipeline.clock.now_ms()),
+        "menu": menu_state(referee.menu.view(pipeline.clock.now_ms())),
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
     }
@@ -87,6 +90,17 @@ def coaching(coach: Coach | None) -> dict[str, Any]:
             "player": warning.player.value, "play": warning.play.notation,
             "best": warning.best.notation, "loss": round(warning.loss, 4)},
     }
+
+
+def menu_state(view: MenuView | None) -> dict[str, Any] | None:
+    """The armed MENU's mode: the computer's colour (``opponent``, null for two players),
+    its ``level`` (null for two players) and ``notice``: what to install, or null."""
+    if view is None:
+        return None
+    color = view.mode.color
+    return {"opponent": color.value if color is not None else None,
+            "level": view.mode.level.value if color is not None else None,
+            "notice": view.notice}
 
 
 def led_features(layout: LedLayout) -> list[str | None]:

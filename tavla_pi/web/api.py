@@ -8,6 +8,8 @@
 | ``GET /api/events`` | server-sent events: the current game's events, then live ones; |
 | | with ``?leds=1`` also ``event: leds`` frames whenever the LEDs change |
 | ``POST /api/sim`` | one scenario action as a JSON body (sim backend only, else 404) |
+| ``GET /api/settings`` | the opponent settings of the next new match, and whether gnubg is here |
+| ``POST /api/settings`` | change them: a JSON object of ``[opponent]`` keys |
 
 With a token configured every ``/api/`` request needs ``Authorization:
 Bearer <token>``.  On a loopback address only requests naming this machine
@@ -24,7 +26,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any, Protocol
 
-from tavla_pi.errors import BadInputError, JournalError, TavlaError
+from tavla_pi.errors import BadInputError, EngineError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.hal.sim.places import BoardActionError
 from tavla_pi.leds import RGB, to_hex
@@ -82,15 +84,31 @@ class SimControl(Protocol):
         """Carry the action out on the simulated board, on the real clock."""
 
 
+class SettingsControl(Protocol):
+    """What ``/api/settings`` needs of the daemon (its ``SettingsDesk``)."""
+
+    def settings(self) -> dict[str, Any]:
+        """The settings as JSON: the next new match's opponent, and ``engine``."""
+
+    def change(self, body: bytes) -> dict[str, Any]:
+        """Apply a request body of changes; the settings after it.
+
+        :class:`BadInputError` for a wrong body or value, :class:`EngineError`
+        when the computer is asked for where it cannot play.
+        """
+
+
 class Api:
-    """Routes requests to the running daemon's state, events and simulator."""
+    """Routes requests to the running daemon's state, events, simulator and settings."""
 
     def __init__(self, state: Callable[[], dict[str, Any]], hub: EventHub,
                  sim: SimControl | None, *, token: str | None, loopback: bool,
-                 leds: Callable[[], Sequence[RGB]] | None = None) -> None:
+                 leds: Callable[[], Sequence[RGB]] | None = None,
+                 settings: SettingsControl | None = None) -> None:
         self._state = state
         self._hub = hub
         self._sim = sim
+        self._settings = settings
         self._token = token
         self._loopback = loopback
         self._leds = leds
@@ -102,6 +120,7 @@ class Api:
             "/api/state": {"GET": self._get_state},
             "/api/events": {"GET": self._events},
             "/api/sim": {"POST": self._post_sim},
+            "/api/settings": {"GET": self._get_settings, "POST": self._post_settings},
         }
 
     async def handle(self, request: Request) -> Response | Stream:
@@ -207,19 +226,40 @@ class Api:
         listener = self._hub.subscribe(history=False)
         try:
             await self._sim.apply(action)
-        except BoardActionError as exc:
-            return Response.error(409, str(exc))
-        except JournalError as exc:  # the daemon stops; the game resumes from the journal
-            return Response.error(503, str(exc))
-        except BadInputError as exc:
-            return Response.error(400, str(exc))
         except TavlaError as exc:
-            return Response.error(503, str(exc))
+            return refusal(exc)
         finally:
             self._hub.unsubscribe(listener)
         events = [e.to_dict() for e in listener.drain()]
         applied = type(action).__name__.removesuffix("Action").lower()
         return Response.json({"applied": applied, "events": events})
+
+
+    async def _get_settings(self, _: Request) -> Response:
+        if self._settings is None:
+            return Response.error(404, "this daemon has no settings to change")
+        return Response.json(self._settings.settings(), headers=(("Cache-Control", "no-store"),))
+
+    async def _post_settings(self, request: Request) -> Response:
+        if self._settings is None:
+            return Response.error(404, "this daemon has no settings to change")
+        if request.media_type != JSON:
+            return Response.error(415, f"expected Content-Type: {JSON}")
+        try:
+            return Response.json(self._settings.change(request.body))
+        except (TavlaError, OSError) as exc:
+            return refusal(exc)
+
+
+def refusal(exc: Exception) -> Response:
+    """The answer to a request the daemon could not carry out: 409 when it cannot be done
+    here (no such checker, no gnubg), 400 when the request is wrong, else 503 (the
+    journal failed: the daemon stops and the game resumes from it)."""
+    if isinstance(exc, BoardActionError | EngineError):
+        return Response.error(409, str(exc))
+    if isinstance(exc, BadInputError) and not isinstance(exc, JournalError):
+        return Response.error(400, str(exc))
+    return Response.error(503, str(exc))
 
 
 def sim_action(body: bytes) -> Action:

@@ -7,6 +7,7 @@ import {
   LANGUAGES, language, onLanguage, setLanguage, startLanguage, t, translatePage,
 } from "./i18n.js";
 import { Link } from "./link.js";
+import { SettingsPanel } from "./settings.js";
 import * as words from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ const view = new BoardView($("board"));
 const link = new Link({
   event: onEvent, leds: onLeds, reset: onReset, status: onStatus, acted: () => refresh(),
 });
+const settings = new SettingsPanel($("settings"), link);
 
 // ---- state -------------------------------------------------------------------
 
@@ -98,6 +100,7 @@ function onEvent(event) {
     events = [];
   }
   events.push(event);
+  if (event.type === "new_match") settings.load(); // MENU may have chosen another mode
   if (events.length > MAX_LOG) events = events.slice(-MAX_LOG);
   renderLog();
   refresh();
@@ -263,6 +266,7 @@ function relabel() {
   color.replaceChildren(...["white", "black"].map((c) => new Option(t(`c_${c}`), c)));
   color.value = pick;
   onStatus($("conn").dataset.state || "connecting");
+  settings.relabel();
   renderPanel();
   renderLog();
 }
@@ -277,6 +281,7 @@ function start() {
   enableButtons(document, link, notify);
   enableSimPanel(document, link, notify, (text) => say(text));
   refresh();
+  settings.load();
   link.follow();
   setInterval(() => { if ($("conn").dataset.state === "live") refresh(); }, POLL_MS);
 }

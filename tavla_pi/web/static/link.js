@@ -1,5 +1,5 @@
 // The page's line to the daemon: GET /api/state, POST /api/sim (one action at a
-// time, in order), and the event stream GET /api/events?leds=1, followed for as long
+// time, in order), GET and POST /api/settings, and the event stream GET /api/events?leds=1, followed for as long
 // as the page is open and reconnected by itself when the daemon goes away and comes back.
 //
 // With a token configured, open the page as /#token=YOUR_TOKEN: it is sent as
@@ -19,32 +19,51 @@ export class Link {
   }
 
   async state() {
-    const r = await fetch("/api/state", { headers: this.headers, cache: "no-store" });
-    const body = await r.json();
-    if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
-    return body;
+    return this._get("/api/state");
+  }
+
+  async settings() {
+    return this._get("/api/settings");
+  }
+
+  /** POST changes of the opponent settings; resolves to {ok, status, body}. */
+  saveSettings(changes) {
+    return this._post("/api/settings", changes);
   }
 
   /** POST one scenario action after the ones before it; resolves to {ok, status, body}. */
   sim(action) {
     const run = async () => {
-      try {
-        const r = await fetch("/api/sim", {
-          method: "POST",
-          headers: { ...this.headers, "Content-Type": "application/json" },
-          body: JSON.stringify(action),
-        });
-        let body = {};
-        try { body = await r.json(); } catch { /* an empty or broken answer */ }
-        this.on.acted();
-        return { ok: r.ok, status: r.status, body };
-      } catch (err) {
-        return { ok: false, status: 0, body: { error: String(err.message || err) } };
-      }
+      const result = await this._post("/api/sim", action);
+      if (result.status) this.on.acted();
+      return result;
     };
     const result = this.queue.then(run);
     this.queue = result.then(() => undefined);
     return result;
+  }
+
+  async _get(path) {
+    const r = await fetch(path, { headers: this.headers, cache: "no-store" });
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+    return body;
+  }
+
+  /** POST `data` as JSON; resolves to {ok, status, body} (status 0: no answer at all). */
+  async _post(path, data) {
+    try {
+      const r = await fetch(path, {
+        method: "POST",
+        headers: { ...this.headers, "Content-Type": "application/json" },
+        body: JSON.stringify(data),
+      });
+      let body = {};
+      try { body = await r.json(); } catch { /* an empty or broken answer */ }
+      return { ok: r.ok, status: r.status, body };
+    } catch (err) {
+      return { ok: false, status: 0, body: { error: String(err.message || err) } };
+    }
   }
 
   /** Follow the event stream until stop(), reconnecting after every loss. */

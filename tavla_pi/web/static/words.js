@@ -63,10 +63,24 @@ export function phaseText(s) {
   }
 }
 
+/** A level's name (docs/CONTRACTS.md: "beginner" .. "world class") in words. */
+export function levelText(level) {
+  return t(`level_${String(level).replace(" ", "_")}`);
+}
+
+/** Who plays a match: two players, or the computer's colour and level. */
+export function modeText(opponent, level) {
+  return opponent ? t("mode_computer", { color: player(opponent), level: levelText(level) }) : t("mode_two");
+}
+
 /** What else the light says now, as short sentences. */
 export function hints(s) {
   const out = [];
   if (s.menu_armed) out.push(t("hint_menu_armed"));
+  if (s.menu) {
+    out.push(t("hint_menu_mode", { mode: modeText(s.menu.opponent, s.menu.level) }));
+    if (s.menu.notice) out.push(t("set_engine_missing", { message: s.menu.notice }));
+  }
   if (s.to_bar && s.to_bar.length) out.push(t("hint_to_bar"));
   if (s.candidates && s.candidates.length) out.push(t("hint_candidates"));
   if (s.lifted) {
@@ -133,7 +147,10 @@ function score(list) {
 
 const LINES = {
   game_started: () => t("ev_game_started"),
-  new_match: (e) => (e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money")),
+  new_match: (e) => {
+    const match = e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money");
+    return e.opponent ? `${match} · ${modeText(e.opponent, e.level)}` : match;
+  },
   opening_roll: (e) => (e.starter
     ? t("ev_opening_roll", { w: e.white, b: e.black, starter: player(e.starter) })
     : t("ev_opening_tie", { w: e.white, b: e.black })),

@@ -1,0 +1,81 @@
+"""The web page's settings: who the computer plays, at what level, and the coach.
+
+``GET /api/settings`` and ``POST /api/settings`` (docs/CONTRACTS.md §5) go
+through :class:`SettingsDesk`, the daemon's side of
+:class:`tavla_pi.web.api.SettingsControl`.  A change is checked as the
+config file's ``[opponent]`` keys are, and is the referee's
+``next_opponent``: the next new match takes it, and the match being set up
+for its first game takes it at once (its journal then says so with a
+``new_match``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tavla_pi.bounded import LimitError, parse_json
+from tavla_pi.config import parse_opponent
+from tavla_pi.daemon.core import Core
+from tavla_pi.daemon.simdesk import StoppingError
+from tavla_pi.errors import BadInputError, EngineError
+from tavla_pi.game.settings import OpponentSettings
+
+WHERE = "request body"
+
+
+class SettingsDesk:
+    """The opponent settings of the running daemon, as the web page reads and changes them."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    def settings(self) -> dict[str, Any]:
+        """The settings the next new match takes, and whether the computer can play here."""
+        missing = self.core.referee.menu.engine_missing
+        return {**settings_json(self.core.referee.next_opponent),
+                "engine": {"installed": missing is None, "message": missing}}
+
+    def change(self, body: bytes) -> dict[str, Any]:
+        """Apply a JSON object of ``[opponent]`` keys; the settings after it, and
+        ``applied``: ``"now"`` or ``"next_match"``.
+
+        BadInputError for a body or value that is wrong, EngineError when the
+        computer is asked for where gnubg is not installed (nothing changes).
+        """
+        referee = self.core.referee
+        changes = _object(body)
+        chosen = parse_opponent(changes, WHERE, referee.next_opponent)
+        missing = referee.menu.engine_missing
+        if "color" in changes and chosen.color is not None and missing is not None:
+            raise EngineError(missing)
+        if self.core.failure is not None:
+            raise StoppingError(f"{self.core.failure}: the daemon stops and resumes from "
+                                "its journal")
+        self.core.commit(referee.choose_opponent(chosen, self.core.pipeline.clock.now_ms()))
+        applied = "now" if referee.settings.opponent == chosen else "next_match"
+        return {**self.settings(), "applied": applied}
+
+
+def settings_json(opponent: OpponentSettings) -> dict[str, Any]:
+    """The ``[opponent]`` keys of ``opponent`` as JSON values (``color`` null: two players)."""
+    color = opponent.color
+    return {"color": color.value if color is not None else None,
+            "level": opponent.level.value, "coach": opponent.coach,
+            "blunder_threshold": opponent.blunder_threshold}
+
+
+def _object(body: bytes) -> dict[str, Any]:
+    try:
+        data = parse_json(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadInputError(WHERE, "not UTF-8") from None
+    except json.JSONDecodeError as exc:
+        raise BadInputError(WHERE, f"not valid JSON ({exc.msg} at column {exc.colno})") \
+            from None
+    except LimitError as exc:
+        raise BadInputError(WHERE, str(exc)) from None
+    if not isinstance(data, dict):
+        raise BadInputError(WHERE, "expected a JSON object of settings, e.g. "
+                                   '{"color": "black", "level": "expert"}')
+    return data

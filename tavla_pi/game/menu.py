@@ -1,0 +1,116 @@
+"""MENU on the board: who plays the next match, chosen without a screen.
+
+A long press arms the menu; while it is armed each short press shows the next
+mode, and a second long press starts a new match in the mode shown.  Letting
+the window (``GameSettings.menu_confirm_ms``, renewed by each press) pass
+cancels.  So "long, long" is a new match in the current mode, as it always was.
+
+The modes, in order (:data:`MODES`): two players; the computer playing Black
+at each level, beginner to world class; the computer playing White at each
+level; then two players again.  Without GNU Backgammon only two players is
+offered: the first press that would leave it says so with the one line the
+referee was given (``engine_missing``) instead.  While armed, the cube column
+shows the mode being chosen (:func:`tavla_pi.leds.patterns.menu`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tavla_pi.engine.levels import Level
+from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.rules.color import Color
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    """Who plays a match: the computer's colour (None: two players) and its level."""
+
+    color: Color | None = None
+    level: Level = Level.EXPERT
+
+    @classmethod
+    def of(cls, opponent: OpponentSettings) -> Mode:
+        """The mode of ``opponent`` (every two-player mode is the same one)."""
+        return cls(opponent.color, opponent.level) if opponent.color is not None else cls()
+
+    def apply(self, opponent: OpponentSettings) -> OpponentSettings:
+        """``opponent`` in this mode (two players keep the level for the next time)."""
+        if self.color is None:
+            return replace(opponent, color=None)
+        return replace(opponent, color=self.color, level=self.level)
+
+    @property
+    def level_number(self) -> int:
+        """The level counted from 1 (beginner) to 6 (world class): the LEDs it lights."""
+        return list(Level).index(self.level) + 1
+
+    @property
+    def index(self) -> int:
+        """Where this mode stands in :data:`MODES`."""
+        if self.color is None:
+            return 0
+        offset = 0 if self.color is Color.BLACK else len(Level)
+        return offset + self.level_number
+
+
+MODES: tuple[Mode, ...] = (
+    Mode(),
+    *(Mode(Color.BLACK, level) for level in Level),
+    *(Mode(Color.WHITE, level) for level in Level),
+)
+"""The modes in the order short MENU presses show them."""
+
+
+@dataclass(frozen=True, slots=True)
+class MenuView:
+    """The armed menu as the lights and the page show it: the mode a long press would
+    start, and the line saying what to install when the computer cannot be chosen."""
+
+    mode: Mode
+    notice: str | None = None
+
+
+class Menu:
+    """The MENU state machine; the referee feeds it presses and starts the match it names."""
+
+    def __init__(self, confirm_ms: int, engine_missing: str | None = None) -> None:
+        self.confirm_ms = confirm_ms
+        self.engine_missing = engine_missing
+        self.armed_until = -1
+        self.mode = Mode()
+        self.notice: str | None = None
+
+    def armed(self, now: int) -> bool:
+        """Whether a long press now would start a new match."""
+        return now <= self.armed_until
+
+    def press(self, long: bool, now: int, current: Mode) -> Mode | None:
+        """A MENU press at ``now``: the mode to start a new match in, when it confirms one.
+
+        ``current`` is the mode the next match has so far (shown first).
+        """
+        if not self.armed(now):
+            if long:
+                self.armed_until, self.mode, self.notice = now + self.confirm_ms, current, None
+            return None
+        if long:
+            self.cancel()
+            return self.mode
+        self.mode = self._after(self.mode)
+        self.armed_until = now + self.confirm_ms
+        return None
+
+    def cancel(self) -> None:
+        """Disarm (a new match began some other way)."""
+        self.armed_until = -1
+
+    def view(self, now: int) -> MenuView | None:
+        """What the menu shows now (None when it is not armed)."""
+        return MenuView(self.mode, self.notice) if self.armed(now) else None
+
+    def _after(self, mode: Mode) -> Mode:
+        if self.engine_missing is not None:
+            self.notice = self.engine_missing
+            return replace(mode, color=None)
+        return MODES[(mode.index + 1) % len(MODES)]

@@ -1,0 +1,99 @@
+// The opponent panel: who plays the next new match (two players, or the computer as
+// Black or White at one of six levels), the coach and its blunder threshold, read
+// from and saved to /api/settings.  Without GNU Backgammon the computer choices are
+// disabled and the one line that says how to install it is shown.
+
+import { t } from "./i18n.js";
+import { levelText } from "./words.js";
+
+const COLORS = ["none", "black", "white"];
+const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world class"];
+
+export class SettingsPanel {
+  /** `root`: the panel's section; `link`: the daemon's line (link.js). */
+  constructor(root, link) {
+    this.root = root;
+    this.link = link;
+    this.current = null;
+    this.dirty = false;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.$("set-form").addEventListener("input", () => { this.dirty = true; });
+    this.$("set-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.save();
+    });
+  }
+
+  /** Read the settings again (unless the form holds unsaved changes). */
+  async load() {
+    if (this.dirty) return;
+    try {
+      this.show(await this.link.settings());
+    } catch (err) {
+      this.status(t("set_refused", { error: String(err.message || err) }), "error");
+    }
+  }
+
+  async save() {
+    const color = this.$("set-color").value;
+    const changes = {
+      color: color === "none" ? null : color,
+      level: this.$("set-level").value,
+      coach: this.$("set-coach").checked,
+      blunder_threshold: Number(this.$("set-threshold").value),
+    };
+    if (!this.installed()) delete changes.level;
+    const r = await this.link.saveSettings(changes);
+    if (!r.ok) {
+      this.status(t("set_refused", { error: (r.body && r.body.error) || `HTTP ${r.status}` }), "error");
+      return;
+    }
+    this.dirty = false;
+    this.show(r.body);
+    this.status(t(r.body.applied === "now" ? "set_saved_now" : "set_saved_next"));
+    this.root.dataset.applied = r.body.applied;
+  }
+
+  installed() {
+    return !this.current || this.current.engine.installed;
+  }
+
+  /** Fill the form from an answer of /api/settings. */
+  show(s) {
+    this.current = s;
+    this.relabel();
+    this.$("set-color").value = s.color || "none";
+    this.$("set-level").value = s.level;
+    this.$("set-coach").checked = s.coach;
+    this.$("set-threshold").value = String(s.blunder_threshold);
+  }
+
+  /** The choices' labels in the current language (the chosen values kept). */
+  relabel() {
+    const color = this.$("set-color");
+    const level = this.$("set-level");
+    const chosen = [color.value, level.value];
+    color.replaceChildren(...COLORS.map((c) => new Option(t(`set_color_${c}`), c)));
+    level.replaceChildren(...LEVELS.map((l) => new Option(levelText(l), l)));
+    if (chosen[0]) color.value = chosen[0];
+    if (chosen[1]) level.value = chosen[1];
+    this.showEngine();
+  }
+
+  /** Without GNU Backgammon: the one line, and only two players to choose. */
+  showEngine() {
+    const missing = !this.installed();
+    this.root.dataset.engine = missing ? "missing" : "installed";
+    const note = this.$("set-engine");
+    note.hidden = !missing;
+    note.textContent = missing ? t("set_engine_missing", { message: this.current.engine.message }) : "";
+    for (const option of this.$("set-color").options) option.disabled = missing && option.value !== "none";
+    this.$("set-level").disabled = missing;
+  }
+
+  status(text, kind = "info") {
+    const line = this.$("set-status");
+    line.textContent = text;
+    line.dataset.kind = kind;
+  }
+}
