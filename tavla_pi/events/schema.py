@@ -58,6 +58,7 @@ def _flag(value: Any) -> bool:
 
 
 _CUBE = {"player": _color, "cube": _count}
+_RESIGN = {"player": _color, "points": _count}
 _NOT_READ: Mapping[str, Check] = {}
 """The fields of an event type nothing reads back (the lights, the web view): unchecked."""
 
@@ -79,6 +80,9 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.GAME_OVER: {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
                           "score": _score},
     EventType.MATCH_OVER: {"winner": _color, "score": _score},
+    EventType.RESIGN_OFFERED: _RESIGN,
+    EventType.RESIGN_ACCEPTED: _RESIGN,
+    EventType.RESIGN_DECLINED: _RESIGN,
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

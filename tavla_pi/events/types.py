@@ -31,6 +31,9 @@ class EventType(enum.StrEnum):
     DOUBLE_DROPPED = "double_dropped"  # the opponent drops: the game is over
     GAME_OVER = "game_over"            # the winner, kind of win, cube, points and score
     MATCH_OVER = "match_over"          # the match is decided: winner and final score
+    RESIGN_OFFERED = "resign_offered"  # the player on roll offers to resign these points
+    RESIGN_ACCEPTED = "resign_accepted"  # the opponent accepts: the game is over
+    RESIGN_DECLINED = "resign_declined"  # the opponent declines: the offerer plays on
 
 
 UnknownType = NewType("UnknownType", str)

@@ -12,14 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
+from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game.resign import ResignDesk, unplayable_offer
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import board_fixes
 from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules import Resignation
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
@@ -51,6 +54,7 @@ class Referee:
         self.pass_at: int | None = None
         self.menu_armed_until = -1
         self.opening_throws: list[tuple[int, int]] = []
+        self.resign = ResignDesk()
         self._out: list[Event] = []
         self._now = 0
 
@@ -93,15 +97,20 @@ class Referee:
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
         """Continue from a Position ID and Match ID (a scenario's ``load``)."""
         self._now = now
+        if why := unplayable_offer(match):
+            raise IllegalPlayError(why)
         self.match = match
         self.board = position.to_board(match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
+        self.resign = ResignDesk()
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id())
         if match.game_state is not GameState.PLAYING:
             self._enter(Phase.SETUP)
         elif match.double_offered:
             self._enter(Phase.DOUBLE_OFFERED)
+        elif match.resignation:
+            self._enter(Phase.RESIGN_OFFERED)
         elif match.dice is not None:
             self._start_turn(match.dice)
         else:
@@ -118,6 +127,7 @@ class Referee:
         self.match, self.board, self.result = state.match, state.board, state.result
         self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
         self.turn, self.sync_fixes, self.pass_at = None, (), None
+        self.resign = ResignDesk(state.resign_declined)
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
             a, b = state.dice
@@ -148,7 +158,8 @@ class Referee:
             return self._end_view(base)
         if self.phase is Phase.OPENING:
             return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
-        base.update(on_roll=match.on_roll, fixes=self.sync_fixes)
+        base.update(on_roll=match.on_roll, fixes=self.sync_fixes,
+                    **self.resign.shown(self.phase, match))
         if self.phase is Phase.DOUBLE_OFFERED:
             return GameView(double_offered_by=match.on_roll, **base)
         if self.phase is Phase.NO_MOVE:
@@ -176,6 +187,7 @@ class Referee:
 
     def _enter(self, phase: Phase) -> None:
         self.phase, self.since_ms = phase, self._now
+        self.resign.entered(phase)
 
     def _check_setup(self, obs: Observation) -> None:
         fixes = board_fixes(Board.initial(), obs)
@@ -201,9 +213,12 @@ class Referee:
         if phase is Phase.OPENING and role == "roll":
             self._opening_roll()
         elif phase is Phase.AWAIT_ROLL:
-            self._await_roll(color, role)
+            if not self._resign_gesture(color, role, long):
+                self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
             self._answer_double(color, role, long)
+        elif phase is Phase.RESIGN_OFFERED:
+            self._answer_resignation(color, accept=role == "roll")
         elif phase is Phase.MOVING and self.turn is not None:
             self._moving(self.turn, color, role)
         elif phase is Phase.NO_MOVE and role == "roll":
@@ -263,6 +278,40 @@ class Referee:
             self.match, result = cube_rules.drop(self.match, color, self.settings.rules)
             self._emit(EventType.DOUBLE_DROPPED, player=color.value, cube=cube)
             self._game_over(result)
+
+    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
+        """A press before the roll that chooses, offers or withdraws a resignation."""
+        gesture = self.resign.press(self.match, color, role, long)
+        if gesture is None:
+            return False
+        if gesture.reason:
+            self._reject(color, gesture.reason)
+        elif gesture.offer:
+            self._offer_resignation(color, gesture.offer)
+        return True
+
+    def _offer_resignation(self, color: Color, level: Resignation) -> None:
+        try:
+            self.match, points = self.resign.offer(self.match, color, level)
+        except IllegalPlayError as exc:
+            self._reject(color, str(exc))
+            return
+        self._emit(EventType.RESIGN_OFFERED, player=color.value, points=points)
+        self._enter(Phase.RESIGN_OFFERED)
+
+    def _answer_resignation(self, color: Color, accept: bool) -> None:
+        try:
+            self.match, points, result = self.resign.answer(self.match, color, accept,
+                                                            self.settings.rules)
+        except IllegalPlayError as exc:
+            self._reject(color, str(exc))
+            return
+        if result is not None:
+            self._emit(EventType.RESIGN_ACCEPTED, player=color.value, points=points)
+            self._game_over(result)
+        else:
+            self._emit(EventType.RESIGN_DECLINED, player=color.value, points=points)
+            self._enter(Phase.AWAIT_ROLL)
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
         mover = self.match.on_roll
@@ -346,6 +395,21 @@ class Referee:
         """Abandon whatever is going on and start a match of ``length`` points (0 money)."""
         self._now = now
         self._new_match(length)
+        return self._flush()
+
+    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
+        """``color`` (the computer) offers to resign ``level`` before its roll."""
+        self._now = now
+        if self.phase is Phase.AWAIT_ROLL:
+            self._offer_resignation(color, level)
+        else:
+            self._reject(color, f"no resignation now ({self.phase.value})")
+        return self._flush()
+
+    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
+        """``color`` (the computer) accepts or declines the resignation on offer."""
+        self._now = now
+        self._answer_resignation(color, accept)
         return self._flush()
 
     def _new_match(self, length: int) -> None:

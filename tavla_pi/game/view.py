@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import Resignation
 
 
 class Phase(enum.Enum):
@@ -20,6 +21,7 @@ class Phase(enum.Enum):
     OPENING = "opening"              # waiting for ROLL: one die each
     AWAIT_ROLL = "await_roll"        # the player on roll may double (CUBE) or ROLL
     DOUBLE_OFFERED = "double_offered"  # the opponent takes (ROLL) or drops (CUBE)
+    RESIGN_OFFERED = "resign_offered"  # the opponent accepts (ROLL) or declines (CUBE)
     MOVING = "moving"                # dice rolled, the player moves checkers
     NO_MOVE = "no_move"              # the roll has no legal play; passes by itself
     GAME_OVER = "game_over"          # showing the winner and the points
@@ -35,6 +37,8 @@ class GameView:
     which of them (by position; four flags for doubles) are played.
     When plays read the same, ``candidates`` are the locations where they
     differ and ``confirms`` the play DONE confirms now (CUBE offers the next).
+    ``resigning`` is the player choosing (before rolling) or offering a
+    resignation of ``resign_level``; ``resign_offered`` once it is offered.
     """
 
     phase: Phase
@@ -58,3 +62,6 @@ class GameView:
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
     since_ms: int = 0
+    resigning: Color | None = None
+    resign_level: Resignation = Resignation.NONE
+    resign_offered: bool = False

@@ -11,7 +11,7 @@ spare LED), so the web page draws every pixel where the board has it;
 
 Additions for the web page: what the light says in words (``lifted``,
 ``press_done``, ``to_bar``, ``candidates``, ``winner``, ``points_won``,
-``menu_armed``), ``confirms``: when plays read the same, the one DONE confirms
+``menu_armed``, ``resignation``), ``confirms``: when plays read the same, the one DONE confirms
 now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands).
@@ -26,6 +26,7 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import GameView
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.leds import LedLayout, to_hex
@@ -50,6 +51,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "dice_used": list(view.dice_used),
         "cube": {"value": match.cube, "owner": owner.value if owner is not None else None,
                  "offered": view.double_offered_by is not None},
+        "resignation": resignation_state(view),
         "score": list(match.score),
         "match_length": match.match_length,
         "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
@@ -69,6 +71,15 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
     }
+
+
+def resignation_state(view: GameView) -> dict[str, Any] | None:
+    """The resignation being chosen (``state`` "choosing", before rolling) or offered
+    (``"offered"``): who resigns and the points it concedes; None when there is none."""
+    if view.resigning is None:
+        return None
+    return {"player": view.resigning.value, "points": int(view.resign_level) * view.cube_value,
+            "state": "offered" if view.resign_offered else "choosing"}
 
 
 def led_features(layout: LedLayout) -> list[str | None]:
