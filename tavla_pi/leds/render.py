@@ -25,6 +25,7 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.lifted,
     patterns.winner,
     patterns.double_offer,
+    patterns.resignation,
     patterns.dice_shown,
     patterns.cube,
     patterns.turn,
