@@ -15,7 +15,7 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.resign import ResignDesk, unplayable_offer
+from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
@@ -97,12 +97,10 @@ class Referee:
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
         """Continue from a Position ID and Match ID (a scenario's ``load``)."""
         self._now = now
-        if why := unplayable_offer(match):
-            raise IllegalPlayError(why)
+        self.resign = ResignDesk.loaded(match)
         self.match = match
         self.board = position.to_board(match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
-        self.resign = ResignDesk()
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id())
         if match.game_state is not GameState.PLAYING:
@@ -292,7 +290,7 @@ class Referee:
 
     def _offer_resignation(self, color: Color, level: Resignation) -> None:
         try:
-            self.match, points = self.resign.offer(self.match, color, level)
+            self.match, points = self.resign.offer(self.phase, self.match, color, level)
         except IllegalPlayError as exc:
             self._reject(color, str(exc))
             return
@@ -400,10 +398,7 @@ class Referee:
     def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
         """``color`` (the computer) offers to resign ``level`` before its roll."""
         self._now = now
-        if self.phase is Phase.AWAIT_ROLL:
-            self._offer_resignation(color, level)
-        else:
-            self._reject(color, f"no resignation now ({self.phase.value})")
+        self._offer_resignation(color, level)
         return self._flush()
 
     def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tavla_pi.errors import IllegalPlayError
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
@@ -58,6 +59,13 @@ class ResignDesk:
         self.choosing: tuple[Color, Resignation] | None = None
         self.declined = declined
 
+    @classmethod
+    def loaded(cls, match: MatchState) -> ResignDesk:
+        """A fresh desk for a loaded Match ID; IllegalPlayError if its offer is not playable."""
+        if why := unplayable_offer(match):
+            raise IllegalPlayError(why)
+        return cls()
+
     def press(self, match: MatchState, color: Color, role: str, long: bool) -> Gesture | None:
         """A press before the roll, as the gesture reads it; None if it is not one of its."""
         if self.choosing is None:
@@ -85,12 +93,15 @@ class ResignDesk:
         self.choosing = (color, first)
         return Gesture()
 
-    def offer(self, match: MatchState, color: Color,
+    def offer(self, phase: Phase, match: MatchState, color: Color,
               level: Resignation) -> tuple[MatchState, int]:
         """``color`` offers ``level``: the match then, and the points offered.
 
-        IllegalPlayError (with the reason) when the rules do not allow it.
+        IllegalPlayError (with the reason) when it is not before the roll or
+        the rules do not allow it.
         """
+        if phase is not Phase.AWAIT_ROLL:
+            raise IllegalPlayError(f"no resignation now ({phase.value})")
         offered = offer_resignation(match, color, level, self.declined)
         return offered, resignation_points(offered, level)
 
