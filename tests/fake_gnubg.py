@@ -33,6 +33,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "double": {"double": False, "resign": 0},
     "take": {"take": "take"},
     "resign": {"accept": False},
+    "offer": {"resign": 0},
     "evaluate": {
         "probs": [0.5, 0.1, 0.01, 0.1, 0.01],
         "cubeless": 0.0,

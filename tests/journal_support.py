@@ -26,15 +26,17 @@ from typing import Any
 from tavla_pi.decode.observation import NOTHING, CountRange, Observation, Reading
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.restore import Resumed, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
-from tavla_pi.rules.match import MatchRules
+from tavla_pi.rules.match import MatchRules, Resignation
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.resign import levels_above
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -63,7 +65,9 @@ class Policy:
     the modelled board).  ``doubles``
     is the chance that a player allowed to double does; ``takes`` the
     chance a double is taken; ``beavers`` the chance a player doubled
-    beavers, when the rules allow it.
+    beavers, when the rules allow it; ``resigns`` the chance the player on
+    roll resigns before rolling (a level at random), ``accepts`` the chance
+    a resignation is accepted.
     """
 
     rng: random.Random
@@ -73,6 +77,8 @@ class Policy:
     doublers: tuple[Color, ...] = (W, B)
     spread: bool = False
     beavers: float = 0.0
+    resigns: float = 0.0
+    accepts: float = 0.5
 
     def play(self, plays: list[Play], mover: Color) -> Play:
         """The play ``mover`` makes."""
@@ -94,6 +100,16 @@ class Policy:
     def beaver(self) -> bool:
         """Does the player doubled, allowed to, beaver?"""
         return self.rng.random() < self.beavers
+
+    def resign(self) -> int:
+        """The level the player on roll resigns before rolling (0: none)."""
+        if not self.resigns or self.rng.random() >= self.resigns:
+            return 0
+        return self.rng.randint(1, 3)
+
+    def accept(self) -> bool:
+        """Is the resignation on offer accepted?"""
+        return self.rng.random() < self.accepts
 
 
 def _held_back(play: Play) -> int:
@@ -126,6 +142,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "result": referee.result,
         "opening_throws": list(referee.opening_throws),
         "turn": (referee.turn.start, referee.turn.dice) if referee.turn else None,
+        "resign_declined": referee.resign.declined,
     }
 
 
@@ -210,6 +227,9 @@ class DirectMatch:
         """Before rolling: double or roll; or answer the double on offer."""
         ref = self.referee
         on_roll = ref.match.on_roll
+        if ref.phase is Phase.RESIGN_OFFERED:
+            role = "roll" if self.policy.accept() else "cube"
+            return self.feed("button", f"{ref.match.to_act.value}.{role}", False)
         if ref.phase is Phase.DOUBLE_OFFERED:
             answerer = ref.match.to_act  # the doubled player, or the doubler after a beaver
             if cube_rules.may_beaver(ref.match, answerer, self.settings.rules) \
@@ -217,11 +237,22 @@ class DirectMatch:
                 return self.feed("button", f"{answerer.value}.cube", True)
             role = "roll" if self.policy.take() else "cube"
             return self.feed("button", f"{answerer.value}.{role}", False)
+        level = self.policy.resign()
+        choices = levels_above(ref.resign.declined)
+        if level and Resignation(level) in choices:
+            return self.resign(on_roll, choices.index(Resignation(level)))
         allowed = cube_rules.may_double(ref.match, on_roll, self.settings.rules)
         if allowed and self.policy.double(on_roll):
             return self.feed("button", f"{on_roll.value}.cube", False)
         self.roll()
         return self.feed("button", f"{on_roll.value}.roll", False)
+
+    def resign(self, color: Color, presses: int) -> list[Event]:
+        """``color`` holds CUBE, presses it ``presses`` times and offers with ROLL."""
+        events = self.feed("button", f"{color.value}.cube", True)
+        for _ in range(presses):
+            events += self.feed("button", f"{color.value}.cube", False)
+        return events + self.feed("button", f"{color.value}.roll", False)
 
     def move(self) -> list[Event]:
         """The player moving puts the board of a chosen play and presses DONE."""
@@ -281,7 +312,7 @@ def runner_actions(match: DirectMatch) -> Iterator[dict[str, Any]]:
         elif kind == "button":
             yield from ({"dice": list(d)} for d in pending)
             pending = []
-            yield {"press": step.call[1]}
+            yield {"hold": step.call[1], "ms": 2000} if step.call[2] else {"press": step.call[1]}
         elif kind == "obs" and step.call[1] == Board.initial() and _setting_up(match, step):
             yield {"setup": "start"}
             board = Board.initial()
@@ -317,3 +348,69 @@ def _loc(color: Color, number: int) -> str:
     if number == 0:
         return "off"
     return str(number if color is W else 25 - number)
+
+
+# -- stopping anywhere, restoring, going on --------------------------------------------
+
+
+NOISE = ("lifted", "out_of_sync", "in_sync")
+"""Events that depend on what the sensors showed a turn, not on the game state."""
+
+
+def resumed(events: list[Event], settings: GameSettings, now: int,
+            dice: ScriptedDice | None = None) -> Referee:
+    """A fresh referee continued from ``events`` (which must all follow the rules)."""
+    checked = verify(events, settings)
+    assert (checked.trusted, checked.reason) == (len(events), "")
+    return resume(checked.state, settings, now, dice)
+
+
+def resume(state: Resumed, settings: GameSettings, now: int,
+           dice: ScriptedDice | None = None) -> Referee:
+    """A fresh referee continued from ``state``."""
+    referee = Referee(settings, dice or ScriptedDice())
+    referee.resume(state, now)
+    return referee
+
+
+def prefixes(match: DirectMatch) -> list[tuple[int, Step]]:
+    """(number of events, the step whose state they leave) for every event."""
+    out, count = [], 0
+    for step in match.steps:
+        types = [e.type for e in step.events]
+        for i in range(len(step.events)):
+            count += 1
+            if types[i] == "new_match" and "game_started" in types[i:]:
+                continue  # the board was already set up: the game starts in the same step
+            out.append((count, step))
+    return out
+
+
+def continue_after(match: DirectMatch, kill: int) -> list[Event]:
+    """Stop after step ``kill``, restore, show the board, feed the rest: the events."""
+    steps = match.steps
+    done = [e for step in steps[: kill + 1] for e in step.events]
+    now = steps[kill].now
+    dice = ScriptedDice()
+    referee = resumed(done, match.settings, now, dice)
+    board = next((s.call[1] for s in reversed(steps[: kill + 1]) if s.call[0] == "obs"), None)
+    if board is not None:  # the daemon's first stable frame after the restart
+        assert [e.type for e in referee.on_observation(observation(board), now)
+                if e.type not in NOISE] == []
+    dice.extend([s.call[1] for s in steps[: kill + 1] if s.call[0] == "dice"][
+        len([1 for e in done if e.type in ("rolled", "opening_roll")]):])
+    out: list[Event] = []
+    for step in steps[kill + 1:]:
+        out += apply(referee, dice, step.call, step.now)
+    return out
+
+
+def graded(events: list[Event]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.type, dict(e.fields)) for e in events if e.type not in NOISE]
+
+
+def transient(step: Step) -> bool:
+    """A press whose effect is not an event yet, so a restart forgets it: the first of
+    two long MENU presses, or DONE while the board settles (the player presses again)."""
+    pending_done = step.call[0] == "button" and step.state["phase"] is Phase.MOVING
+    return pending_done or step.call[:2] == ("button", "menu")

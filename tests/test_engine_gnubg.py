@@ -6,9 +6,10 @@
   hand (not through the bridge).  The dice are set larger first, as gnubg
   records a roll (and as a Match ID holds it): gnubg breaks an exact tie
   between plays by the order it generated them in, which follows the dice.
-* Cube, take and resignation answers in positions where the right answer is
-  not in doubt, and where the rules told to gnubg change it: Jacoby on and
-  off, beavers on and off, a post-Crawford score.
+* Cube, take and resignation answers, and the computer's own resignations,
+  in positions where the right answer is not in doubt, and where the rules
+  told to gnubg change it: Jacoby on and off, beavers on and off, a
+  post-Crawford score.
 * gnubg killed with SIGKILL in the middle of a decision: restarted, asked
   again, and the same answer.
 """
@@ -234,6 +235,37 @@ def test_resignation_answers(engine: GnubgEngine) -> None:
     # A single resignation at the start is a free point for Black.
     offered = money(resignation=Resignation.SINGLE, to_act=Color.BLACK)
     assert engine.resign_answer(EngineRequest(Position.initial(), offered)) is ResignAnswer.ACCEPT
+
+
+# The computer's own resignation (the bridge's ``offer``: gnubg's computer player acts
+# before its roll).  ComputerTurn considers it out of contact only, decided by
+# getResignation at 0 plies whatever the level, and offers the most it is sure to lose;
+# under the Jacoby rule with a centred money cube getResignation offers a single instead.
+# In each position the player on roll cannot win: the opponent bears off its last checker.
+LOST_SINGLE = position({20: 1, 21: 1}, {1: 1})               # 13 off: a single
+LOST_BACKGAMMON = position({23: 5, 13: 10}, {1: 1})          # five stuck in its home board
+WINNING = position({1: 2, 2: 2}, {6: 5, 8: 3, 10: 5, 12: 2})
+
+
+@pytest.mark.parametrize(("where", "state", "expected"), [
+    (LOST_SINGLE, money(), Resignation.SINGLE),
+    (HOPELESS, money(), Resignation.GAMMON),
+    (LOST_BACKGAMMON, money(), Resignation.BACKGAMMON),
+    (LOST_BACKGAMMON, money(on_roll=Color.BLACK, to_act=Color.BLACK), Resignation.BACKGAMMON),
+    (LOST_BACKGAMMON, money(jacoby=True), Resignation.SINGLE),
+    (HOPELESS, money(jacoby=True, cube=2, cube_owner=Color.BLACK), Resignation.GAMMON),
+    (HOPELESS, MatchState(match_length=5, score=(3, 4), cube=2, cube_owner=Color.WHITE),
+     Resignation.GAMMON),
+    (WINNING, money(), Resignation.NONE),
+    (Position.initial(), money(), Resignation.NONE),  # contact: gnubg is not asked
+])
+def test_the_computer_resigns_as_gnubgs_computer_player(
+        engine: GnubgEngine, where: Position, state: MatchState, expected: Resignation) -> None:
+    rules = MatchRules(jacoby=state.jacoby)
+    assert engine.resign_offer(EngineRequest(where, state, rules)) is expected
+    if expected:  # the level does not change it
+        for level in (Level.BEGINNER, Level.WORLD_CLASS):
+            assert engine.resign_offer(EngineRequest(where, state, rules, level)) is expected
 
 
 def _context(request: EngineRequest) -> dict[str, Any]:

@@ -10,26 +10,27 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from journal_support import (
     B,
-    DirectMatch,
-    Step,
     W,
     apply,
+    continue_after,
     direct_match,
-    observation,
+    graded,
     played_with_menus,
+    prefixes,
+    resume,
+    resumed,
     snapshot,
+    transient,
 )
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
 from tavla_pi.events.types import EventType
-from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import Resumed, fresh, restore, restore_steps, verify
+from tavla_pi.game.restore import fresh, restore, restore_steps, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.board import Board
@@ -37,39 +38,6 @@ from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import WinKind
-
-NOISE = ("lifted", "out_of_sync", "in_sync")
-"""Events that depend on what the sensors showed a turn, not on the game state."""
-
-
-def resumed(events: list[Event], settings: GameSettings, now: int,
-            dice: ScriptedDice | None = None) -> Referee:
-    """A fresh referee continued from ``events`` (which must all follow the rules)."""
-    checked = verify(events, settings)
-    assert (checked.trusted, checked.reason) == (len(events), "")
-    return resume(checked.state, settings, now, dice)
-
-
-def resume(state: Resumed, settings: GameSettings, now: int,
-           dice: ScriptedDice | None = None) -> Referee:
-    """A fresh referee continued from ``state``."""
-    referee = Referee(settings, dice or ScriptedDice())
-    referee.resume(state, now)
-    return referee
-
-
-def prefixes(match: DirectMatch) -> list[tuple[int, Step]]:
-    """(number of events, the step whose state they leave) for every event."""
-    out, count = [], 0
-    for step in match.steps:
-        types = [e.type for e in step.events]
-        for i in range(len(step.events)):
-            count += 1
-            if types[i] == "new_match" and "game_started" in types[i:]:
-                continue  # the board was already set up: the game starts in the same step
-            out.append((count, step))
-    return out
-
 
 CASES = [(seed, length) for seed in range(2) for length in (0, 1, 3, 5, 7)]
 
@@ -85,36 +53,6 @@ def test_restoring_after_every_event_gives_the_live_state(seed: int, length: int
     for count, step in prefixes(match):
         referee = resume(states[count - 1], match.settings, step.now)
         assert snapshot(referee) == step.state, (count, events[count - 1])
-
-
-def continue_after(match: DirectMatch, kill: int) -> list[Event]:
-    """Stop after step ``kill``, restore, show the board, feed the rest: the events."""
-    steps = match.steps
-    done = [e for step in steps[: kill + 1] for e in step.events]
-    now = steps[kill].now
-    dice = ScriptedDice()
-    referee = resumed(done, match.settings, now, dice)
-    board = next((s.call[1] for s in reversed(steps[: kill + 1]) if s.call[0] == "obs"), None)
-    if board is not None:  # the daemon's first stable frame after the restart
-        assert [e.type for e in referee.on_observation(observation(board), now)
-                if e.type not in NOISE] == []
-    dice.extend([s.call[1] for s in steps[: kill + 1] if s.call[0] == "dice"][
-        len([1 for e in done if e.type in ("rolled", "opening_roll")]):])
-    out: list[Event] = []
-    for step in steps[kill + 1:]:
-        out += apply(referee, dice, step.call, step.now)
-    return out
-
-
-def graded(events: list[Event]) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.type, dict(e.fields)) for e in events if e.type not in NOISE]
-
-
-def transient(step: Step) -> bool:
-    """A press whose effect is not an event yet, so a restart forgets it: the first of
-    two long MENU presses, or DONE while the board settles (the player presses again)."""
-    pending_done = step.call[0] == "button" and step.state["phase"] is Phase.MOVING
-    return pending_done or step.call[:2] == ("button", "menu")
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -220,7 +158,7 @@ HOSTILE: list[tuple[list[Event], str]] = [
     ([start(), Event("match_over", 1, {"winner": "white", "score": [3, 0]})],
      "only right after the game that decides the match"),
     ([start(MatchState()), Event("rolled", 1, {"player": "purple", "dice": [1, 2]})], "purple"),
-    ([start(), start(MatchState(resignation=Resignation.GAMMON))], "a resignation is on offer"),
+    ([start(), start(MatchState(resignation=Resignation.GAMMON))], "not by the player on roll"),
     ([start(MatchState()), Event("rolled", 1, {"player": "white"})], "field 'dice' is missing"),
     ([start(), Event("sparkle", 5, {"colour": "gold"})], "not an event type this board writes"),
     ([Event("new_match", -5, {"match_length": 3})], "time -5 is not whole milliseconds from 0"),

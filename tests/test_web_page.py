@@ -453,6 +453,42 @@ def test_without_gnubg_the_panel_shows_the_one_line(daemon: SimDaemon,
     shot(page, "settings-without-gnubg")
 
 
+def test_a_resignation_chosen_declined_then_accepted(daemon: SimDaemon,
+                                                    open_page: OpenPage) -> None:
+    first_turn_played(daemon)
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=await_roll]")
+    assert page.inner_text("#resign") == "none"
+    hold(page, "black.cube")
+    page.wait_for_selector("#resign[data-state=choosing]")
+    assert page.inner_text("#resign").startswith("Black chooses: a single game (1 points)")
+    state = daemon.state()
+    wait_led(page, "cube.2", pixel(AMBER, state))
+    press(page, "black.cube")
+    page.wait_for_selector("#resign >> text=a gammon (2 points)")
+    press(page, "black.roll")
+    assert wait_log(page, "resign_offered") == ["Black offers to resign: 2 points"]
+    page.wait_for_selector("body[data-phase=resign_offered]")
+    assert page.inner_text("#phase") == \
+        "Black offers to resign a gammon (2 points): White accepts (ROLL) or declines (CUBE)"
+    assert page.inner_text("#resign") == "Black offers a gammon (2 points)"
+    press(page, "white.cube")
+    assert wait_log(page, "resign_declined") == [
+        "White declines the resignation of 2 points: play goes on"]
+    page.wait_for_selector("body[data-phase=await_roll]")
+    press(page, "white.roll")
+    assert wait_log(page, "rejected") == ["White: not accepted: it is Black's turn"]
+    hold(page, "black.cube")  # a gammon was declined: a backgammon is what is left
+    page.wait_for_selector("#resign >> text=a backgammon (3 points)")
+    press(page, "black.roll")
+    page.wait_for_selector("body[data-phase=resign_offered]")
+    press(page, "white.roll")
+    assert wait_log(page, "resign_accepted") == ["White accepts the resignation: 3 points"]
+    assert wait_log(page, "game_over") == [
+        "White wins a backgammon: 3 points (cube 1); score 3–0"]  # noqa: RUF001
+    shot(page, "simulator-resigned")
+
+
 def test_setup_from_the_trays_and_a_phantom_checker(daemon: SimDaemon,
                                                     open_page: OpenPage) -> None:
     page = open_page(daemon.url)

@@ -26,6 +26,7 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render, to_hex
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import Resignation
 
 OUT_DIR = Path(__file__).resolve().parent.parent / "docs" / "leds"
 LAYOUT = LedLayout.from_names(REQUIRED_FEATURES, "reference layout")
@@ -62,6 +63,12 @@ SCENES: tuple[Scene, ...] = (
         Phase.AWAIT_ROLL, B, cube_value=4, cube_owner=W)),
     Scene("double_offered", "White redoubles to 4, Black to take or drop", GameView(
         Phase.DOUBLE_OFFERED, W, cube_value=2, cube_owner=W, double_offered_by=W)),
+    Scene("resign_choosing", "Black, before rolling, chooses to resign a gammon", GameView(
+        Phase.AWAIT_ROLL, B, cube_value=2, cube_owner=B, resigning=B,
+        resign_level=Resignation.GAMMON)),
+    Scene("resign_offered", "White offers to resign a single, Black to accept or decline",
+          GameView(Phase.RESIGN_OFFERED, W, resigning=W, resign_level=Resignation.SINGLE,
+                   resign_offered=True)),
     Scene("press_done", "Move complete: press DONE",
           _moving(dice=(5, 2), dice_used=(True, True), press_done=True), at_ms=1000),
     Scene("no_legal_move", "Black's 6-6 cannot be played", GameView(

@@ -99,11 +99,13 @@ def status_line(referee: Referee) -> str:
     if match.match_length:
         score += f" of {match.match_length}"
     phase = referee.phase
-    if phase in (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE, Phase.DOUBLE_OFFERED):
+    if phase in (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE, Phase.DOUBLE_OFFERED,
+                 Phase.RESIGN_OFFERED):
         who = match.on_roll.value
         doing = {Phase.AWAIT_ROLL: f"{who} to roll", Phase.MOVING: f"{who} moving",
                  Phase.NO_MOVE: f"{who} cannot move",
-                 Phase.DOUBLE_OFFERED: f"{who} doubled"}[phase]
+                 Phase.DOUBLE_OFFERED: f"{who} doubled",
+                 Phase.RESIGN_OFFERED: f"{who} offers to resign"}[phase]
         return f"{doing}, cube {match.cube}, {score}"
     names = {Phase.SETUP: "waiting for the starting position", Phase.OPENING: "opening roll",
              Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over"}

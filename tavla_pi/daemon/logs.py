@@ -75,6 +75,11 @@ LINES: dict[EventType, Callable[[Mapping[str, Any]], str]] = {
     EventType.GAME_OVER: lambda f: f"game over: {f['winner']} wins {f['points']} "
                                    f"({f['kind']}), score {f['score']}",
     EventType.MATCH_OVER: lambda f: f"match over: {f['winner']} wins, score {f['score']}",
+    EventType.RESIGN_OFFERED: lambda f: f"{f['player']} offers to resign {f['points']} points",
+    EventType.RESIGN_ACCEPTED: lambda f: f"{f['player']} accepts the resignation "
+                                         f"({f['points']} points)",
+    EventType.RESIGN_DECLINED: lambda f: f"{f['player']} declines the resignation "
+                                         f"({f['points']} points)",
     EventType.NEW_MATCH: lambda f: "new match",
     EventType.REJECTED: lambda f: f"rejected ({f['player']}): {f['reason']}",
 }

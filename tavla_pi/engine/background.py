@@ -28,6 +28,7 @@ from tavla_pi.engine.interface import (
     TakeDecision,
 )
 from tavla_pi.errors import EngineError
+from tavla_pi.rules import Resignation
 
 T = TypeVar("T")
 
@@ -137,6 +138,10 @@ class BackgroundEngine:
     def resign_answer(self, request: EngineRequest) -> Job[ResignAnswer]:
         """Submit :meth:`Engine.resign_answer`."""
         return self.submit("resignation answer", lambda engine: engine.resign_answer(request))
+
+    def resign_offer(self, request: EngineRequest) -> Job[Resignation]:
+        """Submit :meth:`Engine.resign_offer`."""
+        return self.submit("resignation offer", lambda engine: engine.resign_offer(request))
 
     def evaluate(self, request: EngineRequest) -> Job[Evaluation]:
         """Submit :meth:`Engine.evaluate`."""

@@ -13,9 +13,9 @@ the Jacoby and beaver rules (``set jacoby``, ``set beavers``), the seed
 (``set seed``), the player gnubg decides for and the evaluation settings of
 the level.  Decisions are gnubg's own: the play is the first of ``hint``
 (which ranks the moves as gnubg's computer player does), and the cube and
-resignation answers come from gnubg's computer player itself, made to act
-with ``play``, ``double``, ``beaver`` and ``resign`` while the other player is
-a human.  See :mod:`tavla_pi.engine.wire` for the requests.
+resignation answers and offers come from gnubg's computer player itself,
+made to act with ``play``, ``double``, ``beaver`` and ``resign`` while the
+other player is a human.  See :mod:`tavla_pi.engine.wire` for the requests.
 """
 
 from __future__ import annotations
@@ -202,6 +202,14 @@ class Bridge:
             return {"accept": False}
         raise ValueError(f"gnubg did not answer the resignation ({info})")
 
+    def offer(self, request: BridgeRequest) -> Answer:
+        """Would gnubg resign now?  Its computer player acts (``play``): ComputerTurn
+        considers resigning first (getResignation, out of contact only), then the cube."""
+        self.setup(request)
+        self.computer(request["player"], request["eval"], FAST_CHEQUER)
+        self.g.command("play")
+        return {"resign": int(self.g.posinfo()["resigned"])}
+
     def evaluate(self, request: BridgeRequest) -> Answer:
         """Probabilities and cube equities before the roll (``evaluate``, ``cfevaluate``)."""
         self.setup(request)
@@ -235,6 +243,7 @@ _OPS: dict[Any, Callable[[Bridge, BridgeRequest], Answer]] = {
     "double": Bridge.double,
     "take": Bridge.take,
     "resign": Bridge.resign,
+    "offer": Bridge.offer,
     "evaluate": Bridge.evaluate,
     "ping": Bridge.ping,
 }

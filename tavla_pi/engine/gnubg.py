@@ -27,10 +27,13 @@ from tavla_pi.engine.interface import (
     ResignAnswer,
     TakeDecision,
     check_play,
+    check_resign_offer,
     may_engine_double,
 )
 from tavla_pi.engine.process import Supervisor, clean_env
 from tavla_pi.errors import EngineError
+from tavla_pi.rules import Resignation
+from tavla_pi.rules.resign import in_contact
 
 NOT_INSTALLED = "install gnubg (apt install gnubg)"
 """What to tell a user who wants to play the computer on a board without gnubg."""
@@ -141,6 +144,14 @@ class GnubgEngine:
     def resign_answer(self, request: EngineRequest) -> ResignAnswer:
         """gnubg's computer player's answer to the resignation on offer."""
         return wire.resign_answer(self._call(wire.resign_request(request)))
+
+    def resign_offer(self, request: EngineRequest) -> Resignation:
+        """gnubg's computer player's resignation before its cube decision (none in contact,
+        where gnubg does not consider it, so no question is sent)."""
+        check_resign_offer(request)
+        if in_contact(request.position):
+            return Resignation.NONE
+        return wire.resign_offer_answer(self._call(wire.resign_offer_request(request)))
 
     def evaluate(self, request: EngineRequest) -> Evaluation:
         """gnubg's ``evaluate`` and ``cfevaluate`` at the level's settings."""

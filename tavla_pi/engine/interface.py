@@ -140,6 +140,14 @@ class Engine(Protocol):
         """The answer to the resignation on offer."""
         ...
 
+    def resign_offer(self, request: EngineRequest) -> Resignation:
+        """Before its cube decision: the resignation the player on roll offers (NONE: none).
+
+        As gnubg's ComputerTurn: only out of contact (ClassifyPosition at most
+        CLASS_RACE), decided by getResignation at 0 plies whatever the level.
+        """
+        ...
+
     def evaluate(self, request: EngineRequest) -> Evaluation:
         """gnubg's evaluation of the position for the player on roll, before the roll."""
         ...
@@ -207,6 +215,16 @@ def check_resign(request: EngineRequest) -> Resignation:
     if state.double_offered or state.to_act is state.on_roll:
         raise _refuse("to accept a resignation", "it was not offered by the player on roll")
     return state.resignation
+
+
+def check_resign_offer(request: EngineRequest) -> None:
+    """The player on roll is to act, with nothing on offer: it may resign now."""
+    state = request.state
+    _check_playing(state, "whether to resign")
+    if state.double_offered or state.resignation:
+        raise _refuse("whether to resign", "an offer waits for an answer")
+    if state.to_act is not state.on_roll:
+        raise _refuse("whether to resign", f"{state.on_roll.value} is not to act")
 
 
 def check_evaluate(request: EngineRequest) -> None:

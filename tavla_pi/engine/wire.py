@@ -24,6 +24,7 @@ from tavla_pi.engine.interface import (
     check_evaluate,
     check_play,
     check_resign,
+    check_resign_offer,
     check_take,
 )
 from tavla_pi.errors import EngineError
@@ -84,6 +85,12 @@ def resign_request(request: EngineRequest) -> Fields:
     return {"op": "resign", "points": int(points), **context(request, before, state.to_act)}
 
 
+def resign_offer_request(request: EngineRequest) -> Fields:
+    """``offer``: whether the player on roll resigns now, and what (gnubg's ComputerTurn)."""
+    check_resign_offer(request)
+    return {"op": "offer", **context(request, request.state, request.state.on_roll)}
+
+
 def evaluate_request(request: EngineRequest) -> Fields:
     """``evaluate``: the position before the roll, for the player on roll."""
     check_evaluate(request)
@@ -142,6 +149,14 @@ def take_answer(request: EngineRequest, answer: Fields) -> TakeDecision:
 def resign_answer(answer: Fields) -> ResignAnswer:
     """The bridge's ``resign`` answer."""
     return ResignAnswer.ACCEPT if field(answer, "accept", bool) else ResignAnswer.DECLINE
+
+
+def resign_offer_answer(answer: Fields) -> Resignation:
+    """The bridge's ``offer`` answer: the level gnubg resigned (0: none)."""
+    level = field(answer, "resign", int)
+    if level not in tuple(Resignation):
+        raise EngineError(f"gnubg's resignation is not 0..3: {answer}")
+    return Resignation(level)
 
 
 def evaluate_answer(answer: Fields) -> Evaluation:

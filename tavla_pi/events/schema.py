@@ -70,6 +70,7 @@ def _plays(value: Any) -> bool:
 
 
 _CUBE = {"player": _color, "cube": _count}
+_RESIGN = {"player": _color, "points": _count}
 _NOT_READ: Mapping[str, Check] = {}
 """The fields of an event type nothing reads back (the lights, the web view): unchecked."""
 
@@ -94,6 +95,9 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.HINT: {"player": _color, "dice": _dice, "plays": _plays},
     EventType.BLUNDER_WARNING: {"player": _color, "play": _text, "best": _text,
                                 "loss": _number},
+    EventType.RESIGN_OFFERED: _RESIGN,
+    EventType.RESIGN_ACCEPTED: _RESIGN,
+    EventType.RESIGN_DECLINED: _RESIGN,
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

@@ -33,6 +33,9 @@ class EventType(enum.StrEnum):
     MATCH_OVER = "match_over"          # the match is decided: winner and final score
     HINT = "hint"                      # the engine's best plays for the mover's roll, best first
     BLUNDER_WARNING = "blunder_warning"  # DONE held back: the play loses this much to the best
+    RESIGN_OFFERED = "resign_offered"  # the player on roll offers to resign these points
+    RESIGN_ACCEPTED = "resign_accepted"  # the opponent accepts: the game is over
+    RESIGN_DECLINED = "resign_declined"  # the opponent declines: the offerer plays on
 
 
 UnknownType = NewType("UnknownType", str)

@@ -14,16 +14,19 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation
 from tavla_pi.engine.background import BackgroundEngine
+from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.coach import Coach
 from tavla_pi.game.menu import Menu, Mode
+from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import board_fixes
 from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules import Resignation
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
@@ -67,6 +70,7 @@ class Referee:
         self.since_ms = 0
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
+        self.resign = ResignDesk()
         self._out: list[Event] = []
         self._now = 0
 
@@ -124,6 +128,7 @@ class Referee:
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
         """Continue from a Position ID and Match ID (a scenario's ``load``)."""
         self._now = now
+        self.resign = ResignDesk.loaded(match)
         self.match = match
         self.board = position.to_board(match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
@@ -133,6 +138,8 @@ class Referee:
             self._enter(Phase.SETUP)
         elif match.double_offered:
             self._enter(Phase.DOUBLE_OFFERED)
+        elif match.resignation:
+            self._enter(Phase.RESIGN_OFFERED)
         elif match.dice is not None:
             self._start_turn(match.dice)
         else:
@@ -152,6 +159,7 @@ class Referee:
         if state.opponent is not None:
             self.settings = replace(self.settings, opponent=state.opponent)
             self.next_opponent = state.opponent
+        self.resign = ResignDesk(state.resign_declined)
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
             a, b = state.dice
@@ -196,7 +204,8 @@ class Referee:
             return self._end_view(base)
         if self.phase is Phase.OPENING:
             return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
-        base.update(on_roll=match.on_roll, fixes=self.sync_fixes)
+        base.update(on_roll=match.on_roll, fixes=self.sync_fixes,
+                    **self.resign.shown(self.phase, match))
         if self.phase is Phase.DOUBLE_OFFERED:
             return GameView(double_offered_by=match.on_roll, **base)
         if self.phase is Phase.NO_MOVE:
@@ -231,6 +240,7 @@ class Referee:
 
     def _enter(self, phase: Phase) -> None:
         self.phase, self.since_ms = phase, self._now
+        self.resign.entered(phase)
 
     def _check_setup(self, obs: Observation) -> None:
         fixes = board_fixes(Board.initial(), obs)
@@ -256,9 +266,12 @@ class Referee:
         if phase is Phase.OPENING and role == "roll":
             self._opening_roll()
         elif phase is Phase.AWAIT_ROLL:
-            self._await_roll(color, role)
+            if not self._resign_gesture(color, role, long):
+                self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
             self._answer_double(color, role, long)
+        elif phase is Phase.RESIGN_OFFERED:
+            self._answer_resignation(color, accept=role == "roll")
         elif phase is Phase.MOVING and self.turn is not None:
             self._moving(self.turn, color, role, long)
         elif phase is Phase.NO_MOVE and role == "roll":
@@ -318,6 +331,40 @@ class Referee:
             self.match, result = cube_rules.drop(self.match, color, self.settings.rules)
             self._emit(EventType.DOUBLE_DROPPED, player=color.value, cube=cube)
             self._game_over(result)
+
+    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
+        """A press before the roll that chooses, offers or withdraws a resignation."""
+        gesture = self.resign.press(self.match, color, role, long)
+        if gesture is None:
+            return False
+        if gesture.reason:
+            self._reject(color, gesture.reason)
+        elif gesture.offer:
+            self._offer_resignation(color, gesture.offer)
+        return True
+
+    def _offer_resignation(self, color: Color, level: Resignation) -> None:
+        try:
+            self.match, points = self.resign.offer(self.phase, self.match, color, level)
+        except IllegalPlayError as exc:
+            self._reject(color, str(exc))
+            return
+        self._emit(EventType.RESIGN_OFFERED, player=color.value, points=points)
+        self._enter(Phase.RESIGN_OFFERED)
+
+    def _answer_resignation(self, color: Color, accept: bool) -> None:
+        try:
+            self.match, points, result = self.resign.answer(self.match, color, accept,
+                                                            self.settings.rules)
+        except IllegalPlayError as exc:
+            self._reject(color, str(exc))
+            return
+        if result is not None:
+            self._emit(EventType.RESIGN_ACCEPTED, player=color.value, points=points)
+            self._game_over(result)
+        else:
+            self._emit(EventType.RESIGN_DECLINED, player=color.value, points=points)
+            self._enter(Phase.AWAIT_ROLL)
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
         mover = self.match.on_roll
@@ -423,6 +470,18 @@ class Referee:
             if Mode.of(opponent) != Mode.of(self.settings.opponent):
                 self._new_match(self.match.match_length)
             self.settings = replace(self.settings, opponent=opponent)
+        return self._flush()
+
+    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
+        """``color`` (the computer) offers to resign ``level`` before its roll."""
+        self._now = now
+        self._offer_resignation(color, level)
+        return self._flush()
+
+    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
+        """``color`` (the computer) accepts or declines the resignation on offer."""
+        self._now = now
+        self._answer_resignation(color, accept)
         return self._flush()
 
     def _new_match(self, length: int) -> None:

@@ -27,8 +27,12 @@ What an event must do to follow:
   ``match_id`` the match after it.
 * cube events follow the cube rules (who may double, take, drop) and carry
   the cube values they lead to.
-* ``game_over`` right after the play or drop that ended a game, with its
-  result; ``match_over`` right after the ``game_over`` that decided a match.
+* ``resign_offered`` by the player on roll before rolling, for 1, 2 or 3
+  times the cube, above a level declined this turn; ``resign_accepted`` and
+  ``resign_declined`` by the opponent, for the points offered
+  (:mod:`tavla_pi.rules.resign`).
+* ``game_over`` right after the play, drop or accepted resignation that
+  ended a game, with its result; ``match_over`` right after the ``game_over`` that decided a match.
 * ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
   board showed: they change nothing.
 * ``hint`` and ``blunder_warning`` say what the engine told the mover while
@@ -59,9 +63,11 @@ from tavla_pi.engine.levels import Level
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game.resign import unplayable_offer
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
+from tavla_pi.rules import resign as resign_rules
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -70,6 +76,7 @@ from tavla_pi.rules.match import (
     GameState,
     MatchRules,
     MatchState,
+    Resignation,
     new_match,
     rolled,
     start_game,
@@ -91,7 +98,8 @@ class Resumed:
     tied opening throw while rolling for the start); ``result`` is the
     finished game's; ``opening_throws`` the ties thrown so far; ``opponent``
     the match's opponent as its ``new_match`` says (None: the journal does not
-    say, the config decides).
+    say, the config decides); ``resign_declined`` the resignation declined this
+    turn (the player on roll may only offer more before rolling).
     """
 
     match: MatchState
@@ -101,6 +109,7 @@ class Resumed:
     result: GameResult | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
     opponent: OpponentSettings | None = None
+    resign_declined: Resignation = Resignation.NONE
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -182,6 +191,8 @@ class _Fold:
             if self.due and event.type != self.due:
                 raise ValueError(f"a {self.due} event is due first")
             handler(self, event)
+            if self.state.phase not in (Phase.AWAIT_ROLL, Phase.RESIGN_OFFERED):
+                self.set(resign_declined=Resignation.NONE)  # gnubg's ApplyMoveRecord
         except (TavlaError, ValueError, KeyError, TypeError) as exc:
             self.state, self.due, self.cubes = saved
             return _reason(exc)
@@ -292,9 +303,8 @@ def _opponent_of(event: Event, configured: OpponentSettings) -> OpponentSettings
 def _match_of(event: Event) -> MatchState:
     """The event's Match ID, if this board can continue from it."""
     match = MatchState.from_match_id(event["match_id"])
-    if match.resignation:
-        raise ValueError(f"Match ID {event['match_id']}: a resignation is on offer, "
-                         "which this board does not play")
+    if why := unplayable_offer(match):
+        raise ValueError(f"Match ID {event['match_id']}: {why}")
     return match
 
 
@@ -308,6 +318,8 @@ def _game_started(fold: _Fold, event: Event) -> None:
         fold.set(phase=Phase.OPENING if position == Position.initial() else Phase.SETUP)
     elif match.double_offered:
         fold.set(phase=Phase.DOUBLE_OFFERED)
+    elif match.resignation:
+        fold.set(phase=Phase.RESIGN_OFFERED)
     elif match.dice is not None:
         fold.start_turn(match.dice)
     else:
@@ -425,10 +437,48 @@ def _double_dropped(fold: _Fold, event: Event) -> None:
     fold.game_over(match, result)
 
 
+def _resign_offered(fold: _Fold, event: Event) -> None:
+    fold.pass_if_stuck()
+    color = _mover(fold, event)
+    fold.expect(Phase.AWAIT_ROLL, "resignation may be offered")
+    offers = [(m, level) for m in fold.matches()
+              if (level := resign_rules.level_of_points(m, event["points"])) is not None]
+    if not offers:
+        raise ValueError(f"a resignation offers 1, 2 or 3 times the cube "
+                         f"({fold.match.cube}), not {event['points']!r} points")
+    before, level = offers[0]
+    match = resign_rules.offer_resignation(before, color, level, fold.state.resign_declined)
+    fold.set(match=match, phase=Phase.RESIGN_OFFERED)
+    fold.cubes = ()
+
+
+def _resign_answered(fold: _Fold, event: Event) -> tuple[Color, Resignation]:
+    """The answerer and the level of an answer to the resignation on offer."""
+    fold.expect(Phase.RESIGN_OFFERED, "resignation is offered")
+    color, match = _color(event), fold.match
+    if not (verdict := resign_rules.may_answer_resignation(match, color)):
+        raise ValueError(verdict.reason)
+    _same("the points", event["points"],
+          resign_rules.resignation_points(match, match.resignation))
+    return color, match.resignation
+
+
+def _resign_accepted(fold: _Fold, event: Event) -> None:
+    color, _ = _resign_answered(fold, event)
+    match, result = resign_rules.take_resignation(fold.match, color, fold.rules)
+    fold.game_over(match, result)
+
+
+def _resign_declined(fold: _Fold, event: Event) -> None:
+    color, level = _resign_answered(fold, event)
+    fold.set(match=resign_rules.decline_resignation(fold.match, color),
+             phase=Phase.AWAIT_ROLL, resign_declined=level)
+
+
 def _game_over(fold: _Fold, event: Event) -> None:
     result, match = fold.state.result, fold.match
     if fold.due != EventType.GAME_OVER or result is None:
-        raise ValueError("only right after the play or drop that ends a game")
+        raise ValueError("only right after the play, drop or resignation that ends a game")
     _same("the winner", event["winner"], result.winner.value)
     _same("the kind", event["kind"], result.kind.value)
     _same("the cube", event["cube"], match.cube)
@@ -490,5 +540,8 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.MATCH_OVER: _match_over,
     EventType.HINT: _hint,
     EventType.BLUNDER_WARNING: _blunder_warning,
+    EventType.RESIGN_OFFERED: _resign_offered,
+    EventType.RESIGN_ACCEPTED: _resign_accepted,
+    EventType.RESIGN_DECLINED: _resign_declined,
     **dict.fromkeys(NOTES, _noted),
 }

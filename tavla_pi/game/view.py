@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from tavla_pi.game.menu import MenuView
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import Resignation
 
 
 class Phase(enum.Enum):
@@ -21,6 +22,7 @@ class Phase(enum.Enum):
     OPENING = "opening"              # waiting for ROLL: one die each
     AWAIT_ROLL = "await_roll"        # the player on roll may double (CUBE) or ROLL
     DOUBLE_OFFERED = "double_offered"  # the opponent takes (ROLL) or drops (CUBE)
+    RESIGN_OFFERED = "resign_offered"  # the opponent accepts (ROLL) or declines (CUBE)
     MOVING = "moving"                # dice rolled, the player moves checkers
     NO_MOVE = "no_move"              # the roll has no legal play; passes by itself
     GAME_OVER = "game_over"          # showing the winner and the points
@@ -40,6 +42,8 @@ class GameView:
     a blunder warning), as the mover's steps from -> to, lit since
     ``suggested_since_ms``.
     ``menu``: the armed MENU's mode (the cube column shows it), else None.
+    ``resigning`` is the player choosing (before rolling) or offering a
+    resignation of ``resign_level``; ``resign_offered`` once it is offered.
     """
 
     phase: Phase
@@ -66,3 +70,6 @@ class GameView:
     match_length: int = 0
     since_ms: int = 0
     menu: MenuView | None = None
+    resigning: Color | None = None
+    resign_level: Resignation = Resignation.NONE
+    resign_offered: bool = False

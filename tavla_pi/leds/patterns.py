@@ -17,6 +17,8 @@ from tavla_pi.rules.color import Color
 
 _PLAYING = (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE)
 _CUBE_COLUMN = (*(f"cube.{v}" for v in CUBE_VALUES), *(f"cube.owner.{c.value}" for c in Color))
+LEVEL_LEDS = tuple(f"cube.{value}" for value in CUBE_VALUES[:3])
+"""The cube column's LEDs that show a resignation's level (single, gammon, backgammon)."""
 _OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 
 
@@ -109,7 +111,12 @@ def dice_shown(view: GameView) -> list[Light]:
 
 
 def cube(view: GameView) -> list[Light]:
-    """The cube's value (one LED of the column) and owner; centred at 1: faint 64."""
+    """The cube's value (one LED of the column) and owner; centred at 1: faint 64.
+
+    While a resignation is chosen or offered the column is the resignation's.
+    """
+    if view.resigning is not None:
+        return []
     if view.cube_value == 1:
         if view.phase is Phase.SETUP:
             return []
@@ -161,6 +168,28 @@ def double_offer(view: GameView) -> list[Light]:
         Light(f"cube.{offered}", palette.CUBE, waves.OFFER),
         Light(f"turn.{taker.value}", palette.player(taker), waves.OFFER),
     ]
+
+
+def resignation(view: GameView) -> list[Light]:
+    """A resignation: its level on the cube column, in the resigner's colour.
+
+    One LED from the column's 2 end for a single, two for a gammon, three
+    for a backgammon: steady while the resigner chooses, then blinking
+    together with the answerer's turn LED until the offer is answered.
+    """
+    resigner = view.resigning
+    if resigner is None:
+        return []
+    level = int(view.resign_level)
+    if not 1 <= level <= len(LEVEL_LEDS):
+        raise ValueError(f"GameView.resign_level: expected 1..3, got {view.resign_level!r}")
+    colour = palette.player(resigner)
+    wave = waves.OFFER if view.resign_offered else waves.STEADY
+    lights = [Light(feature, colour, wave) for feature in LEVEL_LEDS[:level]]
+    if view.resign_offered:
+        answerer = resigner.opponent
+        lights.append(Light(f"turn.{answerer.value}", palette.player(answerer), waves.OFFER))
+    return lights
 
 
 def turn(view: GameView) -> list[Light]:

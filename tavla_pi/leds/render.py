@@ -27,6 +27,7 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.suggested,
     patterns.winner,
     patterns.double_offer,
+    patterns.resignation,
     patterns.dice_shown,
     patterns.cube,
     patterns.turn,

@@ -11,9 +11,9 @@ spare LED), so the web page draws every pixel where the board has it;
 
 Additions for the web page: what the light says in words (``lifted``,
 ``press_done``, ``to_bar``, ``candidates``, ``suggested``, ``winner``,
-``points_won``, ``menu_armed``, ``menu``: the mode the armed MENU shows), the
-engine's ``hint`` list of this turn and the ``blunder_warning`` standing now,
-``confirms``: when plays read the same, the one DONE confirms
+``points_won``, ``menu_armed``, ``menu``: the mode the armed MENU shows,
+``resignation``), the engine's ``hint`` list of this turn and the
+``blunder_warning`` standing now, ``confirms``: when plays read the same, the one DONE confirms
 now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands).
@@ -30,6 +30,7 @@ from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.coach import Coach, ranked_fields
 from tavla_pi.game.menu import MenuView
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import GameView
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.leds import LedLayout, to_hex
@@ -54,6 +55,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "dice_used": list(view.dice_used),
         "cube": {"value": match.cube, "owner": owner.value if owner is not None else None,
                  "offered": view.double_offered_by is not None},
+        "resignation": resignation_state(view),
         "score": list(match.score),
         "match_length": match.match_length,
         "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
@@ -101,6 +103,15 @@ def menu_state(view: MenuView | None) -> dict[str, Any] | None:
     return {"opponent": color.value if color is not None else None,
             "level": view.mode.level.value if color is not None else None,
             "notice": view.notice}
+
+
+def resignation_state(view: GameView) -> dict[str, Any] | None:
+    """The resignation being chosen (``state`` "choosing", before rolling) or offered
+    (``"offered"``): who resigns and the points it concedes; None when there is none."""
+    if view.resigning is None:
+        return None
+    return {"player": view.resigning.value, "points": int(view.resign_level) * view.cube_value,
+            "state": "offered" if view.resign_offered else "choosing"}
 
 
 def led_features(layout: LedLayout) -> list[str | None]:

@@ -18,6 +18,7 @@ hint       ``[("24/18 13/11", 0.12), ("13/7 8/7", 0.03), ...]``, best first
 cube       ``"double"`` / ``"no double"`` (or a CubeAction)
 take       ``"take"`` / ``"drop"`` / ``"beaver"`` (or a TakeDecision)
 resign     ``"accept"`` / ``"decline"`` (or a ResignAnswer)
+offer      ``"none"`` / ``"single"`` / ``"gammon"`` / ``"backgammon"`` (or a Resignation)
 evaluate   an :class:`~tavla_pi.engine.Evaluation`
 =========  ==============================================================
 
@@ -43,13 +44,15 @@ from tavla_pi.engine.interface import (
     check_evaluate,
     check_play,
     check_resign,
+    check_resign_offer,
     check_take,
     may_engine_double,
 )
 from tavla_pi.errors import EngineError
-from tavla_pi.rules import Play
+from tavla_pi.rules import Play, Resignation
+from tavla_pi.rules.resign import in_contact
 
-QUESTIONS = ("play", "hint", "cube", "take", "resign", "evaluate")
+QUESTIONS = ("play", "hint", "cube", "take", "resign", "offer", "evaluate")
 """The questions a script answers, in the order of the table above."""
 
 
@@ -129,6 +132,16 @@ class ScriptedEngine:
         check_resign(request)
         return ResignAnswer(self._next("resign", request))
 
+    def resign_offer(self, request: EngineRequest) -> Resignation:
+        """The next scripted resignation offer (none used in contact, as gnubg asks none)."""
+        check_resign_offer(request)
+        if in_contact(request.position):
+            return Resignation.NONE
+        answer = self._next("offer", request)
+        if isinstance(answer, str):
+            return _OFFERS[answer]
+        return Resignation(answer)
+
     def evaluate(self, request: EngineRequest) -> Evaluation:
         """The next scripted evaluation."""
         check_evaluate(request)
@@ -155,6 +168,10 @@ class ScriptedEngine:
         if isinstance(answer, BaseException):
             raise answer
         return answer
+
+
+_OFFERS = {"none": Resignation.NONE, "single": Resignation.SINGLE,
+           "gammon": Resignation.GAMMON, "backgammon": Resignation.BACKGAMMON}
 
 
 def _legal(request: EngineRequest, notation: str) -> Play:

@@ -159,6 +159,8 @@ function renderPanel() {
   $("cube").textContent = cubeText;
   $("cube").dataset.value = cube.value;
   $("cube").dataset.owner = cube.owner || "";
+  $("resign").textContent = words.resignText(s);
+  $("resign").dataset.state = s.resignation ? s.resignation.state : "";
   const [w, b] = s.score;
   $("score").textContent = s.match_length
     ? t("score_match", { w, b, n: s.match_length })

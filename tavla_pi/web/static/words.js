@@ -52,6 +52,10 @@ export function phaseText(s) {
       return t("phase_double_offered", {
         player: who, cube: s.cube.value * 2, taker: player(other(s.on_roll)),
       });
+    case "resign_offered":
+      return t("phase_resign_offered", {
+        player: who, ...resigned(s), taker: player(other(s.on_roll)),
+      });
     case "moving": return t("phase_moving", { player: who, dice: diceText(s.dice) });
     case "no_move": return t("phase_no_move", { player: who, dice: diceText(s.dice) });
     case "game_over":
@@ -71,6 +75,23 @@ export function levelText(level) {
 /** Who plays a match: two players, or the computer's colour and level. */
 export function modeText(opponent, level) {
   return opponent ? t("mode_computer", { color: player(opponent), level: levelText(level) }) : t("mode_two");
+}
+
+/** The resignation of /api/state (`resignation`), chosen or offered, as a sentence. */
+export function resignText(s) {
+  const r = s.resignation;
+  if (!r) return t("resign_none");
+  return t(r.state === "offered" ? "resign_offered" : "resign_choosing", {
+    player: player(r.player), ...resigned(s),
+  });
+}
+
+/** The kind and points of the resignation shown: points are the level times the cube. */
+function resigned(s) {
+  const points = s.resignation ? s.resignation.points : 0;
+  const level = Math.round(points / (s.cube.value || 1));
+  const kind = ["single", "gammon", "backgammon"][level - 1] || "single";
+  return { kind: t(`kind_${kind}`), points };
 }
 
 /** What else the light says now, as short sentences. */
@@ -126,6 +147,10 @@ const REASONS = [
   [/^the cube belongs to (white|black)$/, "reason_owner"],
   [/^only the player on roll \((white|black)\) may double$/, "reason_on_roll"],
   [/^no hint: the engine did not answer$/, "reason_no_hint"],
+  [/^(white|black) must accept or decline the resignation$/, "reason_resign_answer"],
+  [/^(white|black) has already declined an? (single|gammon|backgammon)$/, "reason_resign_declined"],
+  [/^only the player on roll \((white|black)\) may resign$/, "reason_resign_on_roll"],
+  [/^a resignation is waiting for an answer$/, "reason_resign_waiting"],
 ];
 
 export function reasonText(reason) {
@@ -180,6 +205,9 @@ const LINES = {
   blunder_warning: (e) => t("ev_blunder_warning", {
     player: player(e.player), play: e.play, best: e.best, loss: loss(e.loss),
   }),
+  resign_offered: (e) => t("ev_resign_offered", { player: player(e.player), points: e.points }),
+  resign_accepted: (e) => t("ev_resign_accepted", { player: player(e.player), points: e.points }),
+  resign_declined: (e) => t("ev_resign_declined", { player: player(e.player), points: e.points }),
 };
 
 /** The log line of one event; unknown types show as their JSON. */
