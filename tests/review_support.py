@@ -28,10 +28,18 @@ SHORT_GAME: tuple[dict[str, Any], ...] = (
 )
 """The short game as scenario actions (money play)."""
 
+LAST_CHECKER: tuple[dict[str, Any], ...] = (
+    {"load": {"position_id": "AwAACAAAAAAAAA", "match_id": "MAEAAAAAAAAE"}}, {"wait": 400},
+    {"dice": [2, 1]}, {"press": "white.roll"}, {"move": "1/off", "color": "white"},
+    {"press": "white.roll"},
+)
+"""A game loaded near its end: White bears off its last checker (a match file cannot hold
+it: it does not start from the starting position)."""
 
-def short_game_events() -> list[Event]:
-    """The short game's events, played on the modelled board."""
-    return list(ScenarioRunner(PINMAP, GameSettings()).run(scenario(*SHORT_GAME)))
+
+def short_game_events(*then: dict[str, Any]) -> list[Event]:
+    """The short game's events, played on the modelled board (and those of ``then``)."""
+    return list(ScenarioRunner(PINMAP, GameSettings()).run(scenario(*SHORT_GAME, *then)))
 
 
 def made_up_review(game: int | None = 1) -> Review:
