@@ -183,7 +183,7 @@ class GameBook:
     def _record(self) -> GameRecord | None:
         number = self.number
         try:
-            record = record_match(self._game, lambda i: f"game {number}, event {i + 1}")
+            record = record_match(self._game, lambda i: f"its event {i + 1}")
         except (TavlaError, ValueError) as exc:
             record = MatchRecord(0, (), (str(exc),))
         if not record.games:
