@@ -7,6 +7,7 @@ decisions in a game of one play.
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -37,9 +38,17 @@ LAST_CHECKER: tuple[dict[str, Any], ...] = (
 it: it does not start from the starting position)."""
 
 
+_PLAYED: dict[str, list[Event]] = {}
+
+
 def short_game_events(*then: dict[str, Any]) -> list[Event]:
-    """The short game's events, played on the modelled board (and those of ``then``)."""
-    return list(ScenarioRunner(PINMAP, GameSettings()).run(scenario(*SHORT_GAME, *then)))
+    """The short game's events, played on the modelled board (and those of ``then``),
+    once per test session."""
+    key = json.dumps(then)
+    if key not in _PLAYED:
+        runner = ScenarioRunner(PINMAP, GameSettings())
+        _PLAYED[key] = list(runner.run(scenario(*SHORT_GAME, *then)))
+    return list(_PLAYED[key])
 
 
 def made_up_review(game: int | None = 1) -> Review:

@@ -4,6 +4,7 @@ refusal (exit 2), gnubg missing (exit 2) or failing (exit 1)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,13 @@ from tavla_pi.events.journal import JOURNAL_NAME, Journal
 from tavla_pi.export import format_match, record_match
 
 GNUBG = find_gnubg()
-live = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+NO_GNUBG = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+
+
+def live(test: Callable[..., None]) -> Callable[..., None]:
+    """A test on the real gnubg: skipped without it, and slow (gnubg starts each time)."""
+    marked: Callable[..., None] = pytest.mark.slow(NO_GNUBG(test))
+    return marked
 
 
 def journal_of(state: Path, events: list[Event]) -> Path:

@@ -172,6 +172,7 @@ def test_a_journal_with_reviews_resumes_and_verifies(tmp_path: Path) -> None:
         journal.close()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 def test_gnubg_reviews_the_game_the_daemon_played(tmp_path: Path) -> None:
     assert GNUBG is not None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,13 @@ from tavla_pi.rules import Color, MatchState, Position
 
 GNUBG = find_gnubg()
 FAKE = Path(__file__).with_name("fake_gnubg.py")
-live = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+NO_GNUBG = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+
+
+def live(test: Callable[..., None]) -> Callable[..., None]:
+    """A test on the real gnubg: skipped without it, and slow (gnubg starts each time)."""
+    marked: Callable[..., None] = pytest.mark.slow(NO_GNUBG(test))
+    return marked
 
 
 def mat_of(events: Any) -> str:
