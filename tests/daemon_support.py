@@ -21,9 +21,11 @@ from sim_support import PINMAP
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.core import Core, EventJournal
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.startup import SIM_SEED, board_calibration
+from tavla_pi.engine import Reviewer
 from tavla_pi.events.event import Event
 from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.events.hub import EventHub
@@ -71,7 +73,8 @@ class VirtualDaemon:
     def __init__(self, state_dir: Path, *, settings: GameSettings | None = None,
                  token: str | None = None, notify: str | None = None,
                  journal: EventJournal | None = None, files: Files = OS_FILES,
-                 engine_missing: str | None = None) -> None:
+                 engine_missing: str | None = None,
+                 reviewer: Reviewer | None = None) -> None:
         self.clock = VirtualClock()
         self.backend = open_sim_backend(PINMAP, self.clock, random.Random(SIM_SEED))
         self.dice = QueuedDice(SeededDice(1))
@@ -82,11 +85,13 @@ class VirtualDaemon:
         self.journal = journal if journal is not None else MemoryJournal()
         self.hub = EventHub()
         self.notifier = Notifier(notify)
-        self.core = Core(self.pipeline, self.journal, self.hub, self.notifier)
+        self.reviews = None if reviewer is None else Reviews(reviewer, self.clock)
+        self.core = Core(self.pipeline, self.journal, self.hub, self.notifier,
+                         reviews=self.reviews)
         self.desk = SimDesk(self.core, self.backend, self.dice, state_dir, settle_ms=200,
                             sleep_ms=self.sleep, files=files)
         self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True,
-                       settings=SettingsDesk(self.core))
+                       settings=SettingsDesk(self.core), reviews=self.reviews)
 
     async def sleep(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass, one scan per 20 ms."""
@@ -98,13 +103,14 @@ class VirtualDaemon:
             await asyncio.sleep(0)
 
     async def request(self, method: str, path: str, body: Any = None,
-                      headers: dict[str, str] | None = None) -> Response:
+                      headers: dict[str, str] | None = None,
+                      query: dict[str, str] | None = None) -> Response:
         """One request straight to the API (no sockets)."""
         raw = body if isinstance(body, bytes) else json.dumps(body).encode()
         if body is None:
             raw = b""
         head = {"host": "127.0.0.1:8750", "content-type": "application/json", **(headers or {})}
-        answer = await self.api.handle(Request(method, path, {}, head, raw))
+        answer = await self.api.handle(Request(method, path, query or {}, head, raw))
         assert isinstance(answer, Response)
         return answer
 
@@ -114,6 +120,16 @@ class VirtualDaemon:
         assert answer.status == 200, answer.body
         result: dict[str, Any] = json.loads(answer.body)
         return result
+
+    async def reviewed(self) -> None:
+        """Let the reviews under way and waiting finish, each committed by a scan."""
+        assert self.reviews is not None
+        for _ in range(100):
+            if not self.reviews.busy:
+                return
+            assert self.reviews.wait(10), "a review took more than 10 s"
+            await self.sleep(SCAN_MS)
+        raise AssertionError("the reviews never finished")
 
     async def state(self) -> dict[str, Any]:
         """GET /api/state."""

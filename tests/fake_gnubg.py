@@ -14,7 +14,8 @@ Settings (all optional):
   illegal: true    hint answers a position that no legal play gives
   wrong_id: true   answers carry the id one too high
   no_hello: true   never says hello (hangs at start)
-  answers: {op: {...}}  the fields of the answer to op (double, take, resign, evaluate)
+  answers: {op: {...}}  the fields of the answer to op (double, take, resign, evaluate,
+                   review)
   context: {...}   hint reports these evaluation settings instead of the request's
 """
 
@@ -27,7 +28,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tavla_pi.rules import MatchState, Position
+from tavla_pi.rules import Color, MatchState, Position
+
+FIGURES = {"chequer": {"errors": 0.25, "count": 1, "decisions": 4},
+           "cube": {"errors": 0.5, "count": 1, "decisions": 2}, "luck": 0.1, "moves": 5,
+           "rating": 1}
+"""A player's figures in a made-up review."""
+OPENING_DOUBLE = {"game": 1, "player": 1, "kind": "cube",
+                  "position_id": Position.initial().position_id(),
+                  "match_id": MatchState(on_roll=Color.BLACK, to_act=Color.BLACK).match_id(),
+                  "dice": None, "played": "double", "best": "no double", "loss": 0.5}
+"""Black doubling at the start: the costly decision of a made-up review."""
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "double": {"double": False, "resign": 0},
@@ -41,6 +52,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "advice": "No double, take",
     },
     "ping": {},
+    "review": {"games": 1, "players": [FIGURES, FIGURES], "costly": [OPENING_DOUBLE]},
 }
 
 

@@ -17,7 +17,8 @@ PACKAGE = ROOT / "tavla_pi"
 WIRE_NAMES = ["new_match", "game_started", "opening_roll", "rolled", "lifted", "out_of_sync",
               "in_sync", "played", "rejected", "no_legal_move", "double_offered",
               "double_taken", "double_dropped", "game_over", "match_over",
-              "hint", "blunder_warning", "resign_offered", "resign_accepted", "resign_declined"]
+              "hint", "blunder_warning", "resign_offered", "resign_accepted", "resign_declined",
+              "review"]
 """The ``"type"`` strings of the journal and the wire: those before the enumeration, then
 the ones added since."""
 

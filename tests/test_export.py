@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from journal_support import B, DirectMatch, Policy, W, direct_match
+from review_support import LAST_CHECKER, SHORT_GAME, short_game_events
 
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
 from tavla_pi.events.types import EventType
-from tavla_pi.export import Entry, GameRecord, format_match, record_match
+from tavla_pi.export import Entry, GameBook, GameRecord, format_match, record_match
 from tavla_pi.export.mat import format_game
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.board import Board
@@ -307,3 +308,19 @@ def test_export_leaves_out_what_does_not_follow_the_rules_and_says_where(
     assert captured.err.startswith(f"tavla-pi: warning: {path}:{played + 2}: played: the "
                                    "play's notation is ")
     assert captured.err.count("\n") == 1 and "(left out, with the " in captured.err
+
+
+def test_a_game_book_numbers_the_games_as_the_match_does() -> None:
+    events = short_game_events(*LAST_CHECKER, *SHORT_GAME)
+    book = GameBook()
+    ended = [book.follow(e) for e in events]
+    assert book.number == 3 and sorted(book.records) == [1, 3]
+    assert "loaded position" in book.skipped[2]
+    assert [r for r in ended if r is not None] == [book.records[1], book.records[3]]
+    record, order = book.match_file()
+    assert order == [1, 3] and record.games == (book.records[1], book.records[3])
+    assert format_match(record).count(" Game ") == 2
+    first, order = book.match_file(2)
+    assert order == [1] and first.games == (book.records[1],)
+    book.follow(Event(EventType.NEW_MATCH, 9999, {"match_length": 3}))
+    assert (book.number, book.records, book.skipped) == (0, {}, {})

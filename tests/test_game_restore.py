@@ -198,3 +198,29 @@ def test_automatic_doubles_in_money_play_are_restored_with_the_rules() -> None:
     states = list(restore_steps(match.events, settings))
     assert len(states) == len(match.events)
     assert states[-1].match == match.referee.match
+
+
+def with_reviews(events: list[Event], every: int) -> list[Event]:
+    """``events`` with a ``review`` event after every ``every``-th (the daemon's come in the
+    background, at any moment: after a roll with no legal move, between game_over and
+    match_over when committed apart)."""
+    out: list[Event] = []
+    for n, event in enumerate(events, start=1):
+        out.append(event)
+        if n % every == 0 or event.type == EventType.GAME_OVER:
+            out.append(Event(EventType.REVIEW, event.t, {"game": 1, "white": {}, "black": {},
+                                                          "costly": []}))
+    return out
+
+
+@pytest.mark.parametrize("every", [1, 3, 7])
+def test_review_events_are_accepted_anywhere_and_change_nothing(every: int) -> None:
+    match = played_with_menus(0, 3, games=3)
+    assert any(e.type == "no_legal_move" for e in match.events)
+    reviewed = with_reviews(match.events, every)
+    checked = verify(reviewed, match.settings)
+    assert (checked.trusted, checked.reason) == (len(reviewed), "")
+    assert checked.state == restore(match.events, match.settings)
+    step = match.steps[-1]
+    referee = resumed(reviewed, match.settings, step.now)
+    assert snapshot(referee) == step.state

@@ -410,7 +410,9 @@ def test_every_route_is_listed_and_answers(tmp_path: Path) -> None:
         return out
 
     statuses = asyncio.run(answers(VirtualDaemon(tmp_path)))
-    assert set(statuses.values()) == {200}, statuses
+    none_yet = {("GET", "/api/review")}  # 404 while no game is reviewed, as the page says
+    assert set(statuses.values()) == {200} | {404 for _ in none_yet}, statuses
+    assert {route for route, status in statuses.items() if status != 200} == none_yet
 
 
 def test_the_event_streams_parameter_is_as_listed() -> None:

@@ -1,7 +1,8 @@
 """The simulator page in headless chromium against a real ``tavla-pi run --backend sim``:
 a turn played by dragging checkers and pressing the page's buttons, an illegal drop and
 its fixes, the cube offered and taken, a reload and a daemon restart mid-game, long
-presses, a phantom checker, the three languages.  Screenshots: ``test-artifacts/``.
+presses, a phantom checker, the three languages, gnubg's review after a game.
+Screenshots: ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -522,6 +523,42 @@ def test_setup_from_the_trays_and_a_phantom_checker(daemon: SimDaemon,
     page.wait_for_selector("#notice >> text=Queued 6-2")
     press(page, "white.roll")
     assert wait_log(page, "opening_roll") == ["Opening roll: White 6, Black 2; White starts"]
+
+
+# ---- the review after the game ---------------------------------------------------------------
+
+
+@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_the_review_is_shown_after_the_game(daemon: SimDaemon, open_page: OpenPage) -> None:
+    opened_game(daemon)
+    page = open_page(daemon.url)
+    assert page.locator("#review").is_hidden()
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    daemon.sim({"move": "24/21", "color": "white"})
+    daemon.sim({"move": "21/20", "color": "white"})
+    press(page, "white.roll")
+    assert wait_log(page, "played") == ["White played 24/20"]
+    press(page, "black.cube")
+    wait_log(page, "double_offered")
+    press(page, "white.cube")  # a drop: the game is over
+    wait_log(page, "game_over")
+    page.wait_for_selector("#review:not([hidden]) .review-costly li", timeout=30_000)
+    assert page.inner_text("#review h2") == "Review by GNU Backgammon: game 1"
+    captions = page.locator("#review .review-caption").all_inner_texts()
+    assert [c.split(" (\N{MINUS SIGN}")[0] for c in captions] == [
+        "White, cube: drop; better take", "Black, cube: double; better no double",
+        "White, 3-1: played 24/20; better 8/5 6/5"]
+    assert page.locator("#review .review-board .checker").count() == 3 * 30
+    assert page.locator("#review .review-board [data-loc]").count() == 0  # pictures only
+    rating = page.locator("#review tr[data-row=review_rating] td").all_inner_texts()
+    assert rating == ["Awful!", "Awful!"]
+    assert wait_log(page, "review")[0].startswith("Review of game 1: error rate White ")
+    shot(page, "simulator-review")
+    page.select_option("#lang", "el")
+    assert page.inner_text("#review h2") == "Ανάλυση του GNU Backgammon: παρτίδα 1"
+    assert page.locator("#review .review-caption").first.inner_text().startswith(
+        "Λευκά, κύβος: αρνούνται· καλύτερα δέχονται")
 
 
 # ---- languages ----------------------------------------------------------------------------

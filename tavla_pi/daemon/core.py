@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from tavla_pi.daemon import simstore
 from tavla_pi.daemon.logs import describe
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.events.event import Event
 from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
@@ -43,21 +44,27 @@ class Core:
     """The pipeline and the referee it feeds, with the journal and the hub behind them."""
 
     def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
-                 notifier: Notifier, *, rolls: simstore.RollCount | None = None) -> None:
+                 notifier: Notifier, *, rolls: simstore.RollCount | None = None,
+                 reviews: Reviews | None = None) -> None:
         self.pipeline = pipeline
         self.referee: Referee = pipeline.referee
         self.journal = journal
         self.hub = hub
         self.notifier = notifier
         self.rolls = rolls or simstore.RollCount()
+        self.reviews = reviews
+        """The games' reviews by gnubg, made in the background (None: none are made)."""
         self.on_fatal: Callable[[BaseException], None] | None = None
         self.failure: BaseException | None = None
         self._status = ""
 
     def step(self) -> None:
-        """One scan of the board: its events committed, then the LEDs show the result."""
+        """One scan of the board: its events committed, then the LEDs show the result;
+        then a review finished in the background, if any, is committed."""
         self.commit(self.pipeline.decide())
         self.pipeline.show(self.pipeline.decided_at)
+        if self.reviews is not None:
+            self.commit(self.reviews.poll(self.pipeline.decided_at))
 
     def commit(self, events: list[Event]) -> None:
         """Journal ``events``, then publish them, log them and update the status line."""
@@ -71,6 +78,8 @@ class Core:
                 self.on_fatal(exc)
             raise
         self.rolls = self.rolls.add(events)
+        if self.reviews is not None:
+            self.reviews.note(events)
         self.hub.publish(events)
         for event in events:
             level, line = describe(event)

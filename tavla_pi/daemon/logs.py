@@ -82,6 +82,9 @@ LINES: dict[EventType, Callable[[Mapping[str, Any]], str]] = {
                                          f"({f['points']} points)",
     EventType.NEW_MATCH: lambda f: "new match",
     EventType.REJECTED: lambda f: f"rejected ({f['player']}): {f['reason']}",
+    EventType.REVIEW: lambda f: f"review of game {f['game']}: error rate (mEMG) white "
+                                f"{f['white'].get('error_rate')}, black "
+                                f"{f['black'].get('error_rate')}",
 }
 """One readable line per event a player or a maintainer cares about."""
 

@@ -49,7 +49,8 @@ class Service:
         self.listen = listen
         self.period = 1.0 / scan_hz
         self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
-                       leds=lambda: core.pipeline.frame, settings=SettingsDesk(core))
+                       leds=lambda: core.pipeline.frame, settings=SettingsDesk(core),
+                       reviews=core.reviews)
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""
         self.on_ready = on_ready

@@ -2,7 +2,8 @@
 
 State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
-calibration, referee, pipeline.  What fails to open closes what was opened.
+calibration, referee, pipeline, the games' reviews (by gnubg, if installed).
+What fails to open closes what was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
 a bad config stays a ``ConfigError`` (status 2).
@@ -23,10 +24,17 @@ from tavla_pi.config import Config
 from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
-from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgEngine, find_gnubg
+from tavla_pi.engine import (
+    NOT_INSTALLED,
+    BackgroundEngine,
+    GnubgEngine,
+    GnubgReviewer,
+    find_gnubg,
+)
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
@@ -40,6 +48,7 @@ from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import PinMap, load_pinmap
 from tavla_pi.pipeline.step import Pipeline, PipelineSettings
 from tavla_pi.replay.runner import CALIBRATION_FRAMES
+from tavla_pi.rules import MatchRules
 from tavla_pi.rules.dice import DiceSource, SecureDice
 
 log = logging.getLogger("tavla_pi.daemon")
@@ -48,6 +57,8 @@ SIM_SEED = 0
 """The modelled board's parts: the same board on every start, as a real one."""
 SETTLE_MARGIN_MS = 50
 """The simulator's hand settles this long beyond the stability time (200 ms by default)."""
+GNUBG_PREFS = "gnubg"
+"""gnubg's preferences folder in the state directory (the service has no home)."""
 
 
 class ContinuedClock:
@@ -119,7 +130,11 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
                             referee, clock, settings=settings)
         hub = EventHub()
         hub.load(events)
-        core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events))
+        reviews = open_reviews(state_dir, game.rules, clock)
+        stack.callback(reviews.close)
+        reviews.load(events)
+        core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
+                    reviews=reviews)
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = _open_desk(core, backend, dice, state_dir, config)
@@ -135,7 +150,7 @@ def open_engine(state_dir: Path, clock: Clock) -> BackgroundEngine | None:
     program = find_gnubg()
     if program is None:
         return None
-    engine = BackgroundEngine(GnubgEngine.launch(state_dir / "gnubg", program), clock)
+    engine = BackgroundEngine(GnubgEngine.launch(state_dir / GNUBG_PREFS, program), clock)
     engine.start()
     return engine
 
@@ -170,6 +185,16 @@ def _open_desk(core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Pat
     except SimStoreError as exc:
         raise StateDirError(str(exc)) from None
     return desk
+
+
+def open_reviews(state_dir: Path, rules: MatchRules, clock: Clock) -> Reviews:
+    """The games' reviews by the installed gnubg (its preferences in the state directory);
+    without gnubg, none are made and the log says how to install it."""
+    program = find_gnubg()
+    if program is None:
+        log.info("games are not reviewed: %s", NOT_INSTALLED)
+        return Reviews(None, clock, rules)
+    return Reviews(GnubgReviewer.launch(state_dir / GNUBG_PREFS, program), clock, rules)
 
 
 def open_board(name: str, pinmap: PinMap, clock: Clock) -> Backend:

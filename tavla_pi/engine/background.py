@@ -7,6 +7,10 @@ restart after a crash all happen on the worker.  An optional deadline, on
 the injected clock, turns a question that takes too long into an
 EngineError for the caller (the worker's own answer, if it comes later, is
 thrown away).  Questions are answered one at a time, in order.
+
+:class:`Worker` is that thread and its queue for any blocking work (the
+daemon's game reviews run on one of their own); :class:`BackgroundEngine`
+puts an :class:`Engine`'s questions on one.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ T = TypeVar("T")
 class Job(Generic[T]):
     """One question on its way through the worker: its answer, or its error, once done."""
 
-    def __init__(self, name: str, ask: Callable[[Engine], T], deadline_ms: int | None) -> None:
+    def __init__(self, name: str, ask: Callable[[], T], deadline_ms: int | None) -> None:
         self.name = name
         """What was asked ("play", "cube action", ...), for messages."""
         self.deadline_ms = deadline_ms
@@ -63,35 +67,34 @@ class Job(Generic[T]):
             raise self._error
         return self._value  # type: ignore[return-value]  # set whenever there is no error
 
-    def run(self, engine: Engine) -> None:
-        """Ask ``engine`` (on the worker thread) and keep what comes back."""
+    def run(self) -> None:
+        """Do the work (on the worker thread) and keep what comes back."""
         try:
-            self._value = self._ask(engine)
+            self._value = self._ask()
         except Exception as exc:  # handed to the caller by result()
             self._error = exc
         self._done.set()
 
 
-class BackgroundEngine:
-    """An :class:`Engine` driven by one worker thread; the caller only submits and polls."""
+class Worker:
+    """One thread doing submitted jobs in order; the caller only submits and polls."""
 
-    def __init__(self, engine: Engine, clock: Clock, *, deadline_ms: int | None = None) -> None:
-        self.engine = engine
+    def __init__(self, clock: Clock, *, deadline_ms: int | None = None,
+                 name: str = "engine") -> None:
         self.clock = clock
         self.deadline_ms = deadline_ms
         self._jobs: queue.Queue[Job[Any] | None] = queue.Queue()
-        self._worker = threading.Thread(target=self._work, name="engine", daemon=True)
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._started = False
 
-    def start(self) -> Job[None]:
-        """Start the worker, and the engine on it (gnubg loads in the background)."""
+    def start(self) -> None:
+        """Start the thread (safe twice)."""
         if not self._started:
             self._started = True
-            self._worker.start()
-        return self.submit("start", lambda engine: engine.start())
+            self._thread.start()
 
-    def submit(self, name: str, ask: Callable[[Engine], T]) -> Job[T]:
-        """Queue a question for the worker; returns at once."""
+    def submit(self, name: str, ask: Callable[[], T]) -> Job[T]:
+        """Queue ``ask`` for the thread; returns at once."""
         now = self.clock.now_ms()
         job = Job(name, ask, None if self.deadline_ms is None else now + self.deadline_ms)
         self._jobs.put(job)
@@ -107,14 +110,50 @@ class BackgroundEngine:
         return None
 
     def cancel(self, job: Job[T]) -> None:
-        """Forget a question (the game moved on): the worker skips it or drops its answer."""
+        """Forget a job (the caller moved on): the thread skips it or drops its answer."""
         job.cancelled = True
 
     def close(self, timeout_s: float = 5.0) -> None:
-        """Stop the worker after the question it is on, then close the engine."""
+        """Stop the thread after the job it is on."""
         if self._started:
             self._jobs.put(None)
-            self._worker.join(timeout_s)
+            self._thread.join(timeout_s)
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            if not job.cancelled:
+                job.run()
+
+
+class BackgroundEngine:
+    """An :class:`Engine` driven by one worker thread; the caller only submits and polls."""
+
+    def __init__(self, engine: Engine, clock: Clock, *, deadline_ms: int | None = None) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.deadline_ms = deadline_ms
+        self.worker = Worker(clock, deadline_ms=deadline_ms)
+
+    def start(self) -> Job[None]:
+        """Start the worker, and the engine on it (gnubg loads in the background)."""
+        self.worker.start()
+        return self.submit("start", lambda engine: engine.start())
+
+    def submit(self, name: str, ask: Callable[[Engine], T]) -> Job[T]:
+        """Queue a question for the worker; returns at once."""
+        return self.worker.submit(name, lambda: ask(self.engine))
+
+    def poll(self, job: Job[T]) -> T | None:
+        """The answer if it is in, else None; EngineError once the deadline has passed."""
+        return self.worker.poll(job)
+
+    def cancel(self, job: Job[T]) -> None:
+        """Forget a question (the game moved on): the worker skips it or drops its answer."""
+        self.worker.cancel(job)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        """Stop the worker after the question it is on, then close the engine."""
+        self.worker.close(timeout_s)
         self.engine.close()
 
     # -- one submit per question of the interface ------------------------------------------
@@ -146,8 +185,3 @@ class BackgroundEngine:
     def evaluate(self, request: EngineRequest) -> Job[Evaluation]:
         """Submit :meth:`Engine.evaluate`."""
         return self.submit("evaluation", lambda engine: engine.evaluate(request))
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            if not job.cancelled:
-                job.run(self.engine)

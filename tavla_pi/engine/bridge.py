@@ -24,6 +24,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -237,6 +238,94 @@ class Bridge:
         """Nothing: proves the bridge is alive."""
         return {}
 
+    # -- the review of finished games ----------------------------------------------------
+
+    def review(self, request: BridgeRequest) -> Answer:
+        """``analyse match`` of a match file (``analyse game`` of game ``game`` if given).
+
+        The answer: each player's figures from gnubg's statistics, and the
+        ``n`` decisions that lost the most equity, each with its Match ID.
+        """
+        command = self.g.command
+        command("set jacoby " + _on(request["jacoby"]))
+        command(f"set beavers {1 if request['beavers'] else 0}")
+        for target in ("analysis chequerplay", "analysis cubedecision"):
+            self.evaluation(target, request["eval"])
+        self.movefilter("analysis", request["eval"]["movefilter"])
+        self.import_match(request["mat"], int(request["games"]))
+        game = request.get("game")
+        if game:
+            self.g.navigate()
+            self.g.navigate(game=int(game) - 1)
+            command("analyse game")
+        else:
+            command("analyse match")
+        match = self.g.match(analysis=1, boards=1, statistics=1, verbose=0)
+        numbers = [int(game)] if game else list(range(1, len(match["games"]) + 1))
+        stats = match["games"][numbers[0] - 1]["stats"] if game else match["stats"]
+        costly: list[Answer] = []
+        for number in numbers:
+            costly += self.decisions(match["games"][number - 1]["game"], number)
+        costly = sorted(costly, key=lambda d: -d["loss"])[: int(request["n"])]
+        return {"games": len(match["games"]), "players": [figures(stats[side], self.g)
+                                                         for side in ("X", "O")],
+                "costly": costly}
+
+    def import_match(self, text: str, games: int) -> None:
+        """``import mat`` of ``text``; ValueError unless gnubg then holds ``games`` games."""
+        handle, path = tempfile.mkstemp(suffix=".mat")
+        try:
+            with os.fdopen(handle, "w", encoding="ascii") as out:
+                out.write(text)
+            self.g.command("import mat " + path)
+        finally:
+            os.unlink(path)
+        try:
+            match = self.g.match(analysis=0, boards=0, statistics=0, verbose=0)
+        except RuntimeError:  # no match at all: the file was not read
+            match = None
+        held = match["games"] if match else []
+        if len(held) != games:
+            raise ValueError(f"gnubg read {len(held)} of the {games} games of the match file")
+        for number, game in enumerate(held, start=1):
+            if game["info"].get("winner") not in ("X", "O"):
+                raise ValueError(f"gnubg could not read game {number} of the match file "
+                                 "to its end")
+
+    def decisions(self, records: Any, game: int) -> list[Answer]:
+        """Every decision of analysed game ``game`` that lost equity, with what it lost and
+        the Match ID before it (gnubg is walked through the game, record by record)."""
+        self.g.navigate()
+        if game > 1:
+            self.g.navigate(game=game - 1)
+        found: list[Answer] = []
+        offered: Answer = {}
+        for index, record in enumerate(records):
+            if index:
+                self.g.navigate(next=1)
+            analysis = record.get("analysis") or {}
+            where = {"game": game, "player": 0 if record["player"] == "X" else 1,
+                     "match_id": self.g.matchid()}
+            if record["action"] == "move":
+                found += _cube(where, record["board"], self.cube_equities(analysis), "no double")
+                found += _chequer(where, record, analysis, self.g)
+            elif record["action"] == "double":
+                offered = {"board": record["board"], "equities": self.cube_equities(analysis)}
+                found += _cube(where, record["board"], offered["equities"], "double")
+            elif record["action"] in ("take", "drop") and offered:
+                found += _cube(where, offered["board"], offered["equities"], record["action"])
+        return [decision for decision in found if decision["loss"] > 0]
+
+    def cube_equities(self, analysis: Any) -> tuple[float, float] | None:
+        """A cube decision's no double and double/take equities, normalised (EMG, double/drop
+        is 1) as gnubg's statistics count them; None if it was not analysed.  In a match
+        gnubg gives them as match winning chances: they are converted at the score now."""
+        if not all(key in analysis for key in CUBE_OPTIONS):
+            return None
+        no_double, take = (float(analysis[key]) for key in CUBE_OPTIONS)
+        if int(self.g.cubeinfo()["matchto"]):
+            no_double, take = float(self.g.mwc2eq(no_double)), float(self.g.mwc2eq(take))
+        return no_double, take
 
 _OPS: dict[Any, Callable[[Bridge, BridgeRequest], Answer]] = {
     "hint": Bridge.hint,
@@ -246,7 +335,72 @@ _OPS: dict[Any, Callable[[Bridge, BridgeRequest], Answer]] = {
     "offer": Bridge.offer,
     "evaluate": Bridge.evaluate,
     "ping": Bridge.ping,
+    "review": Bridge.review,
 }
+
+CUBE_OPTIONS = ("nd-cubeful-eq", "dt-cubeful-eq")
+"""A cube decision's analysis: the equities of no double and of double, take (normalised:
+double, drop is 1)."""
+MARKED = ("very bad", "bad", "doubtful")
+"""gnubg's marks of a chequer play that lost equity (0.16, 0.08, 0.04 and more)."""
+CUBE_ERRORS = ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
+               "wrong-double-above-tg", "wrong-take", "wrong-drop")
+"""gnubg's counts of wrong cube decisions."""
+
+
+def figures(stats: dict[str, Any], gnubg: Any) -> Answer:
+    """One player's figures from gnubg's statistics (equities normalised: EMG)."""
+    moves, cube, dice = stats["moves"], stats["cube"], stats["dice"]
+    decisions = int(moves["unforced-moves"]) + int(cube["close-cube"])
+    cube_errors = sum(float(cube[f"err-{kind}-skill"]) for kind in CUBE_ERRORS)  # its
+    errors = float(moves["error-skill"]) + cube_errors  # "error-skill" is per decision
+    rating = int(gnubg.errorrating(errors / decisions)) if decisions else None
+    return {
+        "chequer": {"errors": float(moves["error-skill"]),
+                    "decisions": int(moves["unforced-moves"]),
+                    "count": sum(int(moves["marked"].get(mark, 0)) for mark in MARKED)},
+        "cube": {"errors": cube_errors, "decisions": int(cube["close-cube"]),
+                 "count": sum(int(cube[kind]) for kind in CUBE_ERRORS)},
+        "luck": float(dice["luck"]),
+        "moves": int(moves["total-moves"]),
+        "rating": rating,
+    }
+
+
+def _chequer(where: Answer, record: Any, analysis: Any, gnubg: Any) -> list[Answer]:
+    """A chequer play's loss against the best of gnubg's ranking (none if forced)."""
+    moves, played_index = analysis.get("moves"), analysis.get("imove")
+    if not moves or not isinstance(played_index, int) or not 0 <= played_index < len(moves):
+        return []  # forced, or a play gnubg did not rank (an illegal one it read anyway)
+    board = gnubg.positionfromid(record["board"])
+    best = max(moves, key=lambda m: m["score"])
+    made = moves[played_index]
+    return [{**where, "kind": "move", "position_id": record["board"],
+             "dice": list(record["dice"]), "loss": best["score"] - made["score"],
+             "played": gnubg.positionid(played(board, made["move"])),
+             "best": gnubg.positionid(played(board, best["move"]))}]
+
+
+def _cube(where: Answer, board: str, equities: tuple[float, float] | None,
+          action: str) -> list[Answer]:
+    """The loss of ``action`` in a cube decision (none when it was not analysed).
+
+    From the doubler's side: no double is worth ``nd``, double/take ``dt``,
+    double/drop 1; the doubler wants the most, the taker the least.
+    """
+    if equities is None:
+        return []
+    no_double, take = equities
+    answer = min(take, 1.0)
+    values = {"no double": no_double, "double": answer, "take": take, "drop": 1.0}
+    if action in ("no double", "double"):
+        best = "double" if answer > no_double else "no double"
+        loss = max(no_double, answer) - values[action]
+    else:
+        best = "take" if take <= 1.0 else "drop"
+        loss = values[action] - answer
+    return [{**where, "kind": "cube", "position_id": board, "dice": None, "loss": loss,
+             "played": action, "best": best}]
 
 
 def _on(flag: Any) -> str:

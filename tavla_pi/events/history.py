@@ -62,21 +62,27 @@ def read_history(state_dir: Path) -> History:
     """Every match with at least one game, from every journal file of ``state_dir``."""
     history = History()
     for path in journal_files(state_dir):
-        try:
-            scan = scan_file(path)
-        except JournalError as exc:
-            history.warnings.append(f"{exc} (left out)")
-            continue
-        # a torn last line may be a write in progress: only damaged lines are worth a word
-        history.warnings += [f"{scan.path}:{line}: {problem} (left out)"
-                             for line, problem in scan.bad]
-        for start, end in _match_spans(scan.events):
-            events = scan.events[start:end]
-            if any(e.type == EventType.GAME_STARTED for e in events):
-                number = len(history.matches) + 1
-                history.matches.append(MatchLog(number, path, tuple(events),
-                                                tuple(scan.lines[start:end])))
+        read_matches(path, history)
     return history
+
+
+def read_matches(path: Path, history: History) -> None:
+    """Add the matches of one journal file with at least one game to ``history``
+    (numbered on from its last), or a warning if the file cannot be read."""
+    try:
+        scan = scan_file(path)
+    except JournalError as exc:
+        history.warnings.append(f"{exc} (left out)")
+        return
+    # a torn last line may be a write in progress: only damaged lines are worth a word
+    history.warnings += [f"{scan.path}:{line}: {problem} (left out)"
+                         for line, problem in scan.bad]
+    for start, end in _match_spans(scan.events):
+        events = scan.events[start:end]
+        if any(e.type == EventType.GAME_STARTED for e in events):
+            number = len(history.matches) + 1
+            history.matches.append(MatchLog(number, path, tuple(events),
+                                            tuple(scan.lines[start:end])))
 
 
 def _match_spans(events: list[Event]) -> list[tuple[int, int]]:

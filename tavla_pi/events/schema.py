@@ -3,7 +3,7 @@
 A journal line is parsed into an :class:`~tavla_pi.events.event.Event` only
 after :func:`parse_event` has checked it: a JSON object with ``t`` and
 ``type``, and for the event types the game reads back (restore, export,
-dice-stats) the fields they use, with the right JSON types; the types only
+dice-stats, the daemon's reviews) the fields they use, with the right JSON types; the types only
 the lights and the web view use are not checked.  Unknown event types pass
 (a later version may add some); they carry no meaning here.
 """
@@ -69,6 +69,14 @@ def _plays(value: Any) -> bool:
         and _number(p.get("equity")) for p in value)
 
 
+def _object(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
 _CUBE = {"player": _color, "cube": _count}
 _RESIGN = {"player": _color, "points": _count}
 _NOT_READ: Mapping[str, Check] = {}
@@ -98,6 +106,7 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.RESIGN_OFFERED: _RESIGN,
     EventType.RESIGN_ACCEPTED: _RESIGN,
     EventType.RESIGN_DECLINED: _RESIGN,
+    EventType.REVIEW: {"game": _count, "white": _object, "black": _object, "costly": _list},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

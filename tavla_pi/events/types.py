@@ -36,6 +36,7 @@ class EventType(enum.StrEnum):
     RESIGN_OFFERED = "resign_offered"  # the player on roll offers to resign these points
     RESIGN_ACCEPTED = "resign_accepted"  # the opponent accepts: the game is over
     RESIGN_DECLINED = "resign_declined"  # the opponent declines: the offerer plays on
+    REVIEW = "review"                  # gnubg's analysis of a finished game, per player
 
 
 UnknownType = NewType("UnknownType", str)

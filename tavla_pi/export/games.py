@@ -143,6 +143,63 @@ def _record_game(events: Sequence[Event], start: int, end: int,
     return None
 
 
+RECORDED = frozenset({EventType.GAME_STARTED, EventType.PLAYED, EventType.NO_LEGAL_MOVE,
+                      *CUBE_EVENTS, EventType.GAME_OVER})
+"""The events a game's record is made of."""
+
+
+class GameBook:
+    """A match's finished games, by their number in the match (each ``game_started``
+    counts, from 1), followed event by event; a game a match file cannot hold (one
+    started from a loaded position) is left out, with the reason in ``skipped``."""
+
+    def __init__(self) -> None:
+        self.number = 0
+        """The current game's number (0 before the match's first game)."""
+        self.records: dict[int, GameRecord] = {}
+        self.skipped: dict[int, str] = {}
+        self.length = 0
+        """The match length (0: money play), as the games' Match IDs say."""
+        self._game: list[Event] = []
+
+    def clear(self) -> None:
+        """Forget every game: a new match begins."""
+        self.number, self.length, self._game = 0, 0, []
+        self.records, self.skipped = {}, {}
+
+    def follow(self, event: Event) -> GameRecord | None:
+        """Take the next event of the match; the game's record if it ends the game."""
+        if event.type == EventType.NEW_MATCH:
+            self.clear()
+        elif event.type in RECORDED:
+            if event.type == EventType.GAME_STARTED:
+                self.number += 1
+                self._game = []
+            self._game.append(event)
+            if event.type == EventType.GAME_OVER:
+                return self._record()
+        return None
+
+    def _record(self) -> GameRecord | None:
+        number = self.number
+        try:
+            record = record_match(self._game, lambda i: f"its event {i + 1}")
+        except (TavlaError, ValueError) as exc:
+            record = MatchRecord(0, (), (str(exc),))
+        if not record.games:
+            self.skipped[number] = "; ".join(record.skipped) or "it has no game_started"
+            return None
+        self.records[number] = record.games[0]
+        self.length = record.match_length
+        return record.games[0]
+
+    def match_file(self, upto: int | None = None) -> tuple[MatchRecord, list[int]]:
+        """The record of the games up to game ``upto`` (None: all), and the number in
+        the match of each of its games."""
+        order = sorted(n for n in self.records if upto is None or n <= upto)
+        return MatchRecord(self.length, tuple(self.records[n] for n in order)), order
+
+
 def _finished(game: _Game, before: MatchState, over: Event) -> GameRecord:
     a, b = over["score"]
     return GameRecord(score=before.score, entries=tuple(game.entries),

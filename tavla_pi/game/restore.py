@@ -39,6 +39,9 @@ What an event must do to follow:
   moving: they change nothing, but must fit the turn (the player on roll, its
   dice; each play a legal play of them, a hint's leading to its
   ``position_id``).
+* ``review`` (gnubg's analysis of a finished game, which comes in the
+  background whenever it is done) changes nothing and may come at any time,
+  even while another event is due.
 
 The journal does not record the optional rules, and the config may change
 between restarts, so what they decide is accepted either way: a beaver is
@@ -88,6 +91,8 @@ from tavla_pi.rules.scoring import GameResult, win_by_play
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
+ASIDES = frozenset({EventType.REVIEW})
+"""Event types that come in the background, at any time, and change no state."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,7 @@ class _Fold:
             handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
             if handler is None:
                 raise ValueError("not an event type this board writes")
-            if self.due and event.type != self.due:
+            if self.due and event.type != self.due and event.type not in ASIDES:
                 raise ValueError(f"a {self.due} event is due first")
             handler(self, event)
             if self.state.phase not in (Phase.AWAIT_ROLL, Phase.RESIGN_OFFERED):
@@ -523,7 +528,7 @@ def _coached_turn(fold: _Fold, event: Event, what: str) -> tuple[int, int]:
 
 
 def _noted(fold: _Fold, event: Event) -> None:
-    """What the board showed (a lift, a fix, a refused press): no state changes."""
+    """What the board showed (a lift, a fix, a refused press), or a review: no state changes."""
 
 
 _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
@@ -543,5 +548,5 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.RESIGN_OFFERED: _resign_offered,
     EventType.RESIGN_ACCEPTED: _resign_accepted,
     EventType.RESIGN_DECLINED: _resign_declined,
-    **dict.fromkeys(NOTES, _noted),
+    **dict.fromkeys(NOTES | ASIDES, _noted),
 }

@@ -10,6 +10,8 @@
 | ``POST /api/sim`` | one scenario action as a JSON body (sim backend only, else 404) |
 | ``GET /api/settings`` | the opponent settings of the next new match, and whether gnubg is here |
 | ``POST /api/settings`` | change them: a JSON object of ``[opponent]`` keys |
+| ``GET /api/review`` | gnubg's review of the latest reviewed game; ``?game=N`` of game N; |
+| | ``?match=1`` of the whole match (202 ``{"status": "running"}`` until it is done) |
 
 With a token configured every ``/api/`` request needs ``Authorization:
 Bearer <token>``.  On a loopback address only requests naming this machine
@@ -98,17 +100,46 @@ class SettingsControl(Protocol):
         """
 
 
+class ReviewAnswer(Protocol):
+    """An answer of :class:`ReviewSource`: an HTTP status and its JSON body."""
+
+    @property
+    def status(self) -> int:
+        """200, 202 (being computed), 404 (none) or 503 (cannot be made now)."""
+        ...
+
+    @property
+    def body(self) -> dict[str, Any]:
+        """The review's fields, ``{"status": "running"}`` or ``{"error": ...}``."""
+        ...
+
+
+class ReviewSource(Protocol):
+    """What ``GET /api/review`` needs (the daemon's ``Reviews``)."""
+
+    def game_review(self, number: int | None) -> ReviewAnswer:
+        """Game ``number``'s review (None: the latest reviewed)."""
+        ...
+
+    def match_review(self) -> ReviewAnswer:
+        """The whole match's review, started in the background when first asked."""
+        ...
+
+
 class Api:
-    """Routes requests to the running daemon's state, events, simulator and settings."""
+    """Routes requests to the running daemon's state, events, simulator, settings and
+    reviews."""
 
     def __init__(self, state: Callable[[], dict[str, Any]], hub: EventHub,
                  sim: SimControl | None, *, token: str | None, loopback: bool,
                  leds: Callable[[], Sequence[RGB]] | None = None,
-                 settings: SettingsControl | None = None) -> None:
+                 settings: SettingsControl | None = None,
+                 reviews: ReviewSource | None = None) -> None:
         self._state = state
         self._hub = hub
         self._sim = sim
         self._settings = settings
+        self._reviews = reviews
         self._token = token
         self._loopback = loopback
         self._leds = leds
@@ -121,6 +152,7 @@ class Api:
             "/api/events": {"GET": self._events},
             "/api/sim": {"POST": self._post_sim},
             "/api/settings": {"GET": self._get_settings, "POST": self._post_settings},
+            "/api/review": {"GET": self._get_review},
         }
 
     async def handle(self, request: Request) -> Response | Stream:
@@ -202,6 +234,16 @@ class Api:
         finally:
             self._hub.unsubscribe(sub)
 
+    async def _get_review(self, request: Request) -> Response:
+        try:
+            whole, game = review_query(request.query)
+        except BadInputError as exc:
+            return Response.error(400, str(exc))
+        if self._reviews is None:
+            return Response.error(404, "no reviews here: this board does not review its games")
+        found = self._reviews.match_review() if whole else self._reviews.game_review(game)
+        return Response.json(found.body, found.status, (("Cache-Control", "no-store"),))
+
     async def _post_sim(self, request: Request) -> Response:
         if self._sim is None:
             return Response.error(404, "POST /api/sim works only on the sim backend")
@@ -272,6 +314,28 @@ def sim_action(body: bytes) -> Action:
     if action is None:
         raise BadInputError(where, "expected one action as a JSON object")
     return action
+
+
+def review_query(query: dict[str, str]) -> tuple[bool, int | None]:
+    """Which review ``GET /api/review`` asks for: the whole match's (True), else a game's
+    (its number; None: the latest); :class:`BadInputError` for any other query."""
+    where = "/api/review"
+    unknown = sorted(set(query) - {"game", "match"})
+    if unknown:
+        raise BadInputError(where, f"unknown parameter {unknown[0][:20]!r} "
+                                   "(only game=N or match=1)")
+    if len(query) > 1:
+        raise BadInputError(where, "ask for game=N or for match=1, not both")
+    if "match" in query:
+        if query["match"] != "1":
+            raise BadInputError(where, f"match must be 1, got {query['match'][:20]!r}")
+        return True, None
+    if "game" not in query:
+        return False, None
+    text = query["game"]
+    if not (text.isascii() and text.isdigit() and len(text) <= 6 and int(text) >= 1):
+        raise BadInputError(where, f"game must be a number from 1 to 999999, got {text[:20]!r}")
+    return False, int(text)
 
 
 def _led_chunk(frame: Sequence[RGB]) -> bytes:

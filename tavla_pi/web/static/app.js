@@ -7,6 +7,7 @@ import {
   LANGUAGES, language, onLanguage, setLanguage, startLanguage, t, translatePage,
 } from "./i18n.js";
 import { Link } from "./link.js";
+import { renderReview } from "./review.js";
 import { SettingsPanel } from "./settings.js";
 import * as words from "./words.js";
 
@@ -20,6 +21,7 @@ let events = [];
 let ledSerial = 0;
 let lastFrame = null;
 let noticeTimer = null;
+let review = null; // the latest review event of the match, shown after its game
 
 const view = new BoardView($("board"));
 const link = new Link({
@@ -102,12 +104,18 @@ function onEvent(event) {
   events.push(event);
   if (event.type === "new_match") settings.load(); // MENU may have chosen another mode
   if (events.length > MAX_LOG) events = events.slice(-MAX_LOG);
+  if (event.type === "review" || event.type === "new_match") {
+    review = event.type === "review" ? event : null;
+    renderReview($("review"), review);
+  }
   renderLog();
   refresh();
 }
 
 function onReset() {
   events = [];
+  review = null;
+  renderReview($("review"), review);
   renderLog();
   refresh();
 }
@@ -271,6 +279,7 @@ function relabel() {
   settings.relabel();
   renderPanel();
   renderLog();
+  renderReview($("review"), review);
 }
 
 function start() {

@@ -208,6 +208,9 @@ const LINES = {
   resign_offered: (e) => t("ev_resign_offered", { player: player(e.player), points: e.points }),
   resign_accepted: (e) => t("ev_resign_accepted", { player: player(e.player), points: e.points }),
   resign_declined: (e) => t("ev_resign_declined", { player: player(e.player), points: e.points }),
+  review: (e) => t("ev_review", {
+    n: e.game, w: (e.white || {}).error_rate, b: (e.black || {}).error_rate,
+  }),
 };
 
 /** The log line of one event; unknown types show as their JSON. */
