@@ -262,10 +262,10 @@ def _parses(data: dict[str, Any]) -> bool:
     return True
 
 
-def test_setups_variant_and_opponent_are_still_not_read() -> None:
+def test_setups_variant_is_still_not_read() -> None:
     text = subsection(4, "not yet kept")
-    assert '`"variant"`' in text and '`"opponent"`' in text
-    line = '{"setup": "start", "variant": "plakoto", "opponent": {"color": "black"}}'
+    assert '`"variant"`' in text and '`"opponent"`' not in text
+    line = '{"setup": "start", "variant": "plakoto"}'
     assert actions.parse_line(line, "doc") == actions.SetupAction()
 
 

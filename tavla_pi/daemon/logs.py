@@ -77,6 +77,10 @@ LINES: dict[EventType, Callable[[Mapping[str, Any]], str]] = {
     EventType.MATCH_OVER: lambda f: f"match over: {f['winner']} wins, score {f['score']}",
     EventType.NEW_MATCH: lambda f: "new match",
     EventType.REJECTED: lambda f: f"rejected ({f['player']}): {f['reason']}",
+    EventType.ENGINE_PLAY: lambda f: f"the computer ({f['player']}) plays {f['play']} "
+                                     f"with {f['dice'][0]}-{f['dice'][1]}",
+    EventType.TAKEBACK: lambda f: f"{f['player']} takes back the last play "
+                                  f"({f['dice'][0]}-{f['dice'][1]} from {f['position_id']})",
 }
 """One readable line per event a player or a maintainer cares about."""
 

@@ -79,6 +79,10 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.GAME_OVER: {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
                           "score": _score},
     EventType.MATCH_OVER: {"winner": _color, "score": _score},
+    EventType.ENGINE_PLAY: {"player": _color, "dice": _dice, "play": _text,
+                            "position_id": _text},
+    EventType.TAKEBACK: {"player": _color, "dice": _dice, "position_id": _text,
+                         "match_id": _text},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

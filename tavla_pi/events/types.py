@@ -31,6 +31,8 @@ class EventType(enum.StrEnum):
     DOUBLE_DROPPED = "double_dropped"  # the opponent drops: the game is over
     GAME_OVER = "game_over"            # the winner, kind of win, cube, points and score
     MATCH_OVER = "match_over"          # the match is decided: winner and final score
+    ENGINE_PLAY = "engine_play"        # the computer's chosen play, for the hand to carry out
+    TAKEBACK = "takeback"              # a play taken back: the mover's turn is open again
 
 
 UnknownType = NewType("UnknownType", str)

@@ -27,6 +27,14 @@ What an event must do to follow:
   the cube values they lead to.
 * ``game_over`` right after the play or drop that ended a game, with its
   result; ``match_over`` right after the ``game_over`` that decided a match.
+* ``engine_play``: the computer's choice, once per roll: a legal play of the
+  rolled dice by the player on roll (``position_id`` its result); the state
+  keeps it until the ``played`` that carries it out.
+* ``takeback``: the last ``played`` undone, while nothing but the opponent's
+  ``rolled`` and ``engine_play`` (and what the board showed, but a ``lifted``)
+  came after it; it names the player, the dice, the position and the Match
+  ID the turn began with, and that turn is open again.  The opponent's dice
+  rolled before it are spent: its next turn rolls anew.
 * ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
   board showed: they change nothing.
 
@@ -72,6 +80,9 @@ from tavla_pi.rules.scoring import GameResult, win_by_play
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
+KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.OUT_OF_SYNC,
+                        EventType.IN_SYNC, EventType.REJECTED})
+"""Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,9 @@ class Resumed:
 
     ``dice`` are the dice shown (the turn's dice while moving or passing, a
     tied opening throw while rolling for the start); ``result`` is the
-    finished game's; ``opening_throws`` the ties thrown so far.
+    finished game's; ``opening_throws`` the ties thrown so far;
+    ``engine_play`` the computer's play of the roll being moved, once chosen;
+    ``before_play`` the state before the last play while it may be taken back.
     """
 
     match: MatchState
@@ -89,6 +102,8 @@ class Resumed:
     dice: tuple[int, ...] = ()
     result: GameResult | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
+    engine_play: Play | None = None
+    before_play: Resumed | None = None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -173,6 +188,8 @@ class _Fold:
         except (TavlaError, ValueError, KeyError, TypeError) as exc:
             self.state, self.due, self.cubes = saved
             return _reason(exc)
+        if event.type not in KEEPS_UNDO and event.type != EventType.PLAYED:
+            self.set(before_play=None)
         self.last_t = event.t
         return ""
 
@@ -327,19 +344,47 @@ def _no_legal_move(fold: _Fold, event: Event) -> None:
 
 
 def _played(fold: _Fold, event: Event) -> None:
+    play, mover = _chosen_play(fold, event)
+    match, result = _after_play(fold, mover, play, _match_of(event))
+    before = replace(fold.state, engine_play=None, before_play=None)
+    fold.set(match=match, board=play.result.to_board(mover.opponent), engine_play=None,
+             before_play=before if result is None else None)
+    fold.cubes = ()
+    if result is None:
+        fold.set(phase=Phase.AWAIT_ROLL)
+    else:
+        fold.game_over(match, result)
+
+
+def _chosen_play(fold: _Fold, event: Event) -> tuple[Play, Color]:
+    """The legal play of the roll being moved that ``event`` (a ``played`` or an
+    ``engine_play``) names, and its player."""
     mover = _mover(fold, event)
     fold.expect(Phase.MOVING, "play is awaited")
     dice = fold.state.dice
     _same("dice", _dice(event), _high_first(dice))
     play = _play_to(fold, (dice[0], dice[1]), event["position_id"])
     _same("the play's notation", event["play"], play.notation)
-    match, result = _after_play(fold, mover, play, _match_of(event))
-    fold.set(match=match, board=play.result.to_board(mover.opponent))
-    fold.cubes = ()
-    if result is None:
-        fold.set(phase=Phase.AWAIT_ROLL)
-    else:
-        fold.game_over(match, result)
+    return play, mover
+
+
+def _engine_play(fold: _Fold, event: Event) -> None:
+    if fold.state.engine_play is not None:
+        raise ValueError("the computer's play of this roll is already chosen")
+    play, _ = _chosen_play(fold, event)
+    fold.set(engine_play=play)
+
+
+def _takeback(fold: _Fold, event: Event) -> None:
+    before = fold.state.before_play
+    if before is None:
+        raise ValueError("only the last play may be taken back, before anything but the "
+                         "opponent's roll and choice")
+    _same("the player", event["player"], before.match.on_roll.value)
+    _same("dice", _dice(event), _high_first(before.dice))
+    _same("the position", event["position_id"], before.position().position_id())
+    _same("the Match ID", event["match_id"], before.match.match_id())
+    fold.state = before
 
 
 def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
@@ -439,5 +484,7 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.DOUBLE_DROPPED: _double_dropped,
     EventType.GAME_OVER: _game_over,
     EventType.MATCH_OVER: _match_over,
+    EventType.ENGINE_PLAY: _engine_play,
+    EventType.TAKEBACK: _takeback,
     **dict.fromkeys(NOTES, _noted),
 }

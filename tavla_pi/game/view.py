@@ -27,6 +27,19 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class EngineStep:
+    """One checker to move for the computer: from ``from_`` to ``to`` (locations).
+
+    ``color`` is whose checker it is: the computer's, or the opponent's blot
+    the computer hit (``to`` is then "bar").
+    """
+
+    from_: str
+    to: str
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
 class GameView:
     """Everything the light (and the web page) shows, as plain data.
 
@@ -35,6 +48,13 @@ class GameView:
     which of them (by position; four flags for doubles) are played.
     When plays read the same, ``candidates`` are the locations where they
     differ and ``confirms`` the play DONE confirms now (CUBE offers the next).
+
+    Against the computer: ``engine_color`` is the colour it plays (None: two
+    players), ``engine_play`` its chosen play while the hand carries it out
+    and ``engine_step`` the next checker to move for it; ``engine_thinking``
+    while a question to the engine is unanswered, ``engine_trouble`` why the
+    engine cannot answer now (it retries; after a few tries the hand plays
+    that decision for it, as between two players).
     """
 
     phase: Phase
@@ -58,3 +78,8 @@ class GameView:
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
     since_ms: int = 0
+    engine_color: Color | None = None
+    engine_play: str | None = None
+    engine_step: EngineStep | None = None
+    engine_thinking: bool = False
+    engine_trouble: str | None = None

@@ -23,6 +23,8 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.to_bar,
     patterns.candidates,
     patterns.lifted,
+    patterns.engine_step,
+    patterns.engine_trouble,
     patterns.winner,
     patterns.double_offer,
     patterns.dice_shown,
