@@ -23,8 +23,11 @@ from typing import Any
 from tavla_pi import bounded
 from tavla_pi.bounded import LimitError, parse_toml
 from tavla_pi.decode.stability import STABLE_MS
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
 
 CONFIG_FILENAME = "config.toml"
@@ -67,6 +70,7 @@ class Config:
     stable_ms: int = STABLE_MS
     match_length: int = 0
     rules: MatchRules = field(default_factory=MatchRules)
+    opponent: OpponentSettings = field(default_factory=OpponentSettings)
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
     state_dir: Path | None = None
@@ -127,6 +131,25 @@ def _path(value: Any, where: str, base: Path) -> Path:
     return path if path.is_absolute() else base / path
 
 
+def _opponent_color(value: Any, where: str, _: Path) -> Color | None:
+    if value not in ("white", "black", "none"):
+        raise _fail(where, '"white", "black" or "none"', value)
+    return None if value == "none" else Color(value)
+
+
+def _level(value: Any, where: str, _: Path) -> Level:
+    names = [level.value for level in Level]
+    if value not in names:
+        raise _fail(where, "one of " + ", ".join(f'"{n}"' for n in names), value)
+    return Level(value)
+
+
+def _fraction(value: Any, where: str, _: Path) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise _fail(where, "a number 0..1", value)
+    return float(value)
+
+
 def _listen(value: Any, where: str, _: Path) -> Listen:
     return parse_listen(value, where)
 
@@ -175,6 +198,12 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "beavers": ("beavers", _boolean),
         "automatic_doubles": ("automatic_doubles", _integer(0, MAX_CUBE.bit_length() - 1)),
     },
+    "opponent": {
+        "color": ("opponent_color", _opponent_color),
+        "level": ("opponent_level", _level),
+        "coach": ("opponent_coach", _boolean),
+        "blunder_threshold": ("opponent_blunder_threshold", _fraction),
+    },
     "http": {
         "listen": ("listen", _listen),
         "token": ("token", _token),
@@ -203,7 +232,9 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
             name, parse = keys[key]
             values[name] = parse(value, where, base)
     rules = MatchRules(**{k: values.pop(k) for k in RULE_KEYS if k in values})
-    return Config(source=source, rules=rules, **values)
+    opponent = OpponentSettings(**{k.removeprefix("opponent_"): values.pop(k)
+                                   for k in list(values) if k.startswith("opponent_")})
+    return Config(source=source, rules=rules, opponent=opponent, **values)
 
 
 def _unknown_section(source: str, name: str) -> ConfigError:

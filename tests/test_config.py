@@ -23,7 +23,10 @@ from tavla_pi.config import (
     parse_config,
     parse_listen,
 )
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
+from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +91,11 @@ crawford = false
 jacoby = true
 beavers = true
 automatic_doubles = 2
+[opponent]
+color = "black"
+level = "world class"
+coach = false
+blunder_threshold = 0.12
 [http]
 listen = "[::]:9000"
 token = "0123456789abcdef0123"
@@ -101,6 +109,8 @@ log_level = "debug"
     assert config.match_length == 7
     assert config.rules == MatchRules(crawford=False, jacoby=True, beavers=True,
                                       automatic_doubles=2)
+    assert config.opponent == OpponentSettings(color=Color.BLACK, level=Level.WORLD_CLASS,
+                                               coach=False, blunder_threshold=0.12)
     assert config.listen == Listen("::", 9000)
     assert str(config.listen) == "[::]:9000"
     assert config.token == "0123456789abcdef0123"
@@ -127,10 +137,15 @@ log_level = "debug"
     ('[http]\ntoken = "short"\n', "[http] token: expected 16 to 256 printable ASCII"),
     ('[http]\ntoken = "with spaces in the token"\n', "[http] token: expected 16 to 256"),
     ('[daemon]\nlog_level = "loud"\n', "[daemon] log_level: expected one of"),
+    ('[opponent]\ncolor = "red"\n',
+     '[opponent] color: expected "white", "black" or "none", got \'red\''),
+    ('[opponent]\nlevel = "pro"\n', '[opponent] level: expected one of "beginner", '),
+    ('[opponent]\nblunder_threshold = 2\n',
+     "[opponent] blunder_threshold: expected a number 0..1, got 2"),
     ('[board]\nbrighness = 0.5\n', "[board] brighness: unknown key (known: backend, pinout, "
                                    "brightness, scan_hz, stable_ms); did you mean 'brightness'?"),
     ('brightness = 0.5\n', "brightness: belongs in the [board] table"),
-    ('[bord]\n', "[bord]: unknown table (known: board, game, http, daemon); "
+    ('[bord]\n', "[bord]: unknown table (known: board, game, opponent, http, daemon); "
                  "did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),

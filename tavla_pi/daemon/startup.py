@@ -2,6 +2,7 @@
 
 State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
+the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`),
 calibration, referee, pipeline.  What fails to open closes what was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
@@ -23,6 +24,7 @@ from tavla_pi.config import Config
 from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.opponent import open_engine
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
@@ -98,7 +100,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        game = GameSettings(match_length=config.match_length, rules=config.rules)
+        game = GameSettings(match_length=config.match_length, rules=config.rules,
+                            opponent=config.opponent)
         journal, state = _open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)
@@ -107,7 +110,10 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        referee = Referee(game, dice)
+        engine = open_engine(config.opponent, state_dir, clock)
+        if engine is not None:
+            stack.callback(engine.close)
+        referee = Referee(game, dice, engine=engine)
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
