@@ -15,6 +15,12 @@ from sim_support import PINMAP
 from tavla_pi.engine import Engine
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import GameState, MatchState
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+from tavla_pi.rules.side import BAR_POINT, OFF_POINT
 from tavla_pi.testing.engine import ScriptedEngine
 
 BLACK_EXPERT = {"setup": "start", "opponent": {"color": "black", "level": "expert"}}
@@ -62,3 +68,40 @@ class Table:
 def move(spec: str, color: str = "black") -> dict[str, Any]:
     """A ``move`` action (Black's by default: the computer's checkers)."""
     return {"move": spec, "color": color}
+
+
+def location(point: int, color: Color) -> str:
+    """A point in ``color``'s own numbering (25 the bar, 0 off) as a board location."""
+    if point == BAR_POINT:
+        return "bar"
+    if point == OFF_POINT:
+        return "off"
+    return str(point if color is Color.WHITE else 25 - point)
+
+
+def hand(play: Play, color: Color) -> list[dict[str, Any]]:
+    """The moves of a hand carrying ``play`` out for ``color``: one single-die move at a
+    time, a hit blot put on the bar before the hitter arrives."""
+    actions: list[dict[str, Any]] = []
+    for frm, to, hit in play.moves:
+        if hit:
+            actions.append(move(f"{location(to, color)}/bar", color.opponent.value))
+        actions.append(move(f"{location(frm, color)}/{location(to, color)}", color.value))
+    return actions
+
+
+def chosen(table: Table) -> Play:
+    """The computer's play being carried out now."""
+    turn = table.runner.referee.turn
+    assert turn is not None and turn.engine_play is not None, "no computer's play to carry out"
+    return turn.engine_play
+
+
+def load(white: dict[str, int], black: dict[str, int], on_roll: Color,
+         **match: Any) -> dict[str, Any]:
+    """A ``load`` action: the board of these counts, ``on_roll`` to roll in a game under way."""
+    board = Board.from_counts(white, black)
+    state = MatchState(on_roll=on_roll, to_act=match.pop("to_act", on_roll),
+                       game_state=GameState.PLAYING, **match)
+    return {"load": {"position_id": Position.from_board(board, on_roll).position_id(),
+                     "match_id": state.match_id()}}
