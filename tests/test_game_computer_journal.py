@@ -10,6 +10,7 @@ asks again and gets the same play; a takeback stays possible.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from computer_support import Table, move
@@ -32,6 +33,7 @@ def journal(events: list[dict[str, Any]]) -> list[Event]:
     return [parse_event(Event.from_dict(e).to_json()) for e in events]
 
 
+@functools.cache
 def played_game() -> list[dict[str, Any]]:
     """White opens, Black (the computer) chooses 24/13, White takes back and plays again,
     Black rolls anew, chooses 13/11 13/9, and it is carried out."""
