@@ -20,8 +20,8 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.side import BAR_POINT, OFF_POINT
 from tavla_pi.testing.engine import ScriptedEngine
+from tavla_pi.testing.hand import location
 
 BLACK_EXPERT = {"setup": "start", "opponent": {"color": "black", "level": "expert"}}
 """A setup with the computer playing Black at level expert."""
@@ -68,15 +68,6 @@ class Table:
 def move(spec: str, color: str = "black") -> dict[str, Any]:
     """A ``move`` action (Black's by default: the computer's checkers)."""
     return {"move": spec, "color": color}
-
-
-def location(point: int, color: Color) -> str:
-    """A point in ``color``'s own numbering (25 the bar, 0 off) as a board location."""
-    if point == BAR_POINT:
-        return "bar"
-    if point == OFF_POINT:
-        return "off"
-    return str(point if color is Color.WHITE else 25 - point)
 
 
 def hand(play: Play, color: Color) -> list[dict[str, Any]]:
