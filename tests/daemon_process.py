@@ -50,8 +50,9 @@ class DaemonProcess:
     """``python -m tavla_pi run --backend sim`` with a notify socket and an ephemeral port."""
 
     def __init__(self, state_dir: Path, notify_path: Path, config: Path,
-                 watchdog_usec: int = 1_000_000) -> None:
+                 watchdog_usec: int = 1_000_000, env: dict[str, str] | None = None) -> None:
         self.state_dir = state_dir
+        self.env = env or {}
         self.config = config
         self.watchdog_usec = watchdog_usec
         self.notify_path = notify_path
@@ -64,7 +65,7 @@ class DaemonProcess:
 
     def start(self) -> float:
         """Start the daemon and wait for READY=1; the seconds it took."""
-        env = {**os.environ, "NOTIFY_SOCKET": str(self.notify_path),
+        env = {**os.environ, **self.env, "NOTIFY_SOCKET": str(self.notify_path),
                "WATCHDOG_USEC": str(self.watchdog_usec)}
         env.pop("WATCHDOG_PID", None)
         began = time.monotonic()

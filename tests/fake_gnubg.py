@@ -10,6 +10,10 @@ and every start to DIR/starts, so that counts run across restarts.
 Settings (all optional):
   die: {op: n}     the first n requests of op (over all runs) kill the process (SIGKILL)
   hang: {op: n}    the n requests of op after those are never answered
+  stall: {op: n}   the n requests of op after those wait until the input ends (the
+                   caller died while it thought), then the fake exits
+  proxy: PATH      run the real gnubg at PATH with the arguments after the settings and
+                   pass every line through (only ``stall`` applies)
   refuse: [op]     these ops answer "ok": false
   illegal: true    hint answers a position that no legal play gives
   wrong_id: true   answers carry the id one too high
@@ -24,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,6 +101,7 @@ def answer(config: dict[str, Any], state: Path, request: dict[str, Any]) -> dict
         os.kill(os.getpid(), signal.SIGKILL)
     if seen <= dies + config.get("hang", {}).get(op, 0):
         signal.pause()  # hung: answers nothing until the supervisor kills it
+    stall(config, op, seen - dies - config.get("hang", {}).get(op, 0))
     ident = request["id"] + (1 if config.get("wrong_id") else 0)
     if op in config.get("refuse", []):
         return {"id": ident, "ok": False, "error": f"ValueError: refusing {op}"}
@@ -104,11 +110,36 @@ def answer(config: dict[str, Any], state: Path, request: dict[str, Any]) -> dict
     return {"id": ident, "ok": True, **{**DEFAULTS[op], **config.get("answers", {}).get(op, {})}}
 
 
+def stall(config: dict[str, Any], op: str, seen: int) -> None:
+    """Think until the input ends (the caller is gone) for the first ``stall`` requests."""
+    if 0 < seen <= config.get("stall", {}).get(op, 0):
+        sys.stdin.read()
+        sys.exit(0)
+
+
+def proxy(config: dict[str, Any], state: Path) -> None:
+    """Be the real gnubg (``config["proxy"]``), stalling requests as told."""
+    gnubg = subprocess.Popen([config["proxy"], *sys.argv[2:]], stdin=subprocess.PIPE,
+                             stdout=sys.stdout, text=True)
+    assert gnubg.stdin is not None
+    try:
+        for line in sys.stdin:
+            op = json.loads(line).get("op", "")
+            stall(config, op, count(state, f"seen-{op}"))
+            gnubg.stdin.write(line)
+            gnubg.stdin.flush()
+    finally:
+        gnubg.kill()
+
+
 def main() -> None:
     """Serve requests on stdin until it ends."""
     config = json.loads(sys.argv[1])
     state = Path(config["state"])
     count(state, "starts")
+    if config.get("proxy"):
+        proxy(config, state)
+        return
     print("GNU Backgammon (fake) 1.07", flush=True)
     print("This program comes with ABSOLUTELY NO WARRANTY", flush=True)
     if config.get("no_hello"):

@@ -15,7 +15,7 @@ from game_support import scenario
 from sim_support import PINMAP
 
 from tavla_pi.engine import Review, ReviewRequest
-from tavla_pi.engine.review import Decision, Errors, PlayerReview
+from tavla_pi.engine.review import CostlyDecision, Errors, PlayerReview
 from tavla_pi.errors import EngineError
 from tavla_pi.events.event import Event
 from tavla_pi.game.settings import GameSettings
@@ -54,7 +54,7 @@ def short_game_events(*then: dict[str, Any]) -> list[Event]:
 def made_up_review(game: int | None = 1) -> Review:
     """A review with figures of no meaning and one costly decision: Black's opening double."""
     player = PlayerReview(Errors(0.25, 1, 4), Errors(0.5, 1, 2), 0.1, 5, "Beginner")
-    double = Decision(1, Color.BLACK, "cube", Position.initial().position_id(),
+    double = CostlyDecision(1, Color.BLACK, "cube", Position.initial().position_id(),
                       MatchState(on_roll=Color.BLACK, to_act=Color.BLACK).match_id(), None,
                       "double", "no double", 0.5)
     return Review(game, player, player, (double,))

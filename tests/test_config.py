@@ -139,6 +139,9 @@ log_level = "debug"
     ('[http]\ntoken = "short"\n', "[http] token: expected 16 to 256 printable ASCII"),
     ('[http]\ntoken = "with spaces in the token"\n', "[http] token: expected 16 to 256"),
     ('[daemon]\nlog_level = "loud"\n', "[daemon] log_level: expected one of"),
+    ('[opponent]\nlevel = "pro"\n', '[opponent] level: expected one of "beginner", '),
+    ('[opponent]\nblunder_threshold = 2\n',
+     "[opponent] blunder_threshold: expected a number 0..1, got 2"),
     ('[board]\nbrighness = 0.5\n', "[board] brighness: unknown key (known: backend, pinout, "
                                    "brightness, scan_hz, stable_ms); did you mean 'brightness'?"),
     ('brightness = 0.5\n', "brightness: belongs in the [board] table"),

@@ -11,6 +11,7 @@ import pytest
 from daemon_support import reset_logging
 
 from tavla_pi.config import Config
+from tavla_pi.daemon import opponent as opponent_module
 from tavla_pi.daemon import startup
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.settings import SettingsDesk
@@ -40,7 +41,7 @@ def test_without_gnubg_the_referee_is_told_and_the_log_says_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     reset_logging()
     caplog.set_level(logging.WARNING, "tavla_pi")
-    monkeypatch.setattr(startup, "find_gnubg", lambda: None)
+    monkeypatch.setattr(opponent_module, "find_gnubg", lambda: None)
     opened = startup.open_daemon(Config(backend="sim", opponent=CONFIGURED), tmp_path,
                                  Notifier(None))
     try:
@@ -50,7 +51,7 @@ def test_without_gnubg_the_referee_is_told_and_the_log_says_so(
     assert f"[opponent] color = white, but GNU Backgammon is not installed: {NOT_INSTALLED}" \
         in caplog.text
     caplog.clear()
-    assert startup.engine_missing(Config()) == NOT_INSTALLED
+    assert startup.engine_missing(Config(), None) == NOT_INSTALLED
     assert caplog.text == ""  # two players configured: nothing to warn about
 
 

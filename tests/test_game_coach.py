@@ -215,7 +215,8 @@ def test_an_engine_that_does_not_answer_holds_done_back_for_the_wait_at_most(
         done = next(e for e in events if e["type"] == "rejected" or e["type"] == "played")
         assert done["type"] == "played" and done["play"] == "13/9"
         assert of_type(events, "blunder_warning") == []
-        assert not run.runner.referee.thinking
+        coach = run.runner.referee.coach
+        assert coach is not None and not coach.thinking
     assert "committed without the blunder check" in caplog.text
 
 

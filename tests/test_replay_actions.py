@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.replay.actions import (
     DiceAction,
     GlitchAction,
@@ -32,6 +34,13 @@ GOOD = [
     ('{"move": "6/off", "color": "white"}', MoveAction("6", "off", Color.WHITE)),
     ('{"glitch": {"at": "5", "color": "black", "ms": 40}}', GlitchAction("5", Color.BLACK, 40)),
     ('{"wait": 300}', WaitAction(300)),
+    ('{"setup": "start", "opponent": {"color": "black", "level": "world class"}}',
+     SetupAction(opponent=OpponentSettings(color=Color.BLACK, level=Level.WORLD_CLASS,
+                                           coach=False))),
+    ('{"setup": "start", "opponent": {"color": "white", "level": "expert", "coach": true}}',
+     SetupAction(opponent=OpponentSettings(color=Color.WHITE, coach=True))),
+    ('{"setup": "start", "match_length": 1, "opponent": null}',
+     SetupAction(1, OpponentSettings())),
 ]
 
 
@@ -57,6 +66,17 @@ BAD = [
     ('{"move": "8/8", "color": "white"}', 's.jsonl:3: field "move": expected two different'),
     ('{"glitch": {"at": "5", "color": "black"}}', 's.jsonl:3: field "glitch.ms": expected'),
     ('{"setup": "random"}', 's.jsonl:3: field "setup": expected "start"'),
+    ('{"setup": "start", "opponent": "gnubg"}', 's.jsonl:3: field "opponent": expected an object'),
+    ('{"setup": "start", "opponent": {"color": "red", "level": "expert"}}',
+     's.jsonl:3: field "opponent.color": expected "white" or "black", got "red"'),
+    ('{"setup": "start", "opponent": {"color": "black"}}',
+     's.jsonl:3: field "opponent.level": expected one of "beginner", "casual"'),
+    ('{"setup": "start", "opponent": {"color": "black", "level": "pro"}}',
+     's.jsonl:3: field "opponent.level": expected one of'),
+    ('{"setup": "start", "opponent": {"color": "black", "level": "expert", "seed": 1}}',
+     's.jsonl:3: field "opponent.seed": unknown field'),
+    ('{"setup": "start", "opponent": {"color": "black", "level": "expert", "coach": 1}}',
+     's.jsonl:3: field "opponent.coach": expected true or false'),
     ('{"load": {"position_id": ""}}', 's.jsonl:3: field "load.position_id": expected a non-empty'),
     ('{"jump": 3}', "s.jsonl:3: expected exactly one action key"),
     ('{"wait": 3, "press": "menu"}', "s.jsonl:3: expected exactly one action key"),

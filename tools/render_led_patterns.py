@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tavla_pi.engine.levels import Level
 from tavla_pi.game.menu import MenuView, Mode
-from tavla_pi.game.view import GameView, Phase
+from tavla_pi.game.view import EngineStep, GameView, Phase
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render, to_hex
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
@@ -97,6 +97,12 @@ SCENES: tuple[Scene, ...] = (
         menu=MenuView(Mode(B, Level.ADVANCED)))),
     Scene("menu_two_players", "MENU: two players at the board", GameView(
         Phase.SETUP, menu=MenuView(Mode()))),
+    Scene("engine_step", "The computer (Black) plays 13/8 6/4: move its checker from 12 to 17",
+          GameView(Phase.MOVING, B, dice=(5, 2), engine_color=B, engine_play="13/8 6/4",
+                   engine_step=EngineStep("12", "17", B))),
+    Scene("engine_trouble", "The computer (Black) cannot answer: gnubg is restarting",
+          GameView(Phase.AWAIT_ROLL, B, engine_color=B,
+                   engine_trouble="the computer cannot answer: gnubg died"), at_ms=100),
 )
 
 # ---- where each LED sits in the schematic (x, y), White at the bottom ----

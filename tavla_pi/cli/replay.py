@@ -1,4 +1,8 @@
-"""``tavla-pi replay SCENARIO.jsonl``: run a scenario headless, print events as JSON lines."""
+"""``tavla-pi replay SCENARIO.jsonl``: run a scenario headless, print events as JSON lines.
+
+A scenario with an opponent needs GNU Backgammon: without it the replay stops
+before anything runs (status 2) with the line saying how to install it.
+"""
 
 from __future__ import annotations
 
@@ -33,9 +37,10 @@ def run(args: argparse.Namespace) -> int:
     runner = ScenarioRunner(load_pinmap(), GameSettings(match_length=args.match_length),
                             seed=args.seed)
     out = sys.stdout
-    for event in runner.run(lines):
-        out.write(event.to_json() + "\n")
-    out.flush()
+    with runner:  # an opponent's gnubg is stopped at the end
+        for event in runner.run(lines):
+            out.write(event.to_json() + "\n")
+        out.flush()
     left = runner.dice.queue.remaining
     if left:
         print(f"tavla-pi: {args.scenario}: {len(left)} queued dice were never rolled",

@@ -23,8 +23,8 @@ from typing import Any
 
 from tavla_pi.bounded import read_text
 from tavla_pi.cli.trusted import trusted
+from tavla_pi.daemon.opponent import PREFS_DIR
 from tavla_pi.daemon.reviews import renumbered
-from tavla_pi.daemon.startup import GNUBG_PREFS
 from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.engine import NOT_INSTALLED, GnubgReviewer, Level, ReviewRequest, find_gnubg
 from tavla_pi.errors import BadInputError
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     program = find_gnubg()
     if program is None:
         raise BadInputError("review", f"GNU Backgammon is not installed: {NOT_INSTALLED}")
-    review = GnubgReviewer.launch(state_dir / GNUBG_PREFS, program).review(request)
+    review = GnubgReviewer.launch(state_dir / PREFS_DIR, program).review(request)
     fields = renumbered(review, order)
     print(json.dumps(fields, indent=2) if args.json else review_report(fields, path, level))
     return 0

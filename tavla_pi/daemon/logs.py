@@ -85,6 +85,10 @@ LINES: dict[EventType, Callable[[Mapping[str, Any]], str]] = {
     EventType.REVIEW: lambda f: f"review of game {f['game']}: error rate (mEMG) white "
                                 f"{f['white'].get('error_rate')}, black "
                                 f"{f['black'].get('error_rate')}",
+    EventType.ENGINE_PLAY: lambda f: f"the computer ({f['player']}) plays {f['play']} "
+                                     f"with {f['dice'][0]}-{f['dice'][1]}",
+    EventType.TAKEBACK: lambda f: f"{f['player']} takes back the last play "
+                                  f"({f['dice'][0]}-{f['dice'][1]} from {f['position_id']})",
 }
 """One readable line per event a player or a maintainer cares about."""
 

@@ -166,7 +166,9 @@ class SimDesk:
     async def _apply(self, action: Action) -> None:
         board, queue = self.board, self.dice.queue
         match action:
-            case SetupAction(match_length):
+            case SetupAction(match_length, opponent):
+                if opponent is not None:  # played by the daemon's engine, if it runs one
+                    self.core.referee.set_opponent(opponent)
                 self._saved(board.setup_start)
                 if match_length is not None:
                     now = self.core.pipeline.clock.now_ms()

@@ -2,8 +2,9 @@
 
 State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
-calibration, referee, pipeline, the games' reviews (by gnubg, if installed).
-What fails to open closes what was opened.
+the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
+pipeline, the games' reviews (by gnubg, if installed).  What fails to open closes what
+was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
 a bad config stays a ``ConfigError`` (status 2).
@@ -24,17 +25,12 @@ from tavla_pi.config import Config
 from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
-from tavla_pi.engine import (
-    NOT_INSTALLED,
-    BackgroundEngine,
-    GnubgEngine,
-    GnubgReviewer,
-    find_gnubg,
-)
+from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgReviewer, find_gnubg
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
@@ -57,8 +53,6 @@ SIM_SEED = 0
 """The modelled board's parts: the same board on every start, as a real one."""
 SETTLE_MARGIN_MS = 50
 """The simulator's hand settles this long beyond the stability time (200 ms by default)."""
-GNUBG_PREFS = "gnubg"
-"""gnubg's preferences folder in the state directory (the service has no home)."""
 
 
 class ContinuedClock:
@@ -120,10 +114,11 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        engine = open_engine(state_dir, clock)
+        engine = open_engine(config.opponent, state_dir, clock)
         if engine is not None:
             stack.callback(engine.close)
-        referee = Referee(game, dice, engine=engine, engine_missing=engine_missing(config))
+        referee = Referee(game, dice, engine=engine,
+                          engine_missing=engine_missing(config, engine))
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
@@ -144,21 +139,10 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     return opened
 
 
-def open_engine(state_dir: Path, clock: Clock) -> BackgroundEngine | None:
-    """GNU Backgammon for the computer opponent and hints, started in the background (its
-    preferences in the state directory); None where it is not installed."""
-    program = find_gnubg()
-    if program is None:
-        return None
-    engine = BackgroundEngine(GnubgEngine.launch(state_dir / GNUBG_PREFS, program), clock)
-    engine.start()
-    return engine
-
-
-def engine_missing(config: Config) -> str | None:
-    """None when GNU Backgammon is installed; else the line that says how to install it
-    (logged: a warning when the config asks for the computer)."""
-    if find_gnubg() is not None:
+def engine_missing(config: Config, engine: BackgroundEngine | None) -> str | None:
+    """None when GNU Backgammon runs (``engine``); else the line that says how to install
+    it, logged once (a warning when the config asks for the computer)."""
+    if engine is not None:
         return None
     if config.opponent.color is not None:
         log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
@@ -194,7 +178,7 @@ def open_reviews(state_dir: Path, rules: MatchRules, clock: Clock) -> Reviews:
     if program is None:
         log.info("games are not reviewed: %s", NOT_INSTALLED)
         return Reviews(None, clock, rules)
-    return Reviews(GnubgReviewer.launch(state_dir / GNUBG_PREFS, program), clock, rules)
+    return Reviews(GnubgReviewer.launch(state_dir / PREFS_DIR, program), clock, rules)
 
 
 def open_board(name: str, pinmap: PinMap, clock: Clock) -> Backend:

@@ -128,7 +128,7 @@ class PlayerReview:
 
 
 @dataclass(frozen=True)
-class Decision:
+class CostlyDecision:
     """One costly decision: who, where (``game``, the position from the side of the
     player on roll, the Match ID), the dice (None for a cube decision), what was done,
     what was better, and the equity lost (EMG).
@@ -169,7 +169,7 @@ class Review:
     game: int | None
     white: PlayerReview
     black: PlayerReview
-    costly: tuple[Decision, ...]
+    costly: tuple[CostlyDecision, ...]
 
     def to_json(self) -> dict[str, Any]:
         """The fields of a ``review`` event (docs/CONTRACTS.md §4 additions)."""
@@ -208,7 +208,7 @@ def _errors(entry: wire.Fields) -> Errors:
                   wire.field(entry, "count", int), wire.field(entry, "decisions", int))
 
 
-def _decision(entry: Any) -> Decision:
+def _decision(entry: Any) -> CostlyDecision:
     """One decision of the answer, its plays in the rules' notation."""
     player = wire.field(entry, "player", int)
     kind = wire.field(entry, "kind", str)
@@ -228,7 +228,7 @@ def _decision(entry: Any) -> Decision:
         state = state.replace(dice=dice)
     elif not {made, better} <= CUBE_ACTIONS:
         raise EngineError(f"gnubg's review names an unknown cube action: {entry}")
-    return Decision(wire.field(entry, "game", int), _PLAYERS[player], kind, position_id,
+    return CostlyDecision(wire.field(entry, "game", int), _PLAYERS[player], kind, position_id,
                     state.match_id(), dice, made, better,
                     float(wire.field(entry, "loss", (int, float))))
 

@@ -107,6 +107,10 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.RESIGN_ACCEPTED: _RESIGN,
     EventType.RESIGN_DECLINED: _RESIGN,
     EventType.REVIEW: {"game": _count, "white": _object, "black": _object, "costly": _list},
+    EventType.ENGINE_PLAY: {"player": _color, "dice": _dice, "play": _text,
+                            "position_id": _text},
+    EventType.TAKEBACK: {"player": _color, "dice": _dice, "position_id": _text,
+                         "match_id": _text},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

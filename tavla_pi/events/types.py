@@ -37,6 +37,8 @@ class EventType(enum.StrEnum):
     RESIGN_ACCEPTED = "resign_accepted"  # the opponent accepts: the game is over
     RESIGN_DECLINED = "resign_declined"  # the opponent declines: the offerer plays on
     REVIEW = "review"                  # gnubg's analysis of a finished game, per player
+    ENGINE_PLAY = "engine_play"        # the computer's chosen play, for the hand to carry out
+    TAKEBACK = "takeback"              # a play taken back: the mover's turn is open again
 
 
 UnknownType = NewType("UnknownType", str)

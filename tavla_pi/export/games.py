@@ -99,6 +99,14 @@ class _Game:
         self.add(event["player"], f"{_roll(a, b)}: {_moves(play)}")
         self.position = play.result
 
+    def take_back(self, event: Event) -> None:
+        """A ``takeback``: the player's last play is undone, as if never made."""
+        player = Color(event["player"])
+        last = max((i for i, e in enumerate(self.entries) if e.player is player), default=None)
+        if last is not None:
+            del self.entries[last:]
+        self.position = Position.from_position_id(event["position_id"])
+
     def no_move(self, event: Event) -> None:
         a, b = event["dice"]
         self.add(event["player"], f"{_roll(a, b)}:")
@@ -138,6 +146,8 @@ def _record_game(events: Sequence[Event], start: int, end: int,
             game.no_move(event)
         elif event.type in CUBE_EVENTS:
             game.cube(event)
+        elif event.type == EventType.TAKEBACK:
+            game.take_back(event)
         elif event.type == EventType.GAME_OVER:
             return _finished(game, before, event)
     return None

@@ -5,6 +5,9 @@ answers with events (docs/CONTRACTS.md §4).  It never touches hardware and keep
 no clock of its own: every call carries ``now`` in milliseconds.  The logical
 board is the authority: when the sensed board differs, the referee says what
 to fix and waits.
+
+Against the computer (:mod:`tavla_pi.game.computer`) its answers act as its button
+presses; its play is carried out by hand and committed once the board shows it.
 """
 
 from __future__ import annotations
@@ -13,18 +16,20 @@ from dataclasses import replace
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.engine.background import BackgroundEngine
+from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, TakeDecision
 from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
+from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.restore import Resumed
+from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
-from tavla_pi.reconcile import board_fixes
+from tavla_pi.reconcile import Complete, board_fixes
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules import Resignation
 from tavla_pi.rules import cube as cube_rules
@@ -71,6 +76,8 @@ class Referee:
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
         self.resign = ResignDesk()
+        self.computer = Computer(settings.opponent, engine)
+        self.undo: carry.Undo | None = None
         self._out: list[Event] = []
         self._now = 0
 
@@ -81,16 +88,22 @@ class Referee:
 
     @settings.setter
     def settings(self, settings: GameSettings) -> None:
+        changed = settings.opponent != self._settings.opponent
         self._settings = settings
         if self.coach is not None:
             self.coach.settings = settings
+        if changed:  # the computer plays another side, or at another level
+            self.computer.withdraw()
+            self.computer, self.undo = Computer(settings.opponent, self.engine), None
 
     # -- inputs ------------------------------------------------------------------
 
     def on_observation(self, obs: Observation, now: int) -> list[Event]:
         """A new stable observation of the board."""
         self._now, self.obs = now, obs
-        if self.phase is Phase.MOVING and self.turn is not None:
+        if self.undo is not None and self.undo.shows(obs):
+            self._take_back(self.undo)
+        elif self.phase is Phase.MOVING and self.turn is not None:
             self._observe_turn(obs)
         elif self.phase in (Phase.SETUP, Phase.GAME_OVER):
             self._check_setup(obs)
@@ -105,7 +118,10 @@ class Referee:
             self._menu(long)
         else:
             color, _, role = name.partition(".")
-            self._player_button(Color(color), role, long)
+            if self.computer.refuses(Color(color), self.phase):
+                self._reject(Color(color), f"the computer plays {color}")
+            else:
+                self._player_button(Color(color), role, long)
         return self._flush()
 
     def tick(self, now: int, settled: bool) -> list[Event]:
@@ -123,6 +139,8 @@ class Referee:
                 self._done(turn)
         if self.phase is Phase.NO_MOVE and self.pass_at is not None and now >= self.pass_at:
             self._pass_turn()
+        while (answer := self.computer.update(self, now)) is not None:
+            self._computer_answers(answer)
         return self._flush()
 
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
@@ -162,11 +180,25 @@ class Referee:
         self.resign = ResignDesk(state.resign_declined)
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
-            a, b = state.dice
-            self.turn = Turn.begin(self.position(), self.match.on_roll, (a, b))
-            self._coach_begin(self.turn)
+            self.turn = carry.resumed_turn(state, self.computer.color)
+            if self.turn is not None and self.turn.engine_play is None:
+                self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
+        self.undo = carry.resumed_undo(state, self.computer.color)
+
+    def set_opponent(self, opponent: OpponentSettings,
+                     engine: BackgroundEngine | None = None) -> None:
+        """Who the computer plays from now on (a scenario's ``setup``); ``engine``, if
+        given, replaces its engine (and the coach's).  A turn being moved starts afresh."""
+        if engine is not None and engine is not self.engine:
+            self.engine = engine
+            self.coach = Coach(engine, self.settings, self._emit)
+        self.computer.withdraw()
+        self.settings = replace(self.settings, opponent=opponent)
+        self.computer, self.undo = Computer(opponent, self.engine), None
+        if self.phase is Phase.MOVING:
+            self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
 
     # -- what is shown -----------------------------------------------------------
 
@@ -174,19 +206,19 @@ class Referee:
     def busy(self) -> bool:
         """True while something waits on time: a pending DONE, a no-move pass or the engine."""
         pending = self.turn is not None and self.turn.done_pending_since is not None
-        return pending or self.phase is Phase.NO_MOVE or self.thinking
+        return pending or self.phase is Phase.NO_MOVE or self.computer.pending or self.thinking
 
     @property
     def thinking(self) -> bool:
-        """True while a question to the engine is unanswered (or its answer not yet taken)."""
-        return self.coach is not None and self.coach.thinking
+        """True while a question to the engine (the computer's or the coach's) is unanswered."""
+        return self.computer.thinking or (self.coach is not None and self.coach.thinking)
 
     def wait_engine(self, timeout_s: float) -> bool:
         """Block (in real time) until the pending answers are in; False if ``timeout_s`` passed.
 
         For replay and tools, before a scan: the answers are then taken at that scan.
         """
-        return self.coach is None or self.coach.wait(timeout_s)
+        return self.computer.wait(timeout_s) and (self.coach is None or self.coach.wait(timeout_s))
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -194,11 +226,13 @@ class Referee:
 
     def view(self) -> GameView:
         """What the players should see now."""
-        match = self.match
+        match, computer = self.match, self.computer
         base: dict[str, Any] = dict(
             phase=self.phase, cube_value=match.cube, cube_owner=match.cube_owner,
             score=match.score, match_length=match.match_length, since_ms=self.since_ms,
             menu=self.menu.view(self._now),
+            engine_color=computer.color, engine_thinking=computer.thinking,
+            engine_trouble=computer.trouble,
         )
         if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
             return self._end_view(base)
@@ -210,16 +244,24 @@ class Referee:
             return GameView(double_offered_by=match.on_roll, **base)
         if self.phase is Phase.NO_MOVE:
             return GameView(dice=self.shown_dice, no_legal_move=True, **base)
-        if self.phase is Phase.MOVING and self.turn is not None:
-            lights = self.turn.lights()
-            base.update(fixes=lights.fixes)
-            return GameView(
-                dice=self.shown_dice, dice_used=lights.dice_used,
-                dice_blink=self._now < self.turn.blink_until, lifted_from=lights.lifted_from,
-                destinations=lights.destinations, press_done=lights.press_done,
-                to_bar=lights.to_bar, candidates=lights.candidates,
-                confirms=lights.confirms, **self._suggested(), **base)
+        if self.phase is Phase.MOVING:
+            return self._turn_view(base)
         return GameView(**base)
+
+    def _turn_view(self, base: dict[str, Any]) -> GameView:
+        turn = self.turn
+        if turn is None:  # the computer is choosing its play
+            return GameView(dice=self.shown_dice, **base)
+        lights = turn.lights()
+        base.update(fixes=lights.fixes)
+        if turn.engine_play is not None:
+            base.update(engine_play=turn.engine_play.notation, engine_step=carry.next_step(turn))
+        return GameView(
+            dice=self.shown_dice, dice_used=lights.dice_used,
+            dice_blink=self._now < turn.blink_until, lifted_from=lights.lifted_from,
+            destinations=lights.destinations, press_done=lights.press_done,
+            to_bar=lights.to_bar, candidates=lights.candidates,
+            confirms=lights.confirms, **self._suggested(), **base)
 
     def _suggested(self) -> dict[str, Any]:
         """The view's fields of the play the coach lights (none without an engine)."""
@@ -375,9 +417,16 @@ class Referee:
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
             return
-        self.turn = Turn.begin(start, mover, dice)
-        self._coach_begin(self.turn)
         self._enter(Phase.MOVING)
+        self.turn = None  # the computer's play comes from the engine (tick)
+        if not self.computer.plays(mover):
+            turn = Turn.begin(start, mover, dice)
+            self._coach_begin(turn)
+            self._follow(turn)
+
+    def _follow(self, turn: Turn) -> None:
+        """Follow ``turn`` on the board from now on."""
+        self.turn = turn
         if self.obs is not None:
             self._observe_turn(self.obs)
 
@@ -401,6 +450,10 @@ class Referee:
         if lifted is not None:
             self._emit(EventType.LIFTED, player=turn.mover.value, **{"from": lifted[0]},
                        destinations=list(lifted[1]))
+        if turn.engine_play is not None:  # the computer's play, carried out by hand
+            self.undo = None if carry.carrying_begun(turn) else self.undo
+            if isinstance(turn.verdict, Complete):
+                self._commit(turn, turn.verdict.play)
 
     def _moving(self, turn: Turn, color: Color, role: str, long: bool) -> None:
         """The mover's press while moving: a long CUBE asks for a hint (with an engine),
@@ -426,7 +479,7 @@ class Referee:
         self._commit(turn, play)
 
     def _commit(self, turn: Turn, play: Play) -> None:
-        mover = turn.mover
+        mover, before = turn.mover, self.match
         self.board = play.result.to_board(mover.opponent)
         self.turn = None
         result = None
@@ -442,6 +495,8 @@ class Referee:
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
+            if self.computer.plays(mover.opponent):  # may be taken back until it plays
+                self.undo = carry.Undo.of(turn, before, self.board)
 
     def _game_over(self, result: GameResult) -> None:
         self.result, self.turn = result, None
@@ -505,12 +560,39 @@ class Referee:
             self.next_opponent = chosen.apply(self.next_opponent)
             self._new_match(self.settings.match_length)
 
+    # -- the computer ----------------------------------------------------------------
+
+    def _computer_answers(self, answer: ComputerAnswer) -> None:
+        """Carry out the computer's answer: its press, its play, or the hand's turn."""
+        color = self.computer.color
+        assert color is not None  # only a playing computer answers
+        if isinstance(answer, CubeAction | TakeDecision):
+            self._player_button(color, *press_for(answer, self.match, color, self.settings.rules))
+        elif self.phase is Phase.MOVING:
+            dice = (self.shown_dice[0], self.shown_dice[-1])
+            if isinstance(answer, EnginePlay) and answer.play is not None:
+                play = answer.play
+                self._emit(EventType.ENGINE_PLAY, player=color.value, dice=_high_first(dice),
+                           play=play.notation, position_id=play.result.position_id())
+                self._follow(carry.follow_play(self.position(), color, dice, play))
+            else:  # given up: the hand plays it
+                self._follow(Turn.begin(self.position(), color, dice))
+
+    def _take_back(self, undo: carry.Undo) -> None:
+        """The board shows the human's last turn again: it is theirs to play again."""
+        self.match, self.board, self.turn = undo.match, undo.board, None
+        self._emit(EventType.TAKEBACK, player=undo.player.value, dice=_high_first(undo.dice),
+                   position_id=self.position().position_id(), match_id=self.match.match_id())
+        self._start_turn(undo.dice)
+
     # -- events ------------------------------------------------------------------
 
     def _reject(self, color: Color, reason: str) -> None:
         self._emit(EventType.REJECTED, player=color.value, reason=reason)
 
     def _emit(self, kind: EventType, /, **fields: Any) -> None:
+        if kind not in KEEPS_UNDO:
+            self.undo = None
         self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:

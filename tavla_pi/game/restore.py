@@ -33,6 +33,14 @@ What an event must do to follow:
   (:mod:`tavla_pi.rules.resign`).
 * ``game_over`` right after the play, drop or accepted resignation that
   ended a game, with its result; ``match_over`` right after the ``game_over`` that decided a match.
+* ``engine_play``: the computer's choice, once per roll: a legal play of the
+  rolled dice by the player on roll (``position_id`` its result); the state
+  keeps it until the ``played`` that carries it out.
+* ``takeback``: the last ``played`` undone, while nothing but the opponent's
+  ``rolled`` and ``engine_play`` (and what the board showed, but a ``lifted``)
+  came after it; it names the player, the dice, the position and the Match
+  ID the turn began with, and that turn is open again.  The opponent's dice
+  rolled before it are spent: its next turn rolls anew.
 * ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
   board showed: they change nothing.
 * ``hint`` and ``blunder_warning`` say what the engine told the mover while
@@ -94,6 +102,10 @@ NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, E
 ASIDES = frozenset({EventType.REVIEW})
 """Event types that come in the background, at any time, and change no state."""
 
+KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.OUT_OF_SYNC,
+                        EventType.IN_SYNC, EventType.REJECTED}) | ASIDES
+"""Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
+
 
 @dataclass(frozen=True)
 class Resumed:
@@ -104,7 +116,9 @@ class Resumed:
     finished game's; ``opening_throws`` the ties thrown so far; ``opponent``
     the match's opponent as its ``new_match`` says (None: the journal does not
     say, the config decides); ``resign_declined`` the resignation declined this
-    turn (the player on roll may only offer more before rolling).
+    turn (the player on roll may only offer more before rolling);
+    ``engine_play`` the computer's play of the roll being moved, once chosen;
+    ``before_play`` the state before the last play while it may be taken back.
     """
 
     match: MatchState
@@ -115,6 +129,8 @@ class Resumed:
     opening_throws: tuple[tuple[int, int], ...] = ()
     opponent: OpponentSettings | None = None
     resign_declined: Resignation = Resignation.NONE
+    engine_play: Play | None = None
+    before_play: Resumed | None = None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -201,6 +217,8 @@ class _Fold:
         except (TavlaError, ValueError, KeyError, TypeError) as exc:
             self.state, self.due, self.cubes = saved
             return _reason(exc)
+        if event.type not in KEEPS_UNDO and event.type != EventType.PLAYED:
+            self.set(before_play=None)
         self.last_t = event.t
         return ""
 
@@ -367,19 +385,47 @@ def _no_legal_move(fold: _Fold, event: Event) -> None:
 
 
 def _played(fold: _Fold, event: Event) -> None:
+    play, mover = _chosen_play(fold, event)
+    match, result = _after_play(fold, mover, play, _match_of(event))
+    before = replace(fold.state, engine_play=None, before_play=None)
+    fold.set(match=match, board=play.result.to_board(mover.opponent), engine_play=None,
+             before_play=before if result is None else None)
+    fold.cubes = ()
+    if result is None:
+        fold.set(phase=Phase.AWAIT_ROLL)
+    else:
+        fold.game_over(match, result)
+
+
+def _chosen_play(fold: _Fold, event: Event) -> tuple[Play, Color]:
+    """The legal play of the roll being moved that ``event`` (a ``played`` or an
+    ``engine_play``) names, and its player."""
     mover = _mover(fold, event)
     fold.expect(Phase.MOVING, "play is awaited")
     dice = fold.state.dice
     _same("dice", _dice(event), _high_first(dice))
     play = _play_to(fold, (dice[0], dice[1]), event["position_id"])
     _same("the play's notation", event["play"], play.notation)
-    match, result = _after_play(fold, mover, play, _match_of(event))
-    fold.set(match=match, board=play.result.to_board(mover.opponent))
-    fold.cubes = ()
-    if result is None:
-        fold.set(phase=Phase.AWAIT_ROLL)
-    else:
-        fold.game_over(match, result)
+    return play, mover
+
+
+def _engine_play(fold: _Fold, event: Event) -> None:
+    if fold.state.engine_play is not None:
+        raise ValueError("the computer's play of this roll is already chosen")
+    play, _ = _chosen_play(fold, event)
+    fold.set(engine_play=play)
+
+
+def _takeback(fold: _Fold, event: Event) -> None:
+    before = fold.state.before_play
+    if before is None:
+        raise ValueError("only the last play may be taken back, before anything but the "
+                         "opponent's roll and choice")
+    _same("the player", event["player"], before.match.on_roll.value)
+    _same("dice", _dice(event), _high_first(before.dice))
+    _same("the position", event["position_id"], before.position().position_id())
+    _same("the Match ID", event["match_id"], before.match.match_id())
+    fold.state = before
 
 
 def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
@@ -548,5 +594,7 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.RESIGN_OFFERED: _resign_offered,
     EventType.RESIGN_ACCEPTED: _resign_accepted,
     EventType.RESIGN_DECLINED: _resign_declined,
+    EventType.ENGINE_PLAY: _engine_play,
+    EventType.TAKEBACK: _takeback,
     **dict.fromkeys(NOTES | ASIDES, _noted),
 }

@@ -44,7 +44,11 @@ class TurnLights:
 
 @dataclass
 class Turn:
-    """The mover, the dice and what the board shows of the play so far."""
+    """The mover, the dice and what the board shows of the play so far.
+
+    ``engine_play``: the computer's play, which this turn must end with (its
+    tree then holds only the boards on the way to it); None for a human's turn.
+    """
 
     mover: Color
     dice: tuple[int, int]
@@ -54,6 +58,7 @@ class Turn:
     done_pending_since: int | None = None
     blink_until: int = 0
     last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
+    engine_play: Play | None = None
 
     @classmethod
     def begin(cls, start: Position, mover: Color, dice: tuple[int, int]) -> Turn:

@@ -30,6 +30,19 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class EngineStep:
+    """One checker to move for the computer: from ``from_`` to ``to`` (locations).
+
+    ``color`` is whose checker it is: the computer's, or the opponent's blot
+    the computer hit (``to`` is then "bar").
+    """
+
+    from_: str
+    to: str
+    color: Color
+
+
+@dataclass(frozen=True, slots=True)
 class GameView:
     """Everything the light (and the web page) shows, as plain data.
 
@@ -44,6 +57,13 @@ class GameView:
     ``menu``: the armed MENU's mode (the cube column shows it), else None.
     ``resigning`` is the player choosing (before rolling) or offering a
     resignation of ``resign_level``; ``resign_offered`` once it is offered.
+
+    Against the computer: ``engine_color`` is the colour it plays (None: two
+    players), ``engine_play`` its chosen play while the hand carries it out
+    and ``engine_step`` the next checker to move for it; ``engine_thinking``
+    while a question to the engine is unanswered, ``engine_trouble`` why the
+    engine cannot answer now (it retries; after a few tries the hand plays
+    that decision for it, as between two players).
     """
 
     phase: Phase
@@ -73,3 +93,8 @@ class GameView:
     resigning: Color | None = None
     resign_level: Resignation = Resignation.NONE
     resign_offered: bool = False
+    engine_color: Color | None = None
+    engine_play: str | None = None
+    engine_step: EngineStep | None = None
+    engine_thinking: bool = False
+    engine_trouble: str | None = None

@@ -24,6 +24,8 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.to_bar,
     patterns.candidates,
     patterns.lifted,
+    patterns.engine_step,
+    patterns.engine_trouble,
     patterns.suggested,
     patterns.winner,
     patterns.double_offer,

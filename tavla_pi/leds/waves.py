@@ -98,6 +98,13 @@ TO_BAR_POINT = blink(400, 400)
 TO_BAR_BAR = Wave.steps((400, 0.0), (400, 1.0))
 """A hit checker: its point and its bar half take turns (0.8 s loop)."""
 
+ENGINE_FROM = Wave.steps((600, 1.0), (600, 0.15))
+ENGINE_TO = Wave.steps((600, 0.15), (600, 1.0))
+"""The computer's next checker: its point bright, then its destination (1.2 s loop)."""
+
+ENGINE_TROUBLE = blink(200, 1000)
+"""The engine cannot answer: a short flash every 1.2 s on the computer's turn LED."""
+
 OFFER = blink(500, 500)
 """A pending double: the offered cube and the taker's turn, together (1 s)."""
 

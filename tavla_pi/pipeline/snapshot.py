@@ -12,11 +12,14 @@ spare LED), so the web page draws every pixel where the board has it;
 Additions for the web page: what the light says in words (``lifted``,
 ``press_done``, ``to_bar``, ``candidates``, ``suggested``, ``winner``,
 ``points_won``, ``menu_armed``, ``menu``: the mode the armed MENU shows,
-``resignation``), the engine's ``hint`` list of this turn and the
+``resignation``, ``engine_play``: the computer's play while the hand carries it
+out), the engine's ``hint`` list of this turn and the
 ``blunder_warning`` standing now, ``confirms``: when plays read the same, the one DONE confirms
 now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
-(pockets bottom first, trays, hands).
+(pockets bottom first, trays, hands), and against the computer
+``engine_play`` (its play and the next checker to move for it),
+``engine_thinking`` and ``engine_trouble``.
 
 The daemon serves it; :meth:`tavla_pi.replay.runner.ScenarioRunner.state` gives
 the same for a scenario.
@@ -77,6 +80,9 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "menu": menu_state(referee.menu.view(pipeline.clock.now_ms())),
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
+        "engine_play": engine_play(view),
+        "engine_thinking": view.engine_thinking,
+        "engine_trouble": view.engine_trouble,
     }
 
 
@@ -112,6 +118,18 @@ def resignation_state(view: GameView) -> dict[str, Any] | None:
         return None
     return {"player": view.resigning.value, "points": int(view.resign_level) * view.cube_value,
             "state": "offered" if view.resign_offered else "choosing"}
+
+
+def engine_play(view: GameView) -> dict[str, Any] | None:
+    """The computer's play while the hand carries it out: the play and the next checker to
+    move (``null`` when the board must be put right first)."""
+    if view.engine_play is None or view.on_roll is None:
+        return None
+    step = view.engine_step
+    following = None if step is None else {"from": step.from_, "to": step.to,
+                                           "color": step.color.value}
+    return {"player": view.on_roll.value, "dice": sorted(view.dice, reverse=True),
+            "play": view.engine_play, "next": following}
 
 
 def led_features(layout: LedLayout) -> list[str | None]:

@@ -11,7 +11,7 @@ observation compares only what a play changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from tavla_pi.errors import TavlaError
@@ -107,11 +107,14 @@ class Chain:
 class TurnTree:
     """Every node of one turn (the mover's roll from a start position)."""
 
-    def __init__(self, start: Position, mover: Color, dice: tuple[int, int]) -> None:
+    def __init__(self, start: Position, mover: Color, dice: tuple[int, int],
+                 plays: Sequence[Play] | None = None) -> None:
+        """The tree of every legal play, or only of ``plays`` (some of the legal plays:
+        then the nodes are the boards on the way to them, e.g. the computer's play)."""
         self.start = start
         self.mover = mover
         self.dice = dice
-        plays = start.legal_plays(dice)
+        plays = start.legal_plays(dice) if plays is None else list(plays)
         self._results = {(p.result.theirs, p.result.mine): p for p in plays}
         self._nodes: dict[NodeKey, Node] = {}
         self._depth = len(plays[0].moves) if plays else 0

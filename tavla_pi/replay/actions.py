@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.bounded import LimitError, parse_json, read_text
+from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
@@ -33,10 +35,13 @@ class SetupAction:
     """Put all 30 checkers in the starting position.
 
     ``match_length`` (optional, docs/CONTRACTS.md §4) also starts a
-    new match of that many points (0 = money play) before the board is set.
+    new match of that many points (0 = money play) before the board is set;
+    ``opponent`` (optional) says who the computer plays from now on (its
+    ``color`` None: nobody, two players at the board).
     """
 
     match_length: int | None = None
+    opponent: OpponentSettings | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,12 +169,37 @@ class _Fields:
 def _setup(f: _Fields) -> Action:
     if f.data["setup"] != "start":
         raise f.fail("setup", '"start"')
+    opponent = _opponent(f) if "opponent" in f.data else None
     if "match_length" not in f.data:
-        return SetupAction()
+        return SetupAction(opponent=opponent)
     length = f.data["match_length"]
     if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
         raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
-    return SetupAction(length)
+    return SetupAction(length, opponent)
+
+
+def _opponent(f: _Fields) -> OpponentSettings:
+    """``setup``'s ``opponent``: ``{"color": c, "level": name}``, or null for nobody.
+
+    The coach is off in a scenario unless ``"coach": true`` says so: a scenario
+    presses DONE once per play, and a blunder warning would hold a play back
+    for a second DONE the scenario does not have."""
+    body = f.data["opponent"]
+    if body is None:
+        return OpponentSettings()
+    if not isinstance(body, dict):
+        raise f.fail("opponent", 'an object {"color": "white" or "black", "level": ...} or null')
+    _known_fields(f.where, body, "opponent.")
+    inner = _Fields(f.where, {f"opponent.{k}": v for k, v in body.items()})
+    color = inner.color("opponent.color")
+    level = body.get("level")
+    names = [lv.value for lv in Level]
+    if level not in names:
+        raise inner.fail("opponent.level", "one of " + ", ".join(f'"{n}"' for n in names))
+    coach = body.get("coach", False)
+    if not isinstance(coach, bool):
+        raise inner.fail("opponent.coach", "true or false")
+    return OpponentSettings(color=color, level=Level(level), coach=coach)
 
 
 def _load(f: _Fields) -> Action:
@@ -234,13 +264,14 @@ _PARSERS: dict[str, Callable[[_Fields], Action]] = {
 }
 FIELDS: Mapping[str, tuple[str, ...]] = {
     "setup": ("setup", "match_length", "variant", "opponent"), "load": ("load",),
+    "opponent.": ("color", "level", "coach"),
     "dice": ("dice",),
     "press": ("press",), "hold": ("hold", "ms"), "lift": ("lift", "color"),
     "place": ("place", "color"), "move": ("move", "color"), "glitch": ("glitch",),
     "wait": ("wait",), "load.": ("position_id", "match_id"), "glitch.": ("at", "color", "ms"),
 }
 """The fields each action may have (``"load."``: inside its object); any other is refused.
-``setup``'s ``variant`` and ``opponent`` are in docs/CONTRACTS.md §4 but not read yet."""
+``setup``'s ``variant`` is in docs/CONTRACTS.md §4 but not read yet."""
 
 
 def parse_line(text: str, where: str) -> Action | None:

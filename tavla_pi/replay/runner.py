@@ -9,21 +9,31 @@ While nothing can change (the board still, no timer due, no button pending, no
 glitch due) the scans of a long wait are skipped but for the last
 :data:`TAIL_SCANS`; the modelled board's noise moves on as if they had been run,
 so the events are the same and an hour's wait costs a fraction of a second.
+
+Against the computer (a ``setup`` with an ``opponent``) the engine is GNU
+Backgammon, or the engine a test hands in, behind a
+:class:`~tavla_pi.engine.BackgroundEngine` on the virtual clock with no
+deadline.  Before each scan the runner waits, in real time, for a question
+the referee has out: the answer is taken at the first scan after the
+question however fast the engine is, so a replay's output is always the same.
 """
 
 from __future__ import annotations
 
 import random
+import tempfile
 from collections.abc import Iterable, Iterator
+from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode.calibration import calibrate
-from tavla_pi.engine.background import BackgroundEngine
-from tavla_pi.errors import DiceError, ScenarioError, TavlaError
+from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, Engine, GnubgEngine, find_gnubg
+from tavla_pi.errors import DiceError, EngineError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
 from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.hardware.pinmap import PinMap
@@ -57,8 +67,9 @@ CALIBRATION_FRAMES = 32
 TAIL_SCANS = 100
 """Scans still run at the end of a skipped still stretch (2 s), so the decoder's running
 means and the stack watch are as if every scan of the stretch had been run."""
-ENGINE_WAIT_S = 60.0
-"""How long, in real time, a scan waits for the engine's pending answers (see ``advance``)."""
+ENGINE_WAIT_S = 300.0
+"""The longest a scan waits, in real time, for the engine's answer (gnubg restarts itself
+when it hangs)."""
 
 
 class ReplayDice:
@@ -81,18 +92,64 @@ class ReplayDice:
 
 
 class ScenarioRunner:
-    """Drives the modelled board, the buttons and the dice through a scenario."""
+    """Drives the modelled board, the buttons and the dice through a scenario.
+
+    ``engine`` plays the computer (a test's scripted one, or one already in the
+    background, which the coach also uses); without it GNU Backgammon does,
+    started when an opponent is first asked for.  Close the runner (or use it
+    in a ``with``) to stop the engine.
+    """
 
     def __init__(self, pinmap: PinMap, settings: GameSettings, seed: int = 0, *,
-                 engine: BackgroundEngine | None = None) -> None:
+                 engine: Engine | BackgroundEngine | None = None) -> None:
         self.clock = VirtualClock()
         self.backend: SimBackend = open_sim_backend(pinmap, self.clock, random.Random(seed))
         self.dice = ReplayDice(seed)
-        self.referee = Referee(settings, self.dice, engine=engine)
+        running = isinstance(engine, BackgroundEngine)
+        self.engine: BackgroundEngine | None = engine if isinstance(engine, BackgroundEngine) \
+            else None
+        self._given = None if isinstance(engine, BackgroundEngine) else engine
+        self._prefs: tempfile.TemporaryDirectory[str] | None = None
         self.engine_wait_s = ENGINE_WAIT_S
+        playing = self.background() if running or settings.opponent.color is not None else None
+        self.referee = Referee(settings, self.dice, engine=playing)
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+
+    def background(self) -> BackgroundEngine:
+        """The engine that plays the computer (started on first use): the one handed in,
+        else GNU Backgammon (EngineError saying how to install it when it is missing)."""
+        if self.engine is None:
+            engine = self._given or self._gnubg()
+            self.engine = BackgroundEngine(engine, self.clock)
+            self.engine.start()
+        return self.engine
+
+    def _gnubg(self) -> Engine:
+        program = find_gnubg()
+        if program is None:
+            raise EngineError(f"the opponent needs GNU Backgammon: {NOT_INSTALLED}")
+        self._prefs = tempfile.TemporaryDirectory(prefix="tavla-pi-gnubg-")
+        return GnubgEngine.launch(Path(self._prefs.name), program)
+
+    def close(self) -> None:
+        """Stop the engine, if one was started (a scripted one then checks its script)."""
+        engine, self.engine = self.engine, None
+        try:
+            if engine is not None:
+                engine.close()
+        finally:
+            if self._prefs is not None:
+                self._prefs.cleanup()
+                self._prefs = None
+
+    def __enter__(self) -> ScenarioRunner:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
 
     def state(self) -> dict[str, Any]:
         """The board and the game now, as ``GET /api/state`` gives them (without its
@@ -106,7 +163,13 @@ class ScenarioRunner:
         return self.pipeline.settled
 
     def run(self, lines: Iterable[ScenarioLine]) -> Iterator[Event]:
-        """Every event, in order, as the actions are applied; then the board settles."""
+        """Every event, in order, as the actions are applied; then the board settles.
+
+        An opponent's engine is started before anything runs (a ScenarioError at
+        the first line that asks for one, when it cannot be).
+        """
+        lines = list(lines)
+        self._engine_for(lines)
         yield from self.advance(0)
         for line in lines:
             try:
@@ -117,11 +180,24 @@ class ScenarioRunner:
                 raise ScenarioError(line.where, str(exc)) from None
         yield from self.finish()
 
+    def _engine_for(self, lines: list[ScenarioLine]) -> None:
+        for line in lines:
+            action = line.action
+            if isinstance(action, SetupAction) and action.opponent is not None \
+                    and action.opponent.color is not None:
+                try:
+                    self.background()
+                except EngineError as exc:
+                    raise ScenarioError(line.where, str(exc)) from None
+                return
+
     def apply(self, action: Action) -> Iterator[Event]:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case SetupAction(match_length):
+            case SetupAction(match_length, opponent):
+                if opponent is not None:
+                    self._set_opponent(opponent)
                 if match_length is not None:
                     yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
@@ -145,6 +221,10 @@ class ScenarioRunner:
             case WaitAction(ms):
                 yield from self.advance(ms)
 
+    def _set_opponent(self, opponent: OpponentSettings) -> None:
+        engine = self.background() if opponent.color is not None else None
+        self.referee.set_opponent(opponent, engine)
+
     def advance(self, ms: int) -> Iterator[Event]:
         """Let ``ms`` of virtual time pass, scanning every 20 ms (and once now if 0).
 
@@ -163,7 +243,13 @@ class ScenarioRunner:
             ms -= self._skip_still(ms // SCAN_MS - TAIL_SCANS) * SCAN_MS
 
     def _scan(self) -> list[Event]:
-        self.referee.wait_engine(self.engine_wait_s)
+        """One scan, once the engine has answered the questions out (if any).  The
+        computer's question has no deadline in replay: one unanswered is an error; the
+        coach's has its own, on the virtual clock.  ``engine_wait_s`` 0 waits for nothing
+        (tests of an engine that hangs)."""
+        if self.referee.thinking and not self.referee.wait_engine(self.engine_wait_s) \
+                and self.referee.computer.thinking and self.engine_wait_s > 0:
+            raise EngineError(f"the engine gave no answer within {self.engine_wait_s:g} s")
         return self.pipeline.step()
 
     def _skip_still(self, scans: int) -> int:
