@@ -2,8 +2,8 @@
 
 Every tick the referee hands :meth:`Computer.update` its state, which says the
 decision the game waits on from the computer (:meth:`Computer.decision`:
-double or roll before its roll, take or drop a double, the chequer play of
-its roll), if any.
+resign or not, then double or roll, before its roll; take or drop a double;
+accept or decline a resignation; the chequer play of its roll), if any.
 The question goes to the :class:`~tavla_pi.engine.BackgroundEngine` and is
 polled on later ticks, so the scan loop never waits; the answer comes back
 once, and the referee carries it out as the computer's button press
@@ -32,31 +32,35 @@ from tavla_pi.engine import (
     EnginePlay,
     EngineRequest,
     Job,
+    ResignAnswer,
     TakeDecision,
 )
 from tavla_pi.engine.interface import may_engine_double
 from tavla_pi.errors import TavlaError
+from tavla_pi.game.resign import ResignDesk, answer_due, offer_due
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.cube import may_beaver
-from tavla_pi.rules.match import GameState, MatchRules, MatchState
+from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
 from tavla_pi.rules.position import Position
 
 MAX_ATTEMPTS = 4
 """How often one question is asked before the computer gives that decision up."""
 BACKOFF_MS = 500
 """The wait before asking again after a failure; doubled after each one (0.5, 1, 2 s)."""
-COMPUTER_PHASES = (Phase.AWAIT_ROLL, Phase.DOUBLE_OFFERED, Phase.MOVING)
+COMPUTER_PHASES = (Phase.AWAIT_ROLL, Phase.DOUBLE_OFFERED, Phase.RESIGN_OFFERED, Phase.MOVING)
 """The phases in which the computer's buttons are its own (the hand's presses refused)."""
 
 
 class Question(enum.Enum):
     """What the game asks the computer."""
 
+    RESIGN = "resignation offer"
     CUBE = "cube action"
     TAKE = "take decision"
+    ANSWER = "resignation answer"
     PLAY = "play"
 
 
@@ -75,7 +79,7 @@ class GaveUp:
     decision: Decision
 
 
-ComputerAnswer = CubeAction | TakeDecision | EnginePlay | GaveUp
+ComputerAnswer = CubeAction | TakeDecision | ResignAnswer | Resignation | EnginePlay | GaveUp
 """What :meth:`Computer.update` hands back, once per decision."""
 
 
@@ -86,6 +90,7 @@ class Table(Protocol):
     match: MatchState
     settings: GameSettings
     turn: Turn | None
+    resign: ResignDesk
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -106,6 +111,8 @@ class Computer:
         self._failures = 0
         self._retry_at: int | None = None
         self._gave_up = False
+        self._resign_weighed: MatchState | None = None
+        """The match state whose resignation question is answered (no offer: go on)."""
 
     @property
     def color(self) -> Color | None:
@@ -142,7 +149,11 @@ class Computer:
         if color is None or match.game_state is not GameState.PLAYING:
             return None
         chosen = table.turn is not None and table.turn.engine_play is not None
-        if phase is Phase.AWAIT_ROLL and match.on_roll is color:
+        if answer_due(phase, match, color):
+            question = Question.ANSWER
+        elif phase is Phase.AWAIT_ROLL and match.on_roll is color and self._weighs_resigning(table):
+            question = Question.RESIGN
+        elif phase is Phase.AWAIT_ROLL and match.on_roll is color:
             question = Question.CUBE
         elif phase is Phase.DOUBLE_OFFERED and match.to_act is color:
             question = Question.TAKE
@@ -152,6 +163,13 @@ class Computer:
             return None
         level, seed, rules = self.opponent.level, self.opponent.seed, table.settings.rules
         return Decision(question, EngineRequest(table.position(), match, rules, level, seed))
+
+    def _weighs_resigning(self, table: Table) -> bool:
+        """As gnubg's ComputerTurn: before its cube decision, out of contact, once per state."""
+        color = self.color
+        assert color is not None
+        return table.match != self._resign_weighed and offer_due(
+            table.phase, table.match, table.position(), color, table.resign.declined)
 
     def update(self, table: Table, now: int) -> ComputerAnswer | None:
         """Ask, poll or retry for the decision the game waits on (:meth:`decision`); its
@@ -185,6 +203,10 @@ class Computer:
             return engine.cube_action(request)
         if decision.question is Question.TAKE:
             return engine.take_decision(request)
+        if decision.question is Question.RESIGN:
+            return engine.resign_offer(request)
+        if decision.question is Question.ANSWER:
+            return engine.resign_answer(request)
         return engine.play(request)
 
     def _poll(self, decision: Decision, job: Job[Any], now: int) -> ComputerAnswer | None:
@@ -195,6 +217,8 @@ class Computer:
             return self._failed(decision, exc, now)
         if answer is not None:
             self._job, self._answered, self._failures, self.trouble = None, True, 0, None
+            if decision.question is Question.RESIGN:
+                self._resign_weighed = decision.request.state
         return answer
 
     def _failed(self, decision: Decision, exc: TavlaError, now: int) -> GaveUp | None:
@@ -204,6 +228,10 @@ class Computer:
         self.trouble = f"the computer cannot answer: {exc}"
         if self._failures < MAX_ATTEMPTS:
             self._retry_at = now + BACKOFF_MS * 2 ** (self._failures - 1)
+            return None
+        if decision.question is Question.RESIGN:  # not resigning needs no hand: play on
+            self._resign_weighed, self._failures, self.trouble = decision.request.state, 0, None
+            self._asked = None
             return None
         self._gave_up = True
         self.trouble += "; play its side by hand"

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, TakeDecision
+from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, ResignAnswer, TakeDecision
 from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
@@ -24,7 +24,7 @@ from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
 from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
 from tavla_pi.game.menu import Menu, Mode
-from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.resign import ResignDesk, offer_to_make
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
@@ -568,6 +568,12 @@ class Referee:
         assert color is not None  # only a playing computer answers
         if isinstance(answer, CubeAction | TakeDecision):
             self._player_button(color, *press_for(answer, self.match, color, self.settings.rules))
+        elif isinstance(answer, ResignAnswer):
+            self._answer_resignation(color, accept=answer is ResignAnswer.ACCEPT)
+        elif isinstance(answer, Resignation):
+            level = offer_to_make(answer, self.resign.declined)
+            if level is not None:
+                self._offer_resignation(color, level)
         elif self.phase is Phase.MOVING:
             dice = (self.shown_dice[0], self.shown_dice[-1])
             if isinstance(answer, EnginePlay) and answer.play is not None:
