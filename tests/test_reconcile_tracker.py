@@ -414,3 +414,26 @@ def test_a_checker_lifted_after_an_unseen_move_lights_the_destinations_of_each_r
     lifted = p.lift("2")
     hand = lifted.lifted if isinstance(lifted, (Complete, Partial)) else lifted
     assert isinstance(hand, InHand) and set(hand.destinations) == {"1", "off"}, lifted
+
+
+def test_a_held_reading_ends_when_a_second_checker_would_be_in_the_hand() -> None:
+    # Found by the soak (sessions 9200027635, 7000021637, 31337094117): White's 5-2 is
+    # 3/1 3/off.  After 3/1, the checker is taken back and 3/off made unseen: the
+    # board reads 3/off, and 3/1 with the checker from 1 held.  The next lift (3)
+    # leaves no such reading (two checkers would be in the hand); once it is put on
+    # 1, the complete play must not read as 3/1 with a checker from 3 held again.
+    position = Position(own(p1=5, p2=3, p3=4),
+                        own(p1=3, p2=8, p5=1, p11=1, p13=1, p15=1))
+    p = player(position, (5, 2))
+    p.move("3", "1")
+    p.table.lift("1", W)
+    p.table.place("3", W)
+    p.table.lift("3", W)
+    p.table.place("off", W)
+    both = p.show()
+    assert isinstance(both, Partial) and both.lifted is not None and both.lifted.from_ == "1"
+    lifted = p.lift("3")
+    assert isinstance(lifted, InHand) and lifted.destinations == ("1",)
+    done = p.place("1")
+    assert isinstance(done, Complete) and done.lifted is None, done
+    assert done.play.notation == "3/1 3/off"

@@ -384,3 +384,36 @@ def test_a_step_up_from_a_reading_taken_without_history_counts_no_second_checker
     kinds = [e.type for e in turn if e.type != "lifted"]
     assert "rejected" not in kinds[:kinds.index("played")]
     assert [e["play"] for e in turn if e.type == "played"] == ["24/18 22/16 8/2(2)"]
+
+
+@pytest.mark.parametrize(("name", "color", "carried", "play"), [
+    ("held_reading_outlives_a_lift.jsonl", "white", ("3", "1"), "3/1 3/off"),
+    ("held_reading_outlives_a_lift_black.jsonl", "black", ("21", "24"), "4/1 4/off"),
+    ("held_reading_outlives_a_lift_ace.jsonl", "white", ("2", "1"), "2/1 2/off"),
+], ids=["9200027635", "7000021637", "31337094117"])
+def test_a_checker_put_down_ends_the_reading_of_one_held(
+        name: str, color: str, carried: tuple[str, str], play: str) -> None:
+    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=0)
+    *moves, done = read_scenario(FAILURES / name)
+    events = [e for line in moves for e in runner.apply(line.action)]
+    lifted = [(e["from"], e["destinations"]) for e in events if e.type == "lifted"]
+    assert lifted[-1] == (carried[0], [carried[1]])
+    state = runner.state()
+    assert state["lifted"] is None and state["press_done"]
+    played = [e for e in runner.apply(done.action) if e.type == "played"]
+    assert [(e["player"], e["play"]) for e in played] == [(color, play)]
+
+
+def test_a_lift_hidden_by_a_glitch_lights_the_one_reading_left() -> None:
+    events = replay("lift_hidden_by_a_glitch.jsonl")
+    lifted = [(e["from"], e["destinations"]) for e in events if e.type == "lifted"]
+    assert lifted[-2:] == [("2", []), ("3", ["off"])]   # no checker in the hand goes to 2
+    assert [e["play"] for e in events if e.type == "played"] == ["3/2 3/off"]
+
+
+@pytest.mark.slow
+def test_the_soak_judges_the_lights_of_a_checker_while_it_is_in_the_hand(
+        pinmap: PinMap) -> None:
+    # The session of lift_hidden_by_a_glitch: the only "lifted" from 3 came after the
+    # checker was put on 2, and lit the other reading's "off".
+    check(Session(pinmap, 7000021576, match_length=5))

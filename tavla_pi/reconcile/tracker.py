@@ -220,12 +220,22 @@ class TurnTracker:
         return found
 
     def _lift_verdict(self, lifts: list[tuple[int, int, Lift]]) -> InHand:
-        """InHand for the nearest lift(s); the belief moves to where it was lifted."""
+        """InHand for the nearest lift(s); the belief moves to where it was lifted.
+
+        A node held before stays held only while the board still reads as a
+        checker lifted from it: one hand holds one checker, so a held node whose
+        board now lacks two is no longer a reading.
+        """
         in_hand = self._in_hand(lifts)
+        belief = self._belief
         anchors = tuple(n for d, _, (n, i) in lifts
                         if d == lifts[0][0] and _same_lift((n, i), lifts[0][2]))
-        if set(anchors) != set(self._belief.seen):
-            self._belief = Belief(anchors, declined=self._belief.declined)
+        if set(anchors) != set(belief.seen):
+            self._belief = Belief(anchors, declined=belief.declined)
+        else:
+            lifted_from = {n for d, _, (n, _) in lifts if d == 0}
+            held = tuple(n for n in belief.held if n in lifted_from)
+            self._belief = Belief(belief.seen, belief.unseen, belief.declined, held)
         return in_hand
 
     def _in_hand(self, lifts: Sequence[tuple[int, int, Lift]]) -> InHand:

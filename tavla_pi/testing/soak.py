@@ -39,11 +39,13 @@ from tavla_pi.replay.actions import (
     Action,
     DiceAction,
     GlitchAction,
+    MoveAction,
+    PlaceAction,
     PressAction,
     SetupAction,
     WaitAction,
 )
-from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.replay.runner import SETTLE_MS, ScenarioRunner
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -359,12 +361,12 @@ class Session:
                 self.counts["early_done_skipped"] += 1
                 return 0
         try:
-            events = self._do(*step.actions)
+            events, down = self._apply(step)
         except _AbortError as abort:
             raise _AbortError(abort.kind, f"{abort.detail} during {step.what} "
                               f"{_actions_brief(step.actions)}") from None
         if step.carries is not None and step.expect is None:
-            self._check_lights(step.carries, events)
+            self._check_lights(step.carries, [e for e in events if down is None or e.t <= down])
         if step.expect is None:
             return 0
         answered = any(e.type == step.expect and e.fields.get("player", mover.value)
@@ -381,6 +383,24 @@ class Session:
                    f"expected {step.expect} after {step.what} "
                    f"{_actions_brief(step.actions)}, got {_brief(events)}")
         return 1
+
+    def _apply(self, step: HandStep) -> tuple[list[Event], int | None]:
+        """Apply a step's actions: their events, and when the checker it carries was put
+        down where it goes (None if it carries none).
+
+        The lights of a lifted checker are judged as they were while it was in the
+        hand: once it is down, the board is another, and a new ``lifted`` may be
+        another reading of it (a complete play also reads as a partial one with a
+        checker held over the tray).
+        """
+        events: list[Event] = []
+        down = None
+        for action in step.actions:
+            if down is None and step.carries is not None and _puts_down(action, step.carries[1]):
+                settle = SETTLE_MS if isinstance(action, MoveAction) else 0
+                down = self.runner.clock.now_ms() + settle
+            events += self._do(action)
+        return events, down
 
     def _still_fixing(self, at: str) -> bool:
         """True when the referee asks to fix ``at`` already (said before, still lit: an
@@ -553,6 +573,16 @@ def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
 
 def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
     return [action_json(a) for a in actions if not isinstance(a, WaitAction | GlitchAction)]
+
+
+def _puts_down(action: Action, at: str) -> bool:
+    """True if ``action`` puts a checker down at ``at`` (a placement, or a whole move)."""
+    match action:
+        case PlaceAction(location):
+            return location == at
+        case MoveAction(_, target):
+            return target == at
+    return False
 
 
 def _press(button: str) -> PressAction:
