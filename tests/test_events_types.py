@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tavla_pi"
 WIRE_NAMES = ["new_match", "game_started", "opening_roll", "rolled", "lifted", "out_of_sync",
               "in_sync", "played", "rejected", "no_legal_move", "double_offered",
-              "double_taken", "double_dropped", "game_over", "match_over"]
-"""The ``"type"`` strings of the journal and the wire, as they were before the enumeration."""
+              "double_taken", "double_dropped", "game_over", "match_over",
+              "hint", "blunder_warning"]
+"""The ``"type"`` strings of the journal and the wire: those before the enumeration, then
+the ones added since."""
 
 
 def test_the_members_are_the_wire_names() -> None:

@@ -73,7 +73,7 @@ class BoardRig:
         self.model = ModelledBoard(self.pinmap, factory, self.field)
         self.writer = RecordingWriter()
         self.backend = open_pi_backend(self.pinmap, pin_factory=factory,
-                                       pixel_writer=self.writer, delay=lambda us: None)
+                                       pixel_writer=self.writer, delay=lambda us: None, spi=None)
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def test_closing_the_backend_blanks_the_leds_and_frees_every_pin(
     rig.backend.close()
     assert rig.writer.closes == 1
     again = open_pi_backend(rig.pinmap, pin_factory=factory, pixel_writer=RecordingWriter(),
-                            delay=lambda us: None)
+                            delay=lambda us: None, spi=None)
     with again:
         assert again.sensors.scan() == rig.model.expected_frame()
 
@@ -118,10 +118,11 @@ def test_a_pin_claimed_twice_is_a_hardware_error_and_nothing_stays_open(
     model = ModelledBoard(good, factory, HallField(board_sites()))
     writer = RecordingWriter()
     with pytest.raises(HardwareError, match="cannot claim the board's pins: pin GPIO5"):
-        open_pi_backend(clash, pin_factory=factory, pixel_writer=writer, delay=lambda us: None)
+        open_pi_backend(clash, pin_factory=factory, pixel_writer=writer, delay=lambda us: None,
+                        spi=None)
     assert writer.frames == [bytes(3 * good.leds.count)] and writer.closes == 1
     with open_pi_backend(good, pin_factory=factory, pixel_writer=RecordingWriter(),
-                         delay=lambda us: None) as backend:
+                         delay=lambda us: None, spi=None) as backend:
         assert backend.sensors.scan() == model.expected_frame()
     model.close()
 
@@ -143,12 +144,12 @@ def test_a_failing_led_blank_still_releases_the_pins(factory: MockFactory) -> No
     model = ModelledBoard(pinmap, factory, HallField(board_sites()))
     writer = RecordingWriter()
     backend = open_pi_backend(pinmap, pin_factory=factory, pixel_writer=writer,
-                              delay=lambda us: None)
+                              delay=lambda us: None, spi=None)
     writer.fail_on_write = True
     with pytest.raises(OSError, match="unplugged"):
         backend.close()
     assert backend.closed and writer.closes == 1
     with open_pi_backend(pinmap, pin_factory=factory, pixel_writer=RecordingWriter(),
-                         delay=lambda us: None) as again:
+                         delay=lambda us: None, spi=None) as again:
         assert again.sensors.scan() == model.expected_frame()
     model.close()

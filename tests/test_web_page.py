@@ -13,7 +13,17 @@ from typing import Any
 import pytest
 from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
 
-from tavla_pi.leds.palette import ADD, CUBE, DESTINATION, IVORY, REMOVE, scale, to_hex
+from tavla_pi.engine import find_gnubg
+from tavla_pi.leds.palette import (
+    ADD,
+    CUBE,
+    DESTINATION,
+    IVORY,
+    REMOVE,
+    SUGGESTED,
+    scale,
+    to_hex,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -455,3 +465,35 @@ def test_greek_from_the_browser_turkish_from_the_switch(daemon: SimDaemon,
 def _names(text: str) -> list[str]:
     import re
     return re.findall(r"\{(\w+)\}", text)
+
+
+@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_a_long_cube_lists_the_five_best_plays_and_lights_the_best(daemon: SimDaemon,
+                                                                   open_page: OpenPage) -> None:
+    opened_game(daemon)
+    page = open_page(daemon.url)
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    assert page.locator("#coach").is_hidden()
+    hold(page, "white.cube")
+    page.wait_for_selector("#coach:not([hidden]) #hint-list li >> nth=4")
+    hint = daemon.state()["hint"]
+    best = hint["plays"][0]
+    assert best["play"] == "8/5 6/5"  # gnubg's best opening 3-1
+    assert page.locator("#hint-list li").count() == 5
+    assert page.locator("#hint-list li .play").all_inner_texts() == [
+        p["play"] for p in hint["plays"]]
+    sign = "+" if best["equity"] >= 0 else "\N{MINUS SIGN}"
+    equity = f"{sign}{abs(best['equity']):.3f}"
+    assert page.locator("#hint-list li .equity").first.inner_text() == equity
+    assert page.inner_text("#coach-for") == "White, 3-1: equity for the mover"
+    assert wait_log(page, "hint") == [f"Hint for White (3-1): 8/5 6/5 is best ({equity})"]
+    state = daemon.state()
+    assert state["suggested"] == [{"from": "8", "to": "5"}, {"from": "6", "to": "5"}]
+    wait_led(page, "point.8", pixel(SUGGESTED, state))  # the best play walks: 8, then 5
+    wait_led(page, "point.5", pixel(SUGGESTED, state))
+    shot(page, "simulator-hint")
+    lift(page, "8")  # the board changes: the lights go out, the list stays for the turn
+    drop(page, "5")
+    settle(page, lambda: daemon.state()["suggested"] == [])
+    assert page.locator("#hint-list li").count() == 5

@@ -72,6 +72,8 @@ SCENES: tuple[Scene, ...] = (
           _moving(dice=(4, 2), dice_used=(True, False), to_bar=("5",))),
     Scene("candidates", "Ambiguous: the board could mean a play via 8 or via 7",
           _moving(dice=(5, 1), candidates=("8", "7"))),
+    Scene("suggested", "Hint (or a blunder warning's better play): 24/18 13/11 walks",
+          _moving(dice=(6, 2), suggested=(("24", "18"), ("13", "11"))), at_ms=100),
     Scene("setup", "Setup: checkers still to place (and one to take away)", GameView(
         Phase.SETUP, fixes=(Fix("13", W, 3), Fix("24", W, 2), Fix("12", B, 5),
                             Fix("17", B, 1), Fix("20", B, -1)))),

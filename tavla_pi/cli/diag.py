@@ -84,7 +84,8 @@ class DiagSession:
         observation = self.decoder.decode(frame)
         calibrated = self.decoder.calibration
         lines = [
-            f"tavla-pi diag: frame {n + 1}, backend {self.backend.name}, "
+            f"tavla-pi diag: frame {n + 1}, backend {self.backend.name}"
+            + (f" ({self.backend.detail})" if self.backend.detail else "") + ", "
             + (f"calibrated from {calibrated.frames} frames" if calibrated.calibrated
                else "uncalibrated: datasheet defaults (run tavla-pi calibrate)"),
             "raw readings (ADC counts; quiescent ~2048, White above, Black below):",

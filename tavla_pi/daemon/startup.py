@@ -26,6 +26,7 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
+from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgEngine, find_gnubg
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
@@ -107,7 +108,10 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        referee = Referee(game, dice)
+        engine = open_engine(state_dir, clock)
+        if engine is not None:
+            stack.callback(engine.close)
+        referee = Referee(game, dice, engine=engine)
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
@@ -122,6 +126,18 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         resume.report_resume(journal, state)
         opened = Opened(core, backend, desk, state_dir, stack.pop_all())
     return opened
+
+
+def open_engine(state_dir: Path, clock: Clock) -> BackgroundEngine | None:
+    """GNU Backgammon for hints, started in the background (its preferences in the state
+    directory); None, with one line saying how to get it, where it is not installed."""
+    program = find_gnubg()
+    if program is None:
+        log.info("no hints from the computer: %s", NOT_INSTALLED)
+        return None
+    engine = BackgroundEngine(GnubgEngine.launch(state_dir / "gnubg", program), clock)
+    engine.start()
+    return engine
 
 
 def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, Resumed]:

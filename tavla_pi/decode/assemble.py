@@ -8,7 +8,8 @@ has 15 checkers, so a place holds at most 15 minus the lower bounds of that
 colour everywhere else.
 
 Two things narrow the interval: the layering prior and each pocket's
-history of steps (see :func:`_pocket_counts`).
+history of steps (see :func:`_pocket_counts`); a pocket that may hold a
+third layer (:mod:`tavla_pi.decode.tall`) leaves it open above.
 """
 
 from __future__ import annotations
@@ -47,15 +48,17 @@ class _Summary:
         default_factory=lambda: {Color.WHITE: False, Color.BLACK: False}
     )
     first: list[tuple[Color, int]] = field(default_factory=list)
+    covered: Color | None = None
     unknown: bool = False
     weak_runs: list[list[int]] = field(default_factory=list)
 
 
 def _summarise(group: Group, levels: list[int], signs: list[int],
-               known: Sequence[int | None], covered: Mapping[int, int]) -> _Summary:
+               known: Sequence[int | None], covered: Mapping[int, int], *,
+               tall: Sequence[bool]) -> _Summary:
     summary = _Summary()
     previous_weak = False
-    exact = _pocket_counts(group, levels, known, covered)
+    exact = _pocket_counts(group, levels, known, covered, tall)
     for slot, i in enumerate(group.sensors):
         level = levels[i]
         if i in covered:
@@ -75,7 +78,7 @@ def _summarise(group: Group, levels: list[int], signs: list[int],
             continue
         color = Color.WHITE if signs[i] > 0 else Color.BLACK
         count = exact[slot]
-        summary.low[color] += _LOW[level] if count is None else count
+        summary.low[color] += max(_LOW[level], known[i] or 0) if count is None else count
         summary.open[color] |= count is None
         if not any(c is color for c, _ in summary.first):
             summary.first.append((color, i))
@@ -84,6 +87,7 @@ def _summarise(group: Group, levels: list[int], signs: list[int],
 
 def _cover(summary: _Summary, color: Color, i: int) -> None:
     """Pocket ``i``: one checker of ``color`` with one or more of the other on it."""
+    summary.covered = summary.covered or color
     summary.low[color] += 1
     summary.low[color.opponent] += 1
     summary.open[color.opponent] = True
@@ -93,7 +97,7 @@ def _cover(summary: _Summary, color: Color, i: int) -> None:
 
 
 def _pocket_counts(group: Group, levels: list[int], known: Sequence[int | None],
-                   covered: Mapping[int, int]) -> list[int | None]:
+                   covered: Mapping[int, int], tall: Sequence[bool]) -> list[int | None]:
     """Each pocket's count where a prior or the pocket's history pins it, else None.
 
     Hands fill a place layer by layer, so a one-or-more pocket is one while
@@ -101,7 +105,8 @@ def _pocket_counts(group: Group, levels: list[int], known: Sequence[int | None],
     second layer has one (a third layer starts only over a full second).
     Otherwise a pocket's own history of steps (:mod:`tavla_pi.decode.stacks`)
     may still tell one from two.  A pocket covered by a checker of the other
-    colour holds one of its own.
+    colour holds one of its own.  A tall pocket's count is open (at least what
+    its history says), gap or none.
     """
     pockets = [levels[i] for i in group.sensors]
     first_gap = EMPTY in pockets
@@ -114,9 +119,11 @@ def _pocket_counts(group: Group, levels: list[int], known: Sequence[int | None],
         else:
             exact.append(None)
     second_gap = any(n is not None and n < 2 for n in exact) or first_gap
-    for slot, level in enumerate(pockets):
+    for slot, (i, level) in enumerate(zip(group.sensors, pockets, strict=True)):
         if level == TWO_PLUS and second_gap:
             exact[slot] = 2
+        if tall[i] and level in (ONE_PLUS, TWO_PLUS):
+            exact[slot] = None
     return exact
 
 
@@ -132,7 +139,7 @@ def _reading(summary: _Summary, totals: dict[Color, int]) -> Reading:
     if summary.first:
         color = summary.first[0][0]
         return Reading(color, _count(summary, color, totals),
-                       _count(summary, color.opponent, totals))
+                       _count(summary, color.opponent, totals), summary.covered)
     if summary.unknown:
         cap = CHECKERS - min(totals.values())
         return Reading(None, count_range(0, cap))
@@ -159,17 +166,20 @@ def _place_faults(group: Group, summary: _Summary) -> list[SensorFault]:
 def assemble(tables: Tables, levels: list[int], signs: list[int],
              sensor_faults: list[SensorFault], *,
              known: Sequence[int | None] | None = None,
-             covered: Mapping[int, int] | None = None) -> Observation:
+             covered: Mapping[int, int] | None = None,
+             tall: Sequence[bool] | None = None) -> Observation:
     """The observation of one frame's slot levels and signs.
 
     ``known`` holds each pocket's count as its history tells it (0..2, or
     None), from :class:`~tavla_pi.decode.stacks.StackWatch`; ``covered`` the
     pockets whose one checker has one of the other colour on it (sensor ->
-    sign of the checker below).
+    sign of the checker below); ``tall`` the pockets that may hold a third
+    layer (:class:`~tavla_pi.decode.tall.TallWatch`).
     """
     history = known if known is not None else [None] * len(levels)
     masked = covered if covered is not None else {}
-    summaries = [_summarise(g, levels, signs, history, masked) for g in tables.groups]
+    high = tall if tall is not None else [False] * len(levels)
+    summaries = [_summarise(g, levels, signs, history, masked, tall=high) for g in tables.groups]
     totals = {
         color: sum(s.low[color] for s in summaries) for color in (Color.WHITE, Color.BLACK)
     }

@@ -34,6 +34,7 @@ from tavla_pi.decode.tables import (
     Tables,
     tables_for,
 )
+from tavla_pi.decode.tall import TallWatch
 from tavla_pi.errors import BadInputError
 from tavla_pi.hardware.physics import REFERENCE, BoardDesign
 from tavla_pi.hardware.pinmap import PinMap, SensorSite
@@ -77,6 +78,7 @@ class Decoder:
         self._levels = [EMPTY] * n
         self._magnitudes = [0.0] * n
         self._stacks = StackWatch(n, self.tables.second_layer_step)
+        self._tall = TallWatch(self.tables.groups, n)
         self._basis: tuple[list[int], list[int]] | None = None
         self._crosstalk = Crosstalk(self.tables)
         self._fixed = list(self._offset_unc)
@@ -102,8 +104,10 @@ class Decoder:
             self._compensate(levels, signs)
         self._levels = levels
         known = self._stacks.update(levels, self._magnitudes, signs, self._quiet.steady())
+        covered = self._covered(levels)
+        tall = self._tall.update(levels, known, covered)
         faults = self._sensor_faults(frame, levels, stuck)
-        return self._assemble(levels, signs, faults, known, self._covered(levels))
+        return self._assemble(levels, signs, faults, known, covered, tall=tall)
 
     def _covered(self, levels: list[int]) -> dict[int, int]:
         """Pockets whose one checker has one of the other colour on it: the sign of the
@@ -113,12 +117,14 @@ class Decoder:
                 if (mean[i] > comp[i]) == (below[i] > 0)}
 
     def _assemble(self, levels: list[int], signs: list[int], faults: list[SensorFault],
-                  known: list[int | None], covered: dict[int, int]) -> Observation:
+                  known: list[int | None], covered: dict[int, int], *,
+                  tall: list[bool]) -> Observation:
         """:func:`assemble`, reusing the last observation while the board is still."""
-        key = (levels, signs, faults, tuple(known), covered)  # known: StackWatch's own list
+        key = (levels, signs, faults, tuple(known), covered, tuple(tall))  # the watches' own lists
         if self._assembled is not None and self._assembled[0] == key:
             return self._assembled[1]
-        observation = assemble(self.tables, levels, signs, faults, known=known, covered=covered)
+        observation = assemble(self.tables, levels, signs, faults, known=known, covered=covered,
+                               tall=tall)
         self._assembled = (key, observation)
         return observation
 

@@ -41,11 +41,18 @@ class Reading:
     ``mixed_colors`` fault; ``color`` is then the one nearer the point's base)
     or a sensor there is in doubt.  ``color`` is ``None`` with a non-empty
     ``count`` when only doubtful sensors see something (colour unknown).
+
+    ``covered`` is the colour of a lone checker in one of the place's pockets
+    that has one or more of the other colour laid on it (a Plakoto pin, or a
+    checker put on a point the opponent holds): that pocket reads weaker by
+    the field of the one on top, which its history tells (hardware/GEOMETRY.md).
+    It counts one of ``covered``'s colour and at least one of the other.
     """
 
     color: Color | None
     count: CountRange
     other: CountRange = ZERO
+    covered: Color | None = None
 
 
 NOTHING = Reading(None, ZERO)

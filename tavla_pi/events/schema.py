@@ -11,6 +11,7 @@ the lights and the web view use are not checked.  Unknown event types pass
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -57,6 +58,17 @@ def _flag(value: Any) -> bool:
     return isinstance(value, bool)
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _plays(value: Any) -> bool:
+    """A hint's plays: each ``{"play", "position_id", "equity"}`` (at most 100)."""
+    return isinstance(value, list) and 0 < len(value) <= 100 and all(
+        isinstance(p, dict) and _text(p.get("play")) and _text(p.get("position_id"))
+        and _number(p.get("equity")) for p in value)
+
+
 _CUBE = {"player": _color, "cube": _count}
 _NOT_READ: Mapping[str, Check] = {}
 """The fields of an event type nothing reads back (the lights, the web view): unchecked."""
@@ -79,6 +91,9 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.GAME_OVER: {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
                           "score": _score},
     EventType.MATCH_OVER: {"winner": _color, "score": _score},
+    EventType.HINT: {"player": _color, "dice": _dice, "plays": _plays},
+    EventType.BLUNDER_WARNING: {"player": _color, "play": _text, "best": _text,
+                                "loss": _number},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

@@ -31,6 +31,8 @@ class EventType(enum.StrEnum):
     DOUBLE_DROPPED = "double_dropped"  # the opponent drops: the game is over
     GAME_OVER = "game_over"            # the winner, kind of win, cube, points and score
     MATCH_OVER = "match_over"          # the match is decided: winner and final score
+    HINT = "hint"                      # the engine's best plays for the mover's roll, best first
+    BLUNDER_WARNING = "blunder_warning"  # DONE held back: the play loses this much to the best
 
 
 UnknownType = NewType("UnknownType", str)

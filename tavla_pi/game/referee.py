@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
+from tavla_pi.engine.background import BackgroundEngine
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game.coach import Coach
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
@@ -36,9 +38,12 @@ Button = tuple[str, bool]
 class Referee:
     """Referees a match on a sensed board; every decision is an event."""
 
-    def __init__(self, settings: GameSettings, dice: DiceSource) -> None:
+    def __init__(self, settings: GameSettings, dice: DiceSource, *,
+                 engine: BackgroundEngine | None = None) -> None:
         self.settings = settings
         self.dice = dice
+        self.engine = engine
+        self.coach = Coach(engine, settings, self._emit) if engine is not None else None
         self.match: MatchState = new_match(settings.match_length, settings.rules)
         self.board: Board = Board.initial()
         self.phase = Phase.SETUP
@@ -78,8 +83,12 @@ class Referee:
         return self._flush()
 
     def tick(self, now: int, settled: bool) -> list[Event]:
-        """Time passes: pending DONE and the no-move pass resolve here."""
+        """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._now = now
+        if self.coach is not None and self.turn is not None:
+            play = self.coach.tick(now)
+            if play is not None:
+                self._commit(self.turn, play)
         turn = self.turn
         if self.phase is Phase.MOVING and turn is not None and turn.done_pending_since is not None:
             waited = now - turn.done_pending_since
@@ -122,6 +131,7 @@ class Referee:
         if state.phase is Phase.MOVING:
             a, b = state.dice
             self.turn = Turn.begin(self.position(), self.match.on_roll, (a, b))
+            self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
 
@@ -129,9 +139,21 @@ class Referee:
 
     @property
     def busy(self) -> bool:
-        """True while something waits on time: a pending DONE or a no-move pass."""
+        """True while something waits on time: a pending DONE, a no-move pass or the engine."""
         pending = self.turn is not None and self.turn.done_pending_since is not None
-        return pending or self.phase is Phase.NO_MOVE
+        return pending or self.phase is Phase.NO_MOVE or self.thinking
+
+    @property
+    def thinking(self) -> bool:
+        """True while a question to the engine is unanswered (or its answer not yet taken)."""
+        return self.coach is not None and self.coach.thinking
+
+    def wait_engine(self, timeout_s: float) -> bool:
+        """Block (in real time) until the pending answers are in; False if ``timeout_s`` passed.
+
+        For replay and tools, before a scan: the answers are then taken at that scan.
+        """
+        return self.coach is None or self.coach.wait(timeout_s)
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -161,8 +183,15 @@ class Referee:
                 dice_blink=self._now < self.turn.blink_until, lifted_from=lights.lifted_from,
                 destinations=lights.destinations, press_done=lights.press_done,
                 to_bar=lights.to_bar, candidates=lights.candidates,
-                confirms=lights.confirms, **base)
+                confirms=lights.confirms, **self._suggested(), **base)
         return GameView(**base)
+
+    def _suggested(self) -> dict[str, Any]:
+        """The view's fields of the play the coach lights (none without an engine)."""
+        if self.coach is None or not self.coach.suggested:
+            return {}
+        return {"suggested": self.coach.suggested,
+                "suggested_since_ms": self.coach.suggested_since}
 
     def _end_view(self, base: dict[str, Any]) -> GameView:
         showing = self.result is not None and (
@@ -205,7 +234,7 @@ class Referee:
         elif phase is Phase.DOUBLE_OFFERED:
             self._answer_double(color, role, long)
         elif phase is Phase.MOVING and self.turn is not None:
-            self._moving(self.turn, color, role)
+            self._moving(self.turn, color, role, long)
         elif phase is Phase.NO_MOVE and role == "roll":
             self._pass_turn()
             if color is self.match.on_roll:
@@ -274,9 +303,14 @@ class Referee:
             self._enter(Phase.NO_MOVE)
             return
         self.turn = Turn.begin(start, mover, dice)
+        self._coach_begin(self.turn)
         self._enter(Phase.MOVING)
         if self.obs is not None:
             self._observe_turn(self.obs)
+
+    def _coach_begin(self, turn: Turn) -> None:
+        if self.coach is not None:
+            self.coach.begin(turn, self.match, self._now)
 
     def _pass_turn(self) -> None:
         self.pass_at = None
@@ -287,17 +321,21 @@ class Referee:
         turn = self.turn
         assert turn is not None
         turn.observe(obs)
+        if self.coach is not None:
+            self.coach.observed()
         self._report_sync(turn.fixes())
         lifted = turn.new_lift()
         if lifted is not None:
             self._emit(EventType.LIFTED, player=turn.mover.value, **{"from": lifted[0]},
                        destinations=list(lifted[1]))
 
-    def _moving(self, turn: Turn, color: Color, role: str) -> None:
-        """The mover's press while moving: CUBE lights the next candidate, DONE or ROLL
-        asks to commit (once the board has settled)."""
+    def _moving(self, turn: Turn, color: Color, role: str, long: bool) -> None:
+        """The mover's press while moving: a long CUBE asks for a hint (with an engine),
+        CUBE lights the next candidate, DONE or ROLL asks to commit (once settled)."""
         if color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
+        elif role == "cube" and long and self.coach is not None:
+            self.coach.hint_pressed(self._now)
         elif role == "cube":
             if not turn.cycle_candidate():
                 self._reject(color, "the cube is offered before rolling")
@@ -309,6 +347,8 @@ class Referee:
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
             self._reject(turn.mover, turn.why_not_done())
+            return
+        if self.coach is not None and not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 
@@ -374,6 +414,8 @@ class Referee:
         self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:
+        if self.coach is not None:
+            self.coach.follow(self.turn)
         out, self._out = self._out, []
         return out
 

@@ -29,6 +29,10 @@ What an event must do to follow:
   result; ``match_over`` right after the ``game_over`` that decided a match.
 * ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
   board showed: they change nothing.
+* ``hint`` and ``blunder_warning`` say what the engine told the mover while
+  moving: they change nothing, but must fit the turn (the player on roll, its
+  dice; each play a legal play of them, a hint's leading to its
+  ``position_id``).
 
 The journal does not record the optional rules, and the config may change
 between restarts, so what they decide is accepted either way: a beaver is
@@ -38,7 +42,9 @@ the cube may show any number of automatic doubles.
 
 :meth:`tavla_pi.game.referee.Referee.resume` continues a referee from the
 state; a turn being moved starts afresh from the committed position (the
-checkers already moved are read again from the sensors).
+checkers already moved are read again from the sensors).  A hint shown or a
+blunder warning standing before the restart is not resumed: the coach of the
+new turn asks the engine again.
 """
 
 from __future__ import annotations
@@ -423,6 +429,32 @@ def _match_over(fold: _Fold, event: Event) -> None:
     fold.due = None
 
 
+def _hint(fold: _Fold, event: Event) -> None:
+    """The engine's best plays shown to the mover: legal plays of the turn's dice."""
+    dice = _coached_turn(fold, event, "hint")
+    _same("dice", _dice(event), _high_first(dice))
+    for entry in event["plays"]:
+        play = _play_to(fold, dice, entry["position_id"])
+        _same("the hinted play's notation", entry["play"], play.notation)
+
+
+def _blunder_warning(fold: _Fold, event: Event) -> None:
+    """DONE held back: the play and the better one are legal plays of the turn's dice."""
+    dice = _coached_turn(fold, event, "blunder warning")
+    legal = {play.notation for play in fold.legal_plays(dice)}
+    for name in ("play", "best"):
+        if event[name] not in legal:
+            raise ValueError(f"{event[name]!r} is no legal play of {dice[0]}-{dice[1]}")
+
+
+def _coached_turn(fold: _Fold, event: Event, what: str) -> tuple[int, int]:
+    """The dice of the turn the mover is moving (ValueError if none is)."""
+    _mover(fold, event)
+    fold.expect(Phase.MOVING, what)
+    a, b = fold.state.dice
+    return a, b
+
+
 def _noted(fold: _Fold, event: Event) -> None:
     """What the board showed (a lift, a fix, a refused press): no state changes."""
 
@@ -439,5 +471,7 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.DOUBLE_DROPPED: _double_dropped,
     EventType.GAME_OVER: _game_over,
     EventType.MATCH_OVER: _match_over,
+    EventType.HINT: _hint,
+    EventType.BLUNDER_WARNING: _blunder_warning,
     **dict.fromkeys(NOTES, _noted),
 }

@@ -35,6 +35,9 @@ class GameView:
     which of them (by position; four flags for doubles) are played.
     When plays read the same, ``candidates`` are the locations where they
     differ and ``confirms`` the play DONE confirms now (CUBE offers the next).
+    ``suggested``: the play the engine suggests (a hint, or the better play of
+    a blunder warning), as the mover's steps from -> to, lit since
+    ``suggested_since_ms``.
     """
 
     phase: Phase
@@ -53,6 +56,8 @@ class GameView:
     to_bar: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
     confirms: str | None = None
+    suggested: tuple[tuple[str, str], ...] = ()
+    suggested_since_ms: int = 0
     winner: Color | None = None
     points_won: int = 0
     score: tuple[int, int] = (0, 0)

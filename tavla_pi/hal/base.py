@@ -56,12 +56,15 @@ class ButtonInputs(Protocol):
 class Backend:
     """The three devices of one board, closed together (LEDs blanked first).
 
-    A context manager; ``close()`` is safe to call twice.
+    ``detail`` says in one line how the backend reaches the board (for
+    diagnostics; empty if there is nothing to say).  A context manager;
+    ``close()`` is safe to call twice.
     """
 
     def __init__(self, name: str, sensors: SensorGrid, pixels: PixelStrip,
-                 buttons: ButtonInputs) -> None:
+                 buttons: ButtonInputs, *, detail: str = "") -> None:
         self.name = name
+        self.detail = detail
         self.sensors = sensors
         self.pixels = pixels
         self.buttons = buttons

@@ -25,6 +25,7 @@ REMOVE: RGB = (255, 50, 0)         # out of sync: take a checker away (vermillio
 UNPLAYABLE: RGB = (255, 20, 0)     # the dice when the roll cannot be played (red)
 TO_BAR: RGB = (210, 40, 170)       # a hit checker to put on the bar (reddish purple)
 CANDIDATE: RGB = (255, 200, 0)     # one of several plays the board may mean (yellow)
+SUGGESTED: RGB = (255, 255, 255)   # a play the engine suggests, walking from -> to (white)
 
 # Brightness levels (fractions of full) for lit-but-secondary LEDs.
 FULL = 1.0

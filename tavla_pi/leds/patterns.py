@@ -77,6 +77,23 @@ def lifted(view: GameView) -> list[Light]:
     return [*lights, Light(source, palette.player(mover), level=palette.SOURCE)]
 
 
+def suggested(view: GameView) -> list[Light]:
+    """A play the engine suggests: it walks, each checker's from then to, one at a time."""
+    if not view.suggested:
+        return []
+    mover = _mover(view, "suggested")
+    on: dict[str, list[tuple[int, int]]] = {}
+    for n, (source, target) in enumerate(view.suggested):
+        start = n * waves.WALK_STEP_MS
+        lit = start + waves.WALK_LIT_MS
+        on.setdefault(location_feature(source, mover), []).append((start, lit))
+        on.setdefault(location_feature(target, mover), []).append((lit, lit + waves.WALK_LIT_MS))
+    period = len(view.suggested) * waves.WALK_STEP_MS
+    shift = view.suggested_since_ms - view.since_ms
+    return [Light(feature, palette.SUGGESTED, waves.spans(period, times, shift))
+            for feature, times in on.items()]
+
+
 def dice_shown(view: GameView) -> list[Light]:
     """The roll: opening dice one per side, else the roller's two faces."""
     if not view.dice:

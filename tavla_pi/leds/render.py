@@ -23,6 +23,7 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.to_bar,
     patterns.candidates,
     patterns.lifted,
+    patterns.suggested,
     patterns.winner,
     patterns.double_offer,
     patterns.dice_shown,

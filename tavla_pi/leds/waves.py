@@ -9,7 +9,9 @@ player who cannot tell the colours apart still reads the board by rhythm.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,24 @@ class Wave:
         raise AssertionError("unreachable: t is below the period")
 
 
+def spans(period_ms: int, on: Iterable[tuple[int, int]], shift_ms: int = 0) -> Wave:
+    """A loop of ``period_ms``: on during each ``(start, end)`` span, off between, the
+    whole loop started ``shift_ms`` late (so that it begins where a scene lit it)."""
+    intervals: list[tuple[int, int]] = []
+    for start, end in on:
+        if not 0 <= start < end <= period_ms:
+            raise ValueError(f"a span must lie inside the loop of {period_ms} ms: {start}..{end}")
+        first = (start + shift_ms) % period_ms
+        last = first + end - start
+        intervals += [(first, last)] if last <= period_ms else [
+            (first, period_ms), (0, last - period_ms)]
+    cuts = sorted({0, period_ms, *(x for span in intervals for x in span)})
+    return Wave.steps(*(
+        (b - a, 1.0 if any(s <= a < e for s, e in intervals) else 0.0)
+        for a, b in pairwise(cuts)
+    ))
+
+
 def blink(on_ms: int, off_ms: int) -> Wave:
     """On for ``on_ms``, off for ``off_ms``, starting on."""
     return Wave.steps((on_ms, 1.0), (off_ms, 0.0))
@@ -92,3 +112,8 @@ REJECTED = blink(300, 300)
 
 MATCH_WON = blink(900, 300)
 """The match winner's turn LED and tray: a long, slow beat (1.2 s)."""
+
+WALK_STEP_MS = 1200
+WALK_LIT_MS = 500
+"""A suggested play walks one checker at a time: in each 1.2 s step the point it
+leaves lights 0.5 s, then the point it reaches 0.5 s, then a 0.2 s pause."""

@@ -10,8 +10,9 @@ spare LED), so the web page draws every pixel where the board has it;
 ``led_brightness`` is the brightness setting the frame is scaled by.
 
 Additions for the web page: what the light says in words (``lifted``,
-``press_done``, ``to_bar``, ``candidates``, ``winner``, ``points_won``,
-``menu_armed``), ``confirms``: when plays read the same, the one DONE confirms
+``press_done``, ``to_bar``, ``candidates``, ``suggested``, ``winner``,
+``points_won``, ``menu_armed``), the engine's ``hint`` list of this turn and
+the ``blunder_warning`` standing now, ``confirms``: when plays read the same, the one DONE confirms
 now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands).
@@ -25,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.game.coach import Coach, ranked_fields
 from tavla_pi.game.referee import Referee
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
@@ -63,11 +65,27 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "to_bar": list(view.to_bar),
         "candidates": list(view.candidates),
         "confirms": view.confirms,
+        "suggested": [{"from": a, "to": b} for a, b in view.suggested],
+        **coaching(referee.coach),
         "winner": view.winner.value if view.winner is not None else None,
         "points_won": view.points_won,
         "menu_armed": referee.menu_armed_until >= pipeline.clock.now_ms(),
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
+    }
+
+
+def coaching(coach: Coach | None) -> dict[str, Any]:
+    """``hint``: the hint shown this turn; ``blunder_warning``: the warning standing now."""
+    hint = coach.hint if coach is not None else None
+    warning = coach.warning if coach is not None else None
+    return {
+        "hint": None if hint is None else {
+            "player": hint.player.value, "dice": list(hint.dice),
+            "plays": [ranked_fields(r) for r in hint.plays]},
+        "blunder_warning": None if warning is None else {
+            "player": warning.player.value, "play": warning.play.notation,
+            "best": warning.best.notation, "loss": round(warning.loss, 4)},
     }
 
 

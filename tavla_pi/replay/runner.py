@@ -19,6 +19,7 @@ from typing import Any
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode.calibration import calibrate
+from tavla_pi.engine.background import BackgroundEngine
 from tavla_pi.errors import DiceError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
@@ -56,6 +57,8 @@ CALIBRATION_FRAMES = 32
 TAIL_SCANS = 100
 """Scans still run at the end of a skipped still stretch (2 s), so the decoder's running
 means and the stack watch are as if every scan of the stretch had been run."""
+ENGINE_WAIT_S = 60.0
+"""How long, in real time, a scan waits for the engine's pending answers (see ``advance``)."""
 
 
 class ReplayDice:
@@ -80,11 +83,13 @@ class ReplayDice:
 class ScenarioRunner:
     """Drives the modelled board, the buttons and the dice through a scenario."""
 
-    def __init__(self, pinmap: PinMap, settings: GameSettings, seed: int = 0) -> None:
+    def __init__(self, pinmap: PinMap, settings: GameSettings, seed: int = 0, *,
+                 engine: BackgroundEngine | None = None) -> None:
         self.clock = VirtualClock()
         self.backend: SimBackend = open_sim_backend(pinmap, self.clock, random.Random(seed))
         self.dice = ReplayDice(seed)
-        self.referee = Referee(settings, self.dice)
+        self.referee = Referee(settings, self.dice, engine=engine)
+        self.engine_wait_s = ENGINE_WAIT_S
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
@@ -141,16 +146,25 @@ class ScenarioRunner:
                 yield from self.advance(ms)
 
     def advance(self, ms: int) -> Iterator[Event]:
-        """Let ``ms`` of virtual time pass, scanning every 20 ms (and once now if 0)."""
+        """Let ``ms`` of virtual time pass, scanning every 20 ms (and once now if 0).
+
+        Before each scan the engine's pending answers are waited for (in real time,
+        up to :attr:`engine_wait_s`): an answer is taken at the first scan after its
+        question, however long the engine took, so a replay is the same every time.
+        """
         if ms == 0:
-            yield from self.pipeline.step()
+            yield from self._scan()
         while ms > 0:
             step = min(SCAN_MS, ms)
             self.clock.advance(step)
             ms -= step
-            yield from self.pipeline.step()
+            yield from self._scan()
             # judged on a scan of the board as it is now (an action may just have changed it)
             ms -= self._skip_still(ms // SCAN_MS - TAIL_SCANS) * SCAN_MS
+
+    def _scan(self) -> list[Event]:
+        self.referee.wait_engine(self.engine_wait_s)
+        return self.pipeline.step()
 
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""

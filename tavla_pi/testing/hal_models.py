@@ -12,6 +12,9 @@ The Pi backend's driver code runs unchanged against these models:
   over it, plus a tiny per-site offset so that every site reads differently.
 - :class:`ModelledBoard`: all of it wired as a :class:`PinMap` says, with
   faults to inject (swapped select lines, a dead power switch).
+- :class:`SpidevModel`: the kernel's side of ``SPI_IOC_MESSAGE`` (spidev and
+  the SPI controller): it reads the transfer array as the kernel lays it
+  out and clocks each byte through the mock SPI pins to the chip models.
 
 Also :func:`reference_pinmap`: the reference board's real pin map
 (``hardware/pinout.toml``), rewired on request for a driver test.
@@ -19,14 +22,20 @@ Also :func:`reference_pinmap`: the reference board's real pin map
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import math
+import os
 import random
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockSPIDevice
 
+from tavla_pi.hal.pi.spidev import KMALLOC_ALIGN, SpidevAccess, TransferArray
 from tavla_pi.hardware.pinmap import (
     MUX_CHANNELS,
     SPI_BUSES,
@@ -249,6 +258,131 @@ class ModelledBoard:
     def close(self) -> None:
         for adc in self.adcs:
             adc.close()
+
+
+# --- the kernel's spidev ----------------------------------------------------------------------
+
+TRANSFER_LAYOUT = struct.Struct("=QQIIHBBBBBB")
+"""``struct spi_ioc_transfer`` as ``linux/spi/spidev.h`` lays it out: 32 bytes, no padding."""
+
+
+def _os_error(code: int) -> OSError:
+    return OSError(code, os.strerror(code))
+
+
+class SpidevModel:
+    """``/dev/spidevB.C`` nodes of the board's ADCs and the kernel's answer to ``SPI_IOC_MESSAGE``.
+
+    :meth:`message` is the seam the batched reader calls instead of the
+    ioctl.  It finds the node by the fd's inode, checks the message as
+    spidev does (each transfer rounded up to ``KMALLOC_ALIGN`` bytes of
+    ``bufsiz``), then runs it as the SPI core does: chip select asserted,
+    each byte clocked out MSB first in mode 0 on the mock pins, the chip
+    deselected and selected again after a transfer with ``cs_change``
+    except the last (there ``cs_change`` leaves it selected), and the bytes
+    transferred returned.  The select pin is written only when its level
+    changes, so a chip that is never deselected never starts a new
+    conversion.  Faults: ``fail`` (raised), ``short_by`` (bytes missing).
+    """
+
+    def __init__(self, pinmap: PinMap, factory: MockFactory, dev_dir: Path, *,
+                 bufsiz: int = 4096) -> None:
+        self.factory = factory
+        self.dev_dir = dev_dir
+        self.bufsiz = bufsiz
+        self.messages: list[tuple[str, int]] = []
+        """Every message run: (node name, transfers)."""
+        self.speeds: set[int] = set()
+        self.fail: OSError | None = None
+        self.short_by = 0
+        self._nodes: dict[tuple[int, int], tuple[str, int, int]] = {}
+        self._selected: set[int] = set()
+        for chip in pinmap.adcs:
+            name = f"spidev{chip.spi_port}.{chip.spi_device}"
+            node = dev_dir / name
+            node.touch()
+            info = node.stat()
+            self._nodes[info.st_dev, info.st_ino] = (name, chip.spi_port, chip.spi_device)
+            self._deselect(SPI_BUSES[chip.spi_port].ce[chip.spi_device])
+
+    def access(self, speed_hz: int = 1_000_000) -> SpidevAccess:
+        """What the Pi backend needs to reach these nodes through this model."""
+        return SpidevAccess(self.dev_dir, self.message, self.bufsiz, speed_hz)
+
+    def message(self, fd: int, transfers: TransferArray) -> int:
+        """The kernel's ``SPI_IOC_MESSAGE(len(transfers))`` on ``fd``."""
+        if self.fail is not None:
+            raise self.fail
+        info = os.fstat(fd)
+        node = self._nodes.get((info.st_dev, info.st_ino))
+        if node is None:
+            raise _os_error(errno.ENOTTY)
+        name, port, device = node
+        raw = ctypes.string_at(ctypes.addressof(transfers), ctypes.sizeof(transfers))
+        fields = [TRANSFER_LAYOUT.unpack_from(raw, k * TRANSFER_LAYOUT.size)
+                  for k in range(len(raw) // TRANSFER_LAYOUT.size)]
+        self._check(fields)
+        self.messages.append((name, len(fields)))
+        bus = SPI_BUSES[port]
+        total = 0
+        for k, (tx_buf, rx_buf, length, speed_hz, _, _, cs_change, *_rest) in enumerate(fields):
+            self.speeds.add(speed_hz)
+            self._select(bus.ce[device])
+            sent = ctypes.string_at(tx_buf, length) if tx_buf else bytes(length)
+            answer = self._shift(port, sent)
+            if rx_buf:
+                ctypes.memmove(rx_buf, answer, length)
+            total += length
+            # cs_change deselects between transfers; on the last one it keeps the chip selected
+            if bool(cs_change) != (k == len(fields) - 1):
+                self._deselect(bus.ce[device])
+        return total - self.short_by
+
+    def _check(self, fields: list[tuple[int, ...]]) -> None:
+        """spidev's checks: lengths, word size, the bounce buffers' room."""
+        tx_total = rx_total = 0
+        for tx_buf, rx_buf, length, _, _, bits, *_rest in fields:
+            if length == 0 or bits not in (0, 8):
+                raise _os_error(errno.EINVAL)
+            room = -(-length // KMALLOC_ALIGN) * KMALLOC_ALIGN
+            tx_total += room if tx_buf else 0
+            rx_total += room if rx_buf else 0
+        if max(tx_total, rx_total) > self.bufsiz:
+            raise _os_error(errno.EMSGSIZE)
+
+    def _select(self, ce: int) -> None:
+        if ce not in self._selected:
+            self._selected.add(ce)
+            self._drive(ce, False)
+
+    def _deselect(self, ce: int) -> None:
+        self._selected.discard(ce)
+        self._drive(ce, True)
+
+    def _drive(self, pin_number: int, level: bool) -> None:
+        pin = self.factory.pin(pin_number)
+        if pin.function != "output":
+            pin.function = "output"
+        pin.state = level
+
+    def _shift(self, port: int, sent: bytes) -> bytes:
+        """Mode 0, MSB first: data out, clock up (the chip answers), read, clock down."""
+        bus = SPI_BUSES[port]
+        for number in (bus.sclk, bus.mosi):
+            pin = self.factory.pin(number)
+            if pin.function != "output":
+                pin.function = "output"
+        sclk, mosi, miso = (self.factory.pin(n) for n in (bus.sclk, bus.mosi, bus.miso))
+        answer = bytearray()
+        for byte in sent:
+            got = 0
+            for bit in range(7, -1, -1):
+                mosi.state = byte >> bit & 1
+                sclk.state = True
+                got = got << 1 | int(bool(miso.state))
+                sclk.state = False
+            answer.append(got)
+        return bytes(answer)
 
 
 # --- the LED chain --------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""The ``pi`` backend: the real board through gpiozero and the Adafruit NeoPixel drivers.
+"""The ``pi`` backend: the real board through gpiozero, spidev and the Adafruit NeoPixel drivers.
 
 gpiozero's core is imported here; pin factories (RPi.GPIO, lgpio) and the
 Adafruit/Blinka libraries are imported only inside the functions that open
-real hardware.
+real hardware.  The ADCs are read through the kernel's ``/dev/spidevB.C``
+with ``fcntl.ioctl`` and ``ctypes`` (``spidev``, ``adcs``): no library.
 """
 
 from tavla_pi.hal.pi.backend import PiBackend, open_pi_backend

@@ -15,6 +15,7 @@ from tavla_pi.hal.pi.buttons import PiButtons
 from tavla_pi.hal.pi.pixel_drivers import open_pixel_writer
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, PixelWriter
 from tavla_pi.hal.pi.sensors import Delay, PiSensorGrid, PowerPolicy, busy_wait_us
+from tavla_pi.hal.pi.spidev import KERNEL_SPIDEV, SpidevAccess
 from tavla_pi.hardware.pinmap import PinMap
 
 
@@ -23,7 +24,7 @@ class PiBackend(Backend):
 
     def __init__(self, sensors: PiSensorGrid, pixels: NeoPixelStrip, buttons: PiButtons, *,
                  owned_factory: Any = None) -> None:
-        super().__init__("pi", sensors, pixels, buttons)
+        super().__init__("pi", sensors, pixels, buttons, detail=sensors.spi_path)
         self._owned_factory = owned_factory
 
     def close(self) -> None:
@@ -49,13 +50,17 @@ class PiBackend(Backend):
 def open_pi_backend(pinmap: PinMap, *, pin_factory: Any = None,
                     pixel_writer: PixelWriter | None = None, model_path: Path = MODEL_PATH,
                     power: PowerPolicy = PowerPolicy.ALWAYS_ON,
-                    delay: Delay = busy_wait_us) -> Backend:
+                    delay: Delay = busy_wait_us,
+                    spi: SpidevAccess | None = KERNEL_SPIDEV) -> Backend:
     """Open every device of ``pinmap`` on the Raspberry Pi this runs on.
 
     Without ``pin_factory`` the model (read from ``model_path``) picks
     RPi.GPIO (Pi 0-4) or lgpio (Pi 5); without ``pixel_writer`` it picks the
     LED driver's library; a given writer belongs to the backend from then
-    on.  Missing hardware or libraries, and pins that cannot be claimed,
+    on.  The ADCs are read in batches through ``spi`` (the kernel's
+    ``/dev/spidevB.C``) when its nodes open, else one gpiozero call per
+    conversion (one warning says why); ``spi=None`` asks for the latter.
+    Missing hardware or libraries, and pins that cannot be claimed,
     raise :class:`HardwareError` (one line); a wrong pin map raises
     :class:`tavla_pi.errors.PinMapError`.  On failure nothing stays open and
     the LEDs are left blank.
@@ -70,7 +75,8 @@ def open_pi_backend(pinmap: PinMap, *, pin_factory: Any = None,
                 pin_factory = owned = open_pin_factory(detect_model(model_path))
                 stack.callback(owned.close)
             sensors = stack.enter_context(
-                PiSensorGrid(pinmap, pin_factory=pin_factory, power=power, delay=delay))
+                PiSensorGrid(pinmap, pin_factory=pin_factory, power=power, delay=delay,
+                             spi=spi))
             buttons = stack.enter_context(PiButtons(pinmap.buttons, pin_factory=pin_factory))
         except GPIOZeroError as err:
             raise HardwareError(f"cannot claim the board's pins: {err}") from err

@@ -1,7 +1,9 @@
-"""The Hall sensor grid: CD74HC4067 muxes into MCP3208 ADCs, read through gpiozero.
+"""The Hall sensor grid: CD74HC4067 muxes into MCP3208 ADCs.
 
 A scan sets the shared select lines, lets the analogue path settle, and reads
 each bank's ADC channel, filling a raw frame in ``PinMap.sensors`` order.
+The conversions go through spidev in batches when its nodes open (given
+``spi``), else one gpiozero call each (``tavla_pi.hal.pi.adcs``).
 
 Bank power (``MuxBank.power_pin``, active high) follows one of two policies:
 
@@ -15,19 +17,22 @@ Bank power (``MuxBank.power_pin``, active high) follows one of two policies:
 from __future__ import annotations
 
 import enum
-import gc
+import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from gpiozero import MCP3208, Device, DigitalOutputDevice
+from gpiozero import DigitalOutputDevice
 
 from tavla_pi.errors import HardwareError
 from tavla_pi.hal.base import RawFrame
+from tavla_pi.hal.pi.adcs import AdcReader, BatchedAdcs, GpiozeroAdcs
 from tavla_pi.hal.pi.mux import MuxSelect
 from tavla_pi.hal.pi.scanplan import MuxStep, ScanPlan, plan_scan
+from tavla_pi.hal.pi.spidev import SpidevAccess
 from tavla_pi.hardware.pinmap import PinMap
+
+log = logging.getLogger("tavla_pi.hal.pi")
 
 Delay = Callable[[int], None]
 """Waits the given number of microseconds (injected; tests record instead)."""
@@ -44,30 +49,6 @@ def busy_wait_us(us: int) -> None:
     end = time.perf_counter_ns() + us * 1000
     while time.perf_counter_ns() < end:
         pass
-
-
-@contextmanager
-def _spi_opening(pin_factory: Any) -> Iterator[None]:
-    """Work around two gpiozero 2.0 quirks while the ADCs open.
-
-    - Its software SPI bus (MockFactory's, or a Pi's without spidev) asks
-      for the global default factory instead of the one it is given, so
-      ``pin_factory`` is made the default meanwhile (then put back).
-    - Closed SPI objects live on in reference cycles; when the collector
-      frees one, it unregisters the shared bus by key, even a newer bus on
-      the same pins, which then opens twice (GPIOPinInUse).  So collect
-      them first, before the new bus registers.
-    """
-    gc.collect()
-    if pin_factory is None:
-        yield
-        return
-    saved = Device.pin_factory
-    Device.pin_factory = pin_factory
-    try:
-        yield
-    finally:
-        Device.pin_factory = saved
 
 
 class PowerPolicy(enum.Enum):
@@ -87,30 +68,33 @@ class PiSensorGrid:
     def __init__(self, pinmap: PinMap, *, pin_factory: Any = None,
                  power: PowerPolicy = PowerPolicy.ALWAYS_ON, delay: Delay = busy_wait_us,
                  select_settle_us: int = SELECT_SETTLE_US,
-                 power_settle_us: int = POWER_SETTLE_US) -> None:
+                 power_settle_us: int = POWER_SETTLE_US,
+                 spi: SpidevAccess | None = None) -> None:
         self._plan: ScanPlan = plan_scan(pinmap)
         self.power = power
         self._delay = delay
         self._select_settle_us = select_settle_us
         self._power_settle_us = power_settle_us
-        self._adcs: list[Any] = []
+        self._adcs: AdcReader | None = None
         self._power: list[Any] = []
         self._mux: MuxSelect | None = None
+        self._steps = self._plan_steps()
         try:
-            self._open(pinmap, pin_factory)
+            self._open(pinmap, pin_factory, spi)
         except Exception:
             self.close()
             raise
-        self._phases = self._make_phases()
 
-    def _open(self, pinmap: PinMap, pin_factory: Any) -> None:
-        """Claim the select lines, one ADC channel per bank and the power switches."""
+    def _plan_steps(self) -> list[tuple[int | None, tuple[MuxStep, ...]]]:
+        """The scan as (bank to power or None, steps) phases, per the power policy."""
+        if self.power is PowerPolicy.ALWAYS_ON:
+            return [(None, self._plan.channel_major())]
+        return [(b, self._plan.bank_steps(b)) for b in range(len(self._plan.slots))]
+
+    def _open(self, pinmap: PinMap, pin_factory: Any, spi: SpidevAccess | None) -> None:
+        """Claim the select lines, the ADCs and the power switches."""
         self._mux = MuxSelect(pinmap.mux_select, pinmap.mux_enable, pin_factory=pin_factory)
-        with _spi_opening(pin_factory):
-            for bank in pinmap.banks:
-                chip = pinmap.adcs[bank.adc]
-                self._adcs.append(MCP3208(channel=bank.adc_channel, port=chip.spi_port,
-                                          device=chip.spi_device, pin_factory=pin_factory))
+        self._adcs = self._open_adcs(pinmap, pin_factory, spi)
         keep_on = self.power is PowerPolicy.ALWAYS_ON
         for bank in pinmap.banks:
             self._power.append(None if bank.power_pin is None else DigitalOutputDevice(
@@ -118,11 +102,23 @@ class PiSensorGrid:
         if keep_on and any(p is not None for p in self._power):
             self._delay(self._power_settle_us)
 
-    def _make_phases(self) -> list[tuple[Any, tuple[MuxStep, ...]]]:
-        """The scan as (power switch or None, steps) phases, per the power policy."""
-        if self.power is PowerPolicy.ALWAYS_ON:
-            return [(None, self._plan.channel_major())]
-        return [(self._power[b], self._plan.bank_steps(b)) for b in range(len(self._adcs))]
+    def _open_adcs(self, pinmap: PinMap, pin_factory: Any,
+                   spi: SpidevAccess | None) -> AdcReader:
+        """Batched through spidev if its nodes open; else one gpiozero call per conversion."""
+        if spi is not None:
+            try:
+                return BatchedAdcs(pinmap, (s for _, steps in self._steps for s in steps), spi)
+            except HardwareError as err:
+                log.warning("batched SPI unavailable (%s): reading the ADCs one call per "
+                            "conversion through gpiozero", err)
+        return GpiozeroAdcs(pinmap, pin_factory)
+
+    @property
+    def spi_path(self) -> str:
+        """How the ADCs are read, in one line (``tavla-pi diag`` shows it)."""
+        if self._adcs is None:
+            return "closed"
+        return self._adcs.describe()
 
     @property
     def mux(self) -> MuxSelect:
@@ -136,7 +132,8 @@ class PiSensorGrid:
         mux = self.mux
         mux.enable()
         frame = [0] * self._plan.size
-        for power, steps in self._phases:
+        for bank, steps in self._steps:
+            power = None if bank is None else self._power[bank]
             if power is None:
                 self._read_steps(mux, steps, frame)
                 continue
@@ -151,11 +148,11 @@ class PiSensorGrid:
     def _read_steps(self, mux: MuxSelect, steps: Sequence[MuxStep], frame: list[int]) -> None:
         """Select each step's channel, settle, and read its banks into the frame."""
         adcs = self._adcs
+        assert adcs is not None  # open while the mux is
         for step in steps:
             if mux.select(step.channel):
                 self._delay(self._select_settle_us)
-            for bank, slot in step.reads:
-                frame[slot] = int(adcs[bank].raw_value)
+            adcs.read(step, frame)
 
     def close(self) -> None:
         """Power the banks down and release every pin; idempotent."""
@@ -164,9 +161,9 @@ class PiSensorGrid:
                 switch.off()
                 switch.close()
         self._power = []
-        for adc in self._adcs:
-            adc.close()
-        self._adcs = []
+        if self._adcs is not None:
+            self._adcs.close()
+            self._adcs = None
         if self._mux is not None:
             self._mux.close()
             self._mux = None

@@ -72,12 +72,16 @@ class SimBoard:
 
     ``rng`` draws the parts' tolerances once (sensors, then magnets) and the
     noise of every scan; ``clock`` times glitches.  ``design`` sets the
-    physics (``IDEAL`` for a board of perfect parts).
+    physics (``IDEAL`` for a board of perfect parts).  ``pin_on_top``: a
+    checker put on a point whose only checker is the other colour's goes on
+    top of it, in its pocket (Plakoto's pin, hardware/GEOMETRY.md); else it
+    goes in the next free pocket, beside it.
     """
 
     def __init__(self, pinmap: PinMap, clock: Clock, rng: random.Random | None = None,
-                 design: BoardDesign = REFERENCE) -> None:
+                 design: BoardDesign = REFERENCE, pin_on_top: bool = False) -> None:
         self.design = design
+        self.pin_on_top = pin_on_top
         self._clock = clock
         self._rng = rng if rng is not None else random.Random(0)
         self.sensors = SensorModel(design, [c.site for c in pinmap.sensors], self._rng)
@@ -100,25 +104,31 @@ class SimBoard:
     # -- a person's actions ---------------------------------------------------
 
     @_locked
-    def lift(self, location: str, color: Color) -> None:
-        """One checker of ``color`` leaves ``location`` into that colour's hand."""
+    def lift(self, location: str, color: Color, pocket: int | None = None) -> None:
+        """One checker of ``color`` leaves ``location`` into that colour's hand: the one
+        placed last, or the top of ``pocket``'s stack."""
         if location == "off":
             if not self._trays[color]:
                 raise BoardActionError(f"no {color.value} checker in the tray")
             checker = self._trays[color].pop()
         else:
-            checker = self._place(location, color).take(color)
+            checker = self._place(location, color).take(color, pocket)
         self._hands[color].append(checker)
         self._field = None
 
     @_locked
-    def place(self, location: str, color: Color) -> None:
-        """Put one checker from ``color``'s hand on ``location`` (next free pocket)."""
+    def place(self, location: str, color: Color, pocket: int | None = None) -> None:
+        """Put one checker from ``color``'s hand on ``location``: in the next free pocket
+        (on a lone checker of the other colour with ``pin_on_top``), or on ``pocket``."""
         checker = self._from_hand(color)
         if location == "off":
             self._trays[color].append(checker)
-        else:
-            self._place(location, color).add(checker)
+            self._field = None
+            return
+        place = self._place(location, color)
+        if pocket is None and self.pin_on_top:
+            pocket = place.lone_other(color)
+        place.add(checker, pocket)
         self._field = None
 
     @_locked
@@ -154,19 +164,27 @@ class SimBoard:
         self.lay_out(START)
 
     @_locked
-    def lay_out(self, counts: Counts) -> None:
+    def lay_out(self, counts: Counts, pinned: Mapping[str, Color] | None = None) -> None:
         """Empty the board, then put ``counts`` checkers per (location, colour).
 
         Checkers not given stay in their tray; an explicit ``"off"`` count
-        must equal what is left over.
+        must equal what is left over.  ``pinned`` maps a point to the colour
+        of a checker pinned there: that one goes in the first pocket and one
+        of the other colour on top of it, the rest in the free pockets.
         """
         _check_counts(counts)
+        pins = dict(pinned or {})
+        _check_pins(counts, pins)
         self.clear()
+        for location, color in pins.items():
+            place = self._place(location, color)
+            place.add(self._trays[color].pop())
+            place.add(self._trays[color.opponent].pop(), 0)
         for (location, color), n in sorted(counts.items(), key=_layout_order):
             if location == "off":
                 continue
             place = self._place(location, color)
-            for _ in range(n):
+            for _ in range(n - (location in pins)):  # a pin laid one of each colour
                 place.add(self._trays[color].pop())
         self._field = None
 
@@ -294,6 +312,17 @@ class SimBoard:
 def _layout_order(item: tuple[tuple[str, Color], int]) -> tuple[int, str]:
     (location, color), _ = item
     return LOCATIONS.index(location), color.value
+
+
+def _check_pins(counts: Counts, pins: Mapping[str, Color]) -> None:
+    for location, color in pins.items():
+        if location not in POINTS:
+            raise BoardActionError(f"pinned at {location!r}: only a point (1..24) holds a pin")
+        if counts.get((location, color), 0) != 1 or not counts.get((location, color.opponent)):
+            raise BoardActionError(
+                f"pinned {color.value} at {location}: needs exactly one {color.value} "
+                f"checker there and one or more of the other colour"
+            )
 
 
 def _check_counts(counts: Counts) -> None:

@@ -54,11 +54,25 @@ class Place:
         layer = min(heights)
         return heights.index(layer), layer
 
-    def add(self, checker: Checker) -> None:
-        """Put a checker in the next free pocket."""
-        slot, _ = self.next_free()
+    def add(self, checker: Checker, pocket: int | None = None) -> None:
+        """Put a checker in the next free pocket, or on top of ``pocket``'s stack."""
+        slot = self.next_free()[0] if pocket is None else self._pocket(pocket)
         self.stacks[slot].append(checker)
         self._order.append(checker)
+
+    def lone_other(self, color: Color) -> int | None:
+        """The pocket of the one checker here when it is the only one and not ``color``'s
+        (a blot to pin), else None."""
+        if len(self._order) != 1 or self._order[0].color is color or self.strays:
+            return None
+        return next(slot for slot, stack in enumerate(self.stacks) if stack)
+
+    def _pocket(self, pocket: int) -> int:
+        if not 0 <= pocket < len(self.stacks):
+            raise BoardActionError(
+                f"{self.name}: no pocket {pocket} (0..{len(self.stacks) - 1})"
+            )
+        return pocket
 
     def add_between(self, checker: Checker, slot_a: int, fraction: float) -> None:
         """Leave a checker between pocket ``slot_a`` and the next one."""
@@ -73,13 +87,26 @@ class Place:
         self.strays.append(Stray(checker, slot_a + fraction, layer))
         self._order.append(checker)
 
-    def take(self, color: Color) -> Checker:
-        """Remove the most recently placed checker of ``color``."""
+    def take(self, color: Color, pocket: int | None = None) -> Checker:
+        """Remove the most recently placed checker of ``color``, or the top of ``pocket``'s
+        stack (which must be ``color``'s: a hand lifts the top checker)."""
+        if pocket is not None:
+            return self._take_top(color, self._pocket(pocket))
         for checker in reversed(self._order):
             if checker.color is color:
                 self._remove(checker)
                 return checker
         raise BoardActionError(f"no {color.value} checker on {self.name}")
+
+    def _take_top(self, color: Color, pocket: int) -> Checker:
+        stack = self.stacks[pocket]
+        if not stack or stack[-1].color is not color:
+            raise BoardActionError(
+                f"no {color.value} checker on top of {self.name} pocket {pocket}"
+            )
+        checker = stack[-1]
+        self._remove(checker)
+        return checker
 
     def _remove(self, checker: Checker) -> None:
         self._order.remove(checker)

@@ -143,6 +143,7 @@ function renderPanel() {
   if (!s) return;
   $("phase").textContent = words.phaseText(s);
   list($("hints"), words.hints(s));
+  renderHint(s.hint);
   const turn = $("turn");
   turn.textContent = s.on_roll ? words.player(s.on_roll) : t("nobody");
   turn.dataset.color = s.on_roll || "";
@@ -164,6 +165,25 @@ function renderPanel() {
   $("fix").dataset.count = fixes.length;
   $("sensors").textContent = sensorsText(s.sensed);
   $("ids").textContent = `${s.position_id} · ${s.match_id}`;
+}
+
+/** The hint of this turn: its five best plays with their equities, the best first. */
+function renderHint(hint) {
+  $("coach").hidden = !hint;
+  $("coach-for").textContent = hint
+    ? t("coach_for", { player: words.player(hint.player), dice: words.diceText(hint.dice) }) : "";
+  $("hint-list").replaceChildren(...(hint ? hint.plays : []).map((p) => {
+    const li = document.createElement("li");
+    li.dataset.play = p.play;
+    const play = document.createElement("span");
+    play.className = "play";
+    play.textContent = p.play;
+    const eq = document.createElement("span");
+    eq.className = "equity";
+    eq.textContent = words.equity(p.equity);
+    li.append(play, eq);
+    return li;
+  }));
 }
 
 function renderDice(s) {

@@ -122,6 +122,12 @@ export const MESSAGES = {
     reason_nothing: "{button} does nothing now",
     reason_owner: "the cube belongs to {player}",
     reason_on_roll: "only the player on roll ({player}) may double",
+    reason_no_hint: "no hint: the engine did not answer",
+    coach_title: "Best plays (GNU Backgammon)",
+    coach_for: "{player}, {dice}: equity for the mover",
+    coach_warning: "{play} loses {loss} against {best} (lit): DONE again plays it anyway",
+    ev_hint: "Hint for {player} ({dice}): {play} is best ({equity})",
+    ev_blunder_warning: "{player}: {play} loses {loss} against {best}: DONE again plays it",
   },
 
   el: {
@@ -240,6 +246,12 @@ export const MESSAGES = {
     reason_nothing: "το {button} δεν κάνει τίποτα τώρα",
     reason_owner: "τον κύβο τον έχουν τα {player}",
     reason_on_roll: "διπλασιάζει μόνο όποιος έχει σειρά ({player})",
+    reason_no_hint: "καμία συμβουλή: η μηχανή δεν απάντησε",
+    coach_title: "Καλύτερες κινήσεις (GNU Backgammon)",
+    coach_for: "{player}, {dice}: αξία για όποιον παίζει",
+    coach_warning: "Η {play} χάνει {loss} έναντι της {best} (φωτίζεται): ΤΕΛΟΣ ξανά για να παιχτεί όπως είναι",
+    ev_hint: "Συμβουλή για τα {player} ({dice}): καλύτερη η {play} ({equity})",
+    ev_blunder_warning: "{player}: η {play} χάνει {loss} έναντι της {best}: ΤΕΛΟΣ ξανά για να παιχτεί",
   },
 
   tr: {
@@ -358,6 +370,12 @@ export const MESSAGES = {
     reason_nothing: "{button} şimdi bir şey yapmaz",
     reason_owner: "küp {player} oyuncusunda",
     reason_on_roll: "yalnızca sıradaki oyuncu ({player}) katlayabilir",
+    reason_no_hint: "ipucu yok: motor yanıt vermedi",
+    coach_title: "En iyi hamleler (GNU Backgammon)",
+    coach_for: "{player}, {dice}: oynayanın değeri",
+    coach_warning: "{play}, {best} hamlesine göre {loss} kaybettirir (yanıyor): yine de oynamak için tekrar TAMAM",
+    ev_hint: "{player} için ipucu ({dice}): en iyisi {play} ({equity})",
+    ev_blunder_warning: "{player}: {play}, {best} hamlesine göre {loss} kaybettirir: oynamak için tekrar TAMAM",
   },
 };
 

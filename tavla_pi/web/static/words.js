@@ -21,6 +21,17 @@ export function diceText(dice) {
   return dice && dice.length ? dice.join("-") : "";
 }
 
+/** An equity as gnubg shows it: signed, three places (a minus sign, not a hyphen). */
+export function equity(value) {
+  const n = Number(value);
+  return `${n < 0 ? "\u2212" : "+"}${Math.abs(n).toFixed(3)}`;
+}
+
+/** A loss of equity: three places, no sign. */
+export function loss(value) {
+  return Number(value).toFixed(3);
+}
+
 /** One fix of an out_of_sync event or of /api/state `fix`. */
 export function fixText(fix) {
   const add = fix.add !== undefined;
@@ -61,6 +72,10 @@ export function hints(s) {
   if (s.lifted) {
     out.push(t("hint_lifted", { from: location(s.lifted.from), to: locations(s.lifted.destinations) }));
   }
+  const warning = s.blunder_warning;
+  if (warning) {
+    out.push(t("coach_warning", { play: warning.play, best: warning.best, loss: loss(warning.loss) }));
+  }
   if (s.press_done) out.push(t("hint_press_done", { player: player(s.on_roll) }));
   for (const c of ["white", "black"]) {
     const n = s.physical ? s.physical.hand[c] : 0;
@@ -96,6 +111,7 @@ const REASONS = [
   [/^(white|black) must take or drop the double$/, "reason_answer"],
   [/^the cube belongs to (white|black)$/, "reason_owner"],
   [/^only the player on roll \((white|black)\) may double$/, "reason_on_roll"],
+  [/^no hint: the engine did not answer$/, "reason_no_hint"],
 ];
 
 export function reasonText(reason) {
@@ -138,6 +154,15 @@ const LINES = {
     score: score(e.score),
   }),
   match_over: (e) => t("ev_match_over", { winner: player(e.winner), score: score(e.score) }),
+  hint: (e) => {
+    const best = (e.plays || [])[0] || { play: "", equity: 0 };
+    return t("ev_hint", {
+      player: player(e.player), dice: diceText(e.dice), play: best.play, equity: equity(best.equity),
+    });
+  },
+  blunder_warning: (e) => t("ev_blunder_warning", {
+    player: player(e.player), play: e.play, best: e.best, loss: loss(e.loss),
+  }),
 };
 
 /** The log line of one event; unknown types show as their JSON. */
