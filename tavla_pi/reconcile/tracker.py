@@ -195,7 +195,7 @@ class TurnTracker:
     def _node_verdict(self, node: Node, lifted: InHand | None) -> Verdict:
         """Unchanged, Partial or Complete for ``node``."""
         if node is self.tree.root:
-            return Unchanged(node)
+            return Unchanged(node, lifted if isinstance(self.tree, VariantTree) else None)
         if node.complete:
             return Complete(node, lifted)
         return Partial(node, lifted)

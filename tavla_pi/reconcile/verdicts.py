@@ -31,9 +31,15 @@ class InHand:
 
 @dataclass(frozen=True, slots=True)
 class Unchanged:
-    """The board is as at the turn's start."""
+    """The board is as at the turn's start.
+
+    ``lifted``, in Plakoto and Fevga only: the board also reads as a checker lifted
+    from where it was last seen (a checker taken back off the 15-checker pile, whose
+    count is a range, reads as the start).
+    """
 
     node: Node
+    lifted: InHand | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,45 @@
+"""Test support for reconcile in Plakoto and Fevga: the modelled board laid out from a
+variant's board (docs/CONTRACTS.md §2, pins included), read through the real decoder."""
+
+from __future__ import annotations
+
+from reconcile_support import B, W
+from sim_support import calibrated, settle
+
+from tavla_pi.decode.observation import Observation
+from tavla_pi.reconcile.layout import Cells
+from tavla_pi.rules import Color
+from tavla_pi.rules.tavli import BoardDict, VariantPosition
+
+
+class VariantTable:
+    """The modelled board of a variant's position; pins lie on top with ``pin_on_top``."""
+
+    def __init__(self, position: VariantPosition, seed: int, frames: int = 5) -> None:
+        pins = position.variant == "plakoto"
+        self.board, self.decoder, self.clock = calibrated(seed, pin_on_top=pins)
+        self.frames = frames
+        self.lay_out(position.board())
+
+    def lay_out(self, board: BoardDict) -> None:
+        """Put the checkers of ``board`` (its pins too) on the modelled board."""
+        counts = {(at, Color(c)): n for c in ("white", "black")
+                  for at, n in board[c].items() if at != "off"}  # type: ignore[literal-required]
+        pinned = {at: Color(c) for at, c in board["pinned"].items()}
+        self.board.lay_out(counts, pinned=pinned)
+
+    def lift(self, location: str, color: Color) -> None:
+        self.board.lift(location, color)
+
+    def place(self, location: str, color: Color) -> None:
+        self.board.place(location, color)
+
+    def count(self, location: str, color: Color) -> int:
+        return self.board.count(location, color)
+
+    def cells(self) -> Cells:
+        c = self.board.count
+        return (*(c(str(n), W) - c(str(n), B) for n in range(1, 25)), 0, 0)
+
+    def observation(self, saturate: bool = False) -> Observation:
+        return settle(self.board, self.decoder, frames=self.frames, clock=self.clock)
