@@ -3,19 +3,19 @@ variant's board (docs/CONTRACTS.md §2, pins included), read through the real de
 
 from __future__ import annotations
 
-from reconcile_support import B, W
-from sim_support import calibrated, settle
+from reconcile_support import B, SimTable, W
+from sim_support import calibrated
 
-from tavla_pi.decode.observation import Observation
 from tavla_pi.reconcile.layout import Cells
 from tavla_pi.rules import Color
 from tavla_pi.rules.tavli import BoardDict, VariantPosition
 
 
-class VariantTable:
+class VariantTable(SimTable):
     """The modelled board of a variant's position; pins lie on top with ``pin_on_top``."""
 
     def __init__(self, position: VariantPosition, seed: int, frames: int = 5) -> None:
+        # not SimTable's __init__: that one lays out a Portes Position
         pins = position.variant == "plakoto"
         self.board, self.decoder, self.clock = calibrated(seed, pin_on_top=pins)
         self.frames = frames
@@ -28,18 +28,6 @@ class VariantTable:
         pinned = {at: Color(c) for at, c in board["pinned"].items()}
         self.board.lay_out(counts, pinned=pinned)
 
-    def lift(self, location: str, color: Color) -> None:
-        self.board.lift(location, color)
-
-    def place(self, location: str, color: Color) -> None:
-        self.board.place(location, color)
-
-    def count(self, location: str, color: Color) -> int:
-        return self.board.count(location, color)
-
     def cells(self) -> Cells:
         c = self.board.count
         return (*(c(str(n), W) - c(str(n), B) for n in range(1, 25)), 0, 0)
-
-    def observation(self, saturate: bool = False) -> Observation:
-        return settle(self.board, self.decoder, frames=self.frames, clock=self.clock)
