@@ -7,6 +7,7 @@ from reconcile_support import B, W
 from reconcile_variant_support import VariantTable
 
 from tavla_pi.reconcile import Fix, board_fixes
+from tavla_pi.reconcile.fixes import board_dict_cells
 from tavla_pi.rules import Position, variant
 from tavla_pi.rules.tavli import BoardDict
 
@@ -64,3 +65,13 @@ def test_a_plakoto_pin_laid_by_hand_fits_and_a_missing_pinned_checker_is_asked_f
         {"white": {"24": 13, "8": 1, "5": 1}, "black": {"1": 15}}, on_roll="black")
     fixes = board_fixes(unpinned.board(), table.observation())
     assert Fix("5", B, -1) in fixes
+
+
+def test_a_pin_under_two_counts_the_two_on_top_and_fits_when_laid_by_hand() -> None:
+    board = variant("plakoto").from_board(
+        {"white": {"24": 14, "16": 1}, "black": {"1": 13, "16": 2}, "pinned": {"16": "white"}},
+        on_roll="white").board()
+    cells, pinned = board_dict_cells(board)
+    assert (cells[15], cells[23], cells[0], pinned) == (-2, 14, -13, {15})
+    position = variant("plakoto").from_board(board, on_roll="white")
+    assert board_fixes(board, VariantTable(position, seed=5).observation()) == ()

@@ -103,7 +103,7 @@ def board_dict_cells(board: Mapping[str, Any]) -> tuple[Cells, frozenset[int]]:
     pinned = frozenset(int(at) - 1 for at in board.get("pinned", {}))
     for i in pinned:
         under = Color(board["pinned"][location_name(i)])
-        cells[i] += sign(under)  # the pinned checker is not counted
+        cells[i] -= sign(under)  # the pinned checker is not counted
     return tuple(cells), pinned
 
 
