@@ -4,8 +4,9 @@ variant's board (docs/CONTRACTS.md §2, pins included), read through the real de
 from __future__ import annotations
 
 from reconcile_support import B, SimTable, W
-from sim_support import calibrated
+from sim_support import calibrated, settle
 
+from tavla_pi.decode.history import WINDOW
 from tavla_pi.reconcile.layout import Cells
 from tavla_pi.rules import Color
 from tavla_pi.rules.tavli import BoardDict, VariantPosition
@@ -22,11 +23,19 @@ class VariantTable(SimTable):
         self.lay_out(position.board())
 
     def lay_out(self, board: BoardDict) -> None:
-        """Put the checkers of ``board`` (its pins too) on the modelled board."""
+        """Put the checkers of ``board`` on the modelled board as a hand would: a pin's
+        checkers on top are laid after the pinned one, the decoder reading each (it
+        tells a pin from the history of its pocket, hardware/GEOMETRY.md)."""
         counts = {(at, Color(c)): n for c in ("white", "black")
                   for at, n in board[c].items() if at != "off"}  # type: ignore[literal-required]
-        pinned = {at: Color(c) for at, c in board["pinned"].items()}
-        self.board.lay_out(counts, pinned=pinned)
+        on_top = {(at, Color(c).opponent): counts.pop((at, Color(c).opponent))
+                  for at, c in board["pinned"].items()}
+        self.board.lay_out(counts)
+        for (at, color), n in on_top.items():
+            for _ in range(n):
+                settle(self.board, self.decoder, frames=WINDOW + 1, clock=self.clock)
+                self.board.lift("off", color)
+                self.board.place(at, color)
 
     def cells(self) -> Cells:
         c = self.board.count
