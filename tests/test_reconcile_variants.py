@@ -111,6 +111,7 @@ def test_plakoto_after_a_pin_the_next_turn_reads_it_and_the_pinned_checker_stays
     black = Player(tracker, p.table, random.Random(1))
     assert isinstance(black.show(), Unchanged)  # the covered pocket is no fault
     assert tracker.tree.destinations(tracker.tree.root, 4) == ()
+    assert "5" not in tracker.tree.sources(tracker.tree.root)  # the pinned one stays
     assert "5" not in {loc for play in after.legal_plays((4, 1))
                        for loc in _froms(after, play.moves)}
     assert complete_play(black.move("1", "6", B)) in {
@@ -148,7 +149,11 @@ def test_fevga_the_first_checker_must_pass_before_another_leaves() -> None:
     second = p.move("24", "19")                 # a second checker off the start: illegal
     assert isinstance(second, OutOfSync)
     assert second.fixes == (Fix("19", W, -1), Fix("24", W, 1))
-    assert isinstance(p.move("19", "24"), Partial)
+    moved = p.move("19", "24")
+    assert isinstance(moved, Partial)
+    tree = p.tracker.tree
+    assert tree.sources(tree.root) == ("24",)
+    assert tree.sources(moved.node) == ("18",)   # only the first checker may go on
     lifted = p.lift("18")                       # the start's board, the runner in the hand
     assert isinstance(lifted, Unchanged)
     assert in_hand(lifted).from_ == "18" and in_hand(lifted).destinations == ("13",)

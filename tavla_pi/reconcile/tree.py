@@ -275,6 +275,13 @@ class TurnTree:
         dests = {c.dest for c in self.chains_from(node) if c.origin == origin}
         return tuple(location_name(i) for i in sorted(dests, key=lambda i: (i == OFF_CELL, i)))
 
+    def sources(self, node: Node) -> tuple[str, ...]:
+        """The locations from which a checker may move on from ``node``, in board order:
+        what a referee may light when a lift cannot be seen (one taken off a pile whose
+        count is a range), e.g. only the first checker's point while Fevga's rule binds."""
+        origins = {c.origin for c in self.chains_from(node)}
+        return tuple(location_name(i) for i in sorted(origins))
+
     def chains_into(self, node: Node) -> tuple[Chain, ...]:
         """Every hand movement that ends on ``node`` (from one of its ancestors)."""
         found: list[Chain] = []
