@@ -83,12 +83,12 @@ class Node:
 
     @property
     def position(self) -> Position:
-        """The board as a position, the mover still on roll."""
+        """The board as a position, the mover still on roll (Portes' trees)."""
         return Position(self.mine, self.theirs)
 
     @property
     def board(self) -> Board:
-        """The board in absolute numbering (docs/CONTRACTS.md §1)."""
+        """The board in absolute numbering (docs/CONTRACTS.md §1; Portes' trees)."""
         return Board.from_sides(self.mover, self.mine, self.theirs)
 
     def __repr__(self) -> str:

@@ -18,7 +18,12 @@ from tavla_pi.rules.tavli import VariantPlay
 
 
 class VariantTree(TurnTree):
-    """Every node of one Plakoto or Fevga turn (the player on roll from ``variant_start``)."""
+    """Every node of one Plakoto or Fevga turn (the player on roll from ``variant_start``).
+
+    Portes' ``start`` (a :class:`~tavla_pi.rules.position.Position`) and the nodes'
+    ``position`` and ``board`` are not for these trees: a complete node's
+    ``variant_play.result`` is its position, ``.board()`` its board.
+    """
 
     hits = False
 
