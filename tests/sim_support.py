@@ -28,15 +28,16 @@ def truth_of(board: SimBoard, location: str, half: Color | None, color: Color) -
     return sum(stack.count(color) for stack in board.pockets("bar", half))
 
 
-def calibrated(seed: int, design: BoardDesign = REFERENCE,
-               frames: int = 50) -> tuple[SimBoard, Decoder, VirtualClock]:
-    """A modelled board (empty, seeded) and a decoder calibrated on it.
+def calibrated(seed: int, design: BoardDesign = REFERENCE, frames: int = 50,
+               pin_on_top: bool = False) -> tuple[SimBoard, Decoder, VirtualClock]:
+    """A modelled board (empty, seeded; ``pin_on_top`` as :class:`SimBoard`'s) and a
+    decoder calibrated on it.
 
     A board of perfect parts has no noise to measure: its decoder takes the
     (exact) datasheet figures instead.
     """
     clock = VirtualClock()
-    board = SimBoard(PINMAP, clock, random.Random(seed), design)
+    board = SimBoard(PINMAP, clock, random.Random(seed), design, pin_on_top=pin_on_top)
     if design.noise_counts == 0:
         calibration = Calibration.datasheet(PINMAP, design)
     else:

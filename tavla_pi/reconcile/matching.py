@@ -77,21 +77,42 @@ class Sensed:
         self.lo = tuple(b[0] for b in bounds)
         self.hi = tuple(b[1] for b in bounds)
 
-    def fits_cell(self, i: int, v: int) -> bool:
-        """True if cell ``i`` holding signed count ``v`` reads as observed."""
+    def fits_cell(self, i: int, v: int, pinned: bool = False) -> bool:
+        """True if cell ``i`` holding signed count ``v`` reads as observed (``pinned``:
+        with a checker of the other colour pinned under those, Plakoto)."""
+        if pinned:
+            return self.fits_pin(i, v)
         return self.lo[i] <= v <= self.hi[i]
 
-    def fits(self, cells: Cells, where: Iterable[int]) -> bool:
-        """True if ``cells`` read as observed on every cell in ``where``."""
+    def fits(self, cells: Cells, where: Iterable[int],
+             pinned: frozenset[int] = frozenset()) -> bool:
+        """True if ``cells`` read as observed on every cell in ``where`` (``pinned``: the
+        cells holding a pinned checker under the counted ones)."""
         lo, hi = self.lo, self.hi
+        if pinned:
+            return all(self.fits_pin(i, cells[i]) if i in pinned else lo[i] <= cells[i] <= hi[i]
+                       for i in where)
         return all(lo[i] <= cells[i] <= hi[i] for i in where)
 
-    def mismatches(self, cells: Cells) -> frozenset[int]:
-        """The cells where ``cells`` do not read as observed."""
+    def mismatches(self, cells: Cells, pinned: frozenset[int] = frozenset()) -> frozenset[int]:
+        """The cells where ``cells`` (with checkers pinned under ``pinned``) do not read
+        as observed."""
         lo, hi = self.lo, self.hi
-        return frozenset(i for i in range(N_LOCS) if not lo[i] <= cells[i] <= hi[i])
+        found = frozenset(i for i in range(N_LOCS)
+                          if i not in pinned and not lo[i] <= cells[i] <= hi[i])
+        return found | {i for i in pinned if not self.fits_pin(i, cells[i])}
+
+    def fits_pin(self, i: int, v: int) -> bool:
+        """True if point ``i`` reads as ``v`` (signed) checkers on one pinned of the other
+        colour: a covered pocket is what the rules expect there, not a fault."""
+        return self.fits_content(i, pin_content(v))
 
     def fits_content(self, i: int, content: Content) -> bool:
         """True if location ``i`` holding ``content`` (white, black) reads as observed."""
         white, black = self.ranges[i]
         return content[0] in white and content[1] in black
+
+
+def pin_content(v: int) -> Content:
+    """A pinned point as (white, black): ``v`` (signed) on top, one of the other under."""
+    return (v, 1) if v > 0 else (1, -v)

@@ -29,6 +29,7 @@ from tavla_pi.reconcile.hits import HitState, hit_states
 from tavla_pi.reconcile.layout import location_name, sign
 from tavla_pi.reconcile.matching import Sensed
 from tavla_pi.reconcile.tree import Node, TurnTree
+from tavla_pi.reconcile.vartree import VariantTree
 from tavla_pi.reconcile.verdicts import (
     Ambiguous,
     Complete,
@@ -40,7 +41,11 @@ from tavla_pi.reconcile.verdicts import (
     Verdict,
 )
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.fevga import FevgaPosition
+from tavla_pi.rules.plakoto import PlakotoPosition
+from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavli import VariantPosition
 
 Lift = tuple[Node, int]
 """A node with one of the mover's checkers lifted from a cell."""
@@ -54,6 +59,17 @@ class TurnTracker:
 
     def __init__(self, start: Position, mover: Color, dice: tuple[int, int]) -> None:
         self._follow(TurnTree(start, mover, dice))
+
+    @classmethod
+    def for_variant(cls, start: VariantPosition, dice: tuple[int, int]) -> TurnTracker:
+        """A tracker of a turn of any variant, the player on roll to move: Portes through
+        its own tree (exactly as ``TurnTracker(position, mover, dice)``), Plakoto and
+        Fevga through a :class:`~tavla_pi.reconcile.vartree.VariantTree`."""
+        if isinstance(start, PortesPosition):
+            return cls(start.position, start.on_roll, dice)
+        if isinstance(start, PlakotoPosition | FevgaPosition):
+            return cls.from_tree(VariantTree(start, dice))
+        raise TypeError(f"no turn tree for {start!r}")
 
     @classmethod
     def from_tree(cls, tree: TurnTree) -> TurnTracker:
@@ -107,7 +123,8 @@ class TurnTracker:
     def observe(self, obs: Observation) -> Verdict:
         """Explain one stable observation; remember it for the next."""
         sensed = Sensed(obs)
-        diff = sensed.mismatches(self.tree.root.cells)
+        root = self.tree.root
+        diff = sensed.mismatches(root.cells, root.pinned)
         self._verdict = self._explain(sensed, diff)
         return self._verdict
 
@@ -178,7 +195,7 @@ class TurnTracker:
     def _node_verdict(self, node: Node, lifted: InHand | None) -> Verdict:
         """Unchanged, Partial or Complete for ``node``."""
         if node is self.tree.root:
-            return Unchanged(node)
+            return Unchanged(node, lifted if isinstance(self.tree, VariantTree) else None)
         if node.complete:
             return Complete(node, lifted)
         return Partial(node, lifted)
@@ -208,12 +225,13 @@ class TurnTracker:
             extra = diff - node.changed
             if len(extra) > 1:
                 continue
-            cells = node.cells
+            cells, pinned = node.cells, node.pinned
             for i in extra or node.changed:
                 held = s * cells[i]
-                if held <= 0 or sensed.fits_cell(i, cells[i]):
+                if held <= 0 or sensed.fits_cell(i, cells[i], i in pinned):
                     continue
-                if sensed.fits_cell(i, cells[i] - s) and sensed.fits(cells, node.changed - {i}):
+                if _fits_lifted(sensed, node, i, s) and sensed.fits(
+                        cells, node.changed - {i}, pinned):
                     distance = self._belief.distance(node, self.mover)
                     found.append((distance, node.index * 32 + i, (node, i)))
         found.sort(key=lambda f: f[:2])
@@ -291,30 +309,42 @@ class TurnTracker:
 
     def _out_of_sync(self, sensed: Sensed, diff: frozenset[int]) -> OutOfSync:
         """The fewest fixes to the nearest node (ties: nearest in history, then order)."""
-        memo: dict[tuple[int, int], int] = {}
+        memo: dict[tuple[int, int, bool], int] = {}
 
-        def cost(i: int, v: int) -> int:
-            key = (i, v)
+        def cost(i: int, v: int, pins: frozenset[int]) -> int:
+            key = (i, v, i in pins)
             if key not in memo:
-                memo[key] = fix_cost(i, v, sensed)
+                memo[key] = fix_cost(i, v, sensed, i in pins)
             return memo[key]
 
-        root = self.tree.root.cells
-        base = {i: cost(i, root[i]) for i in diff}
+        root = self.tree.root
+        base = {i: cost(i, root.cells[i], root.pinned) for i in diff}
         best: list[tuple[int, Node]] = []
         for node in self.tree.nodes:
             total = sum(c for i, c in base.items() if i not in node.changed)
-            total += sum(cost(i, node.cells[i]) for i in node.changed)
+            total += sum(cost(i, node.cells[i], node.pinned) for i in node.changed)
             best.append((total, node))
         least = min(t for t, _ in best)
         target = min((n for t, n in best if t == least),
                      key=lambda n: (self._belief.distance(n, self.mover), n.index))
-        return OutOfSync(cells_fixes(target.cells, sensed, diff | target.changed), target)
+        fixes = cells_fixes(target.cells, sensed, diff | target.changed, target.pinned)
+        return OutOfSync(fixes, target)
 
 
 def _fits_node(node: Node, sensed: Sensed, diff: frozenset[int]) -> bool:
     """True if the observation reads as ``node`` (``diff``: where the start does not)."""
-    return diff <= node.changed and sensed.fits(node.cells, node.changed)
+    return diff <= node.changed and sensed.fits(node.cells, node.changed, node.pinned)
+
+
+def _fits_lifted(sensed: Sensed, node: Node, i: int, s: int) -> bool:
+    """True if cell ``i`` reads as ``node``'s with one of the mover's checkers (sign ``s``)
+    lifted from it; a pinner's last lifted leaves the pinned checker alone there."""
+    v = node.cells[i]
+    if i not in node.pinned:
+        return sensed.fits_cell(i, v - s)
+    if v == s:
+        return sensed.fits_cell(i, -s)
+    return sensed.fits_pin(i, v - s)
 
 
 def _by_board(nodes: list[Node]) -> list[list[Node]]:

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from tavla_pi.errors import TavlaError
 from tavla_pi.reconcile import moves as mv
 from tavla_pi.reconcile.layout import OFF_CELL, Cells, cell_of, cells_of, location_name
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.play import Play
+from tavla_pi.rules.play import Play, PlayOf
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.side import OFF_POINT, Move, Side
+from tavla_pi.rules.tavli import VariantPlay
 
 NodeKey = tuple[Side, Side, tuple[int, ...]]
 """The key of a node: (mover's side, opponent's side, dice left; none once complete)."""
@@ -62,6 +64,12 @@ class Node:
     play: Play | None = None
     children: list[Edge] = field(default_factory=list)
     parents: list[Edge] = field(default_factory=list)
+    pinned: frozenset[int] = frozenset()
+    """Cells holding a checker pinned under the other colour (Plakoto; else empty):
+    ``cells`` there count the checkers on top, the pinned one is not in them."""
+    variant_play: VariantPlay | None = None
+    """The variant's play on complete nodes of a :class:`~tavla_pi.reconcile.vartree.
+    VariantTree` (``play`` is Portes' own and None there)."""
 
     @property
     def depth(self) -> int:
@@ -71,16 +79,16 @@ class Node:
     @property
     def complete(self) -> bool:
         """True for a complete legal play (one of the engine's results)."""
-        return self.play is not None
+        return self.play is not None or self.variant_play is not None
 
     @property
     def position(self) -> Position:
-        """The board as a position, the mover still on roll."""
+        """The board as a position, the mover still on roll (Portes' trees)."""
         return Position(self.mine, self.theirs)
 
     @property
     def board(self) -> Board:
-        """The board in absolute numbering (docs/CONTRACTS.md §1)."""
+        """The board in absolute numbering (docs/CONTRACTS.md §1; Portes' trees)."""
         return Board.from_sides(self.mover, self.mine, self.theirs)
 
     def __repr__(self) -> str:
@@ -107,19 +115,30 @@ class Chain:
 class TurnTree:
     """Every node of one turn (the mover's roll from a start position)."""
 
+    hits = True
+    """Whether a move's flag is a hit (a checker to the bar): Portes' trees."""
+
     def __init__(self, start: Position, mover: Color, dice: tuple[int, int],
                  plays: Sequence[Play] | None = None) -> None:
         """The tree of every legal play, or only of ``plays`` (some of the legal plays:
         then the nodes are the boards on the way to them, e.g. the computer's play)."""
         self.start = start
+        self._start_cells = cells_of(start.mine, start.theirs, mover)
+        chosen = start.legal_plays(dice) if plays is None else list(plays)
+        self._build(mover, dice, chosen, start.mine, start.theirs)
+
+    def _build(
+        self, mover: Color, dice: tuple[int, int], plays: Sequence[PlayOf[Any]],
+        mine: Side, theirs: Side,
+    ) -> None:
+        """Grow the tree of ``plays`` from the sides ``mine`` and ``theirs``."""
         self.mover = mover
         self.dice = dice
-        plays = start.legal_plays(dice) if plays is None else list(plays)
-        self._results = {(p.result.theirs, p.result.mine): p for p in plays}
+        self._results: dict[tuple[Side, Side], PlayOf[Any]] = {
+            (p.result.theirs, p.result.mine): p for p in plays}
         self._nodes: dict[NodeKey, Node] = {}
         self._depth = len(plays[0].moves) if plays else 0
-        self._start_cells = cells_of(start.mine, start.theirs, mover)
-        self.root = self._node(start.mine, start.theirs, _dice_list(dice), (), ())
+        self.root = self._node(mine, theirs, _dice_list(dice), (), ())
         if plays:
             self._grow(self.root)
             self._check_results()
@@ -138,14 +157,23 @@ class TurnTree:
         key = (mine, theirs, () if complete else left)
         node = self._nodes.get(key)
         if node is None:
-            cells = cells_of(mine, theirs, self.mover)
-            start = self._start_cells
-            changed = frozenset(i for i in range(len(cells)) if cells[i] != start[i])
-            play = self._results.get((mine, theirs)) if complete else None
-            node = Node(len(self._nodes), self.mover, mine, theirs, () if complete else left,
-                        used, cells, changed, path, play)
+            node = self._new_node(mine, theirs, () if complete else left, used, path,
+                                  complete=complete)
             self._nodes[key] = node
         return node
+
+    def _new_node(
+        self, mine: Side, theirs: Side, left: tuple[int, ...], used: tuple[int, ...],
+        path: tuple[Move, ...], *, complete: bool,
+    ) -> Node:
+        """A new node of this tree (Portes': its cells and, if complete, its play)."""
+        cells = cells_of(mine, theirs, self.mover)
+        start = self._start_cells
+        changed = frozenset(i for i in range(len(cells)) if cells[i] != start[i])
+        play = self._results.get((mine, theirs)) if complete else None
+        assert play is None or isinstance(play, Play)
+        return Node(len(self._nodes), self.mover, mine, theirs, left, used, cells, changed,
+                    path, play)
 
     def _grow(self, root: Node) -> None:
         """Add every node on a path from ``root`` to a legal result, and their edges."""
@@ -171,8 +199,8 @@ class TurnTree:
         for die in sorted(set(node.remaining), reverse=True):
             left = list(node.remaining)
             left.remove(die)
-            for move in mv.single_die_moves(node.mine, node.theirs, die):
-                mine, theirs = mv.apply(node.mine, node.theirs, move)
+            for move in self._moves(node, die):
+                mine, theirs = self._apply(node, move)
                 if not self._leads_to_result(mine, theirs, len(node.dice_used) + 1):
                     continue
                 child = self._node(mine, theirs, tuple(left), (*node.dice_used, die),
@@ -182,6 +210,18 @@ class TurnTree:
                     ok = True
         good[key] = ok
         return ok
+
+    def _moves(self, node: Node, die: int) -> list[Move]:
+        """The single-die moves from ``node`` (Portes': :func:`moves.single_die_moves`)."""
+        return mv.single_die_moves(node.mine, node.theirs, die)
+
+    def _cell(self, point: int) -> int:
+        """The cell of the mover's own ``point`` (25 = bar, 0 = off)."""
+        return cell_of(self.mover, point)
+
+    def _apply(self, node: Node, move: Move) -> tuple[Side, Side]:
+        """The two sides after ``move`` from ``node``."""
+        return mv.apply(node.mine, node.theirs, move)
 
     def _leads_to_result(self, mine: Side, theirs: Side, depth: int) -> bool:
         """Cheap pruning: at full depth only the engine's results count."""
@@ -224,10 +264,9 @@ class TurnTree:
     ) -> None:
         """Add the chain ending with ``edge`` and every longer one of the same checker."""
         _, to, hit = edge.move
-        if hit:
-            hits = (*hits, cell_of(self.mover, to))
-        out.append(Chain(before, edge.child, cell_of(self.mover, origin),
-                         cell_of(self.mover, to), hits))
+        if hit and self.hits:
+            hits = (*hits, self._cell(to))
+        out.append(Chain(before, edge.child, self._cell(origin), self._cell(to), hits))
         if to == OFF_POINT:
             return
         for nxt in edge.child.children:
@@ -239,6 +278,13 @@ class TurnTree:
         movement (one or more dice), in board order, "off" last."""
         dests = {c.dest for c in self.chains_from(node) if c.origin == origin}
         return tuple(location_name(i) for i in sorted(dests, key=lambda i: (i == OFF_CELL, i)))
+
+    def sources(self, node: Node) -> tuple[str, ...]:
+        """The locations from which a checker may move on from ``node``, in board order:
+        what a referee may light when a lift cannot be seen (one taken off a pile whose
+        count is a range), e.g. only the first checker's point while Fevga's rule binds."""
+        origins = {c.origin for c in self.chains_from(node)}
+        return tuple(location_name(i) for i in sorted(origins))
 
     def chains_into(self, node: Node) -> tuple[Chain, ...]:
         """Every hand movement that ends on ``node`` (from one of its ancestors)."""
@@ -252,10 +298,9 @@ class TurnTree:
     ) -> None:
         """Add the chain starting with ``edge`` and every longer one of the same checker."""
         frm, to, hit = edge.move
-        if hit:
-            hits = (cell_of(self.mover, to), *hits)
-        out.append(Chain(edge.parent, after, cell_of(self.mover, frm),
-                         cell_of(self.mover, dest), hits))
+        if hit and self.hits:
+            hits = (self._cell(to), *hits)
+        out.append(Chain(edge.parent, after, self._cell(frm), self._cell(dest), hits))
         for prev in edge.parent.parents:
             if prev.move[1] == frm:
                 self._rewind(prev, dest, hits, after, out)

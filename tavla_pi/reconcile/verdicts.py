@@ -12,6 +12,8 @@ from tavla_pi.reconcile.fix import Fix
 from tavla_pi.reconcile.tree import Node
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.tavli import VariantPlay
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +31,15 @@ class InHand:
 
 @dataclass(frozen=True, slots=True)
 class Unchanged:
-    """The board is as at the turn's start."""
+    """The board is as at the turn's start.
+
+    ``lifted``, in Plakoto and Fevga only: the board also reads as a checker lifted
+    from where it was last seen (a checker taken back off the 15-checker pile, whose
+    count is a range, reads as the start).
+    """
 
     node: Node
+    lifted: InHand | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +67,19 @@ class Complete:
     def play(self) -> Play:
         """The rules engine's play."""
         play = self.node.play
-        assert play is not None  # a Complete verdict is only made of a complete node
+        assert play is not None  # Portes' complete node (else see variant_play)
         return play
+
+    @property
+    def variant_play(self) -> VariantPlay:
+        """The play in the variants' form (docs/CONTRACTS.md §2), in every variant:
+        a Plakoto or Fevga tree's own, or Portes' play with its positions wrapped."""
+        node = self.node
+        if node.variant_play is not None:
+            return node.variant_play
+        play = self.play
+        return VariantPlay(PortesPosition(play.position, node.mover), play.dice, play.moves,
+                           PortesPosition(play.result, node.mover.opponent))
 
     @property
     def dice_used(self) -> tuple[int, ...]:
