@@ -5,7 +5,8 @@ gnubg is a stand-in on the PATH that thinks about the first play until its
 caller is gone (tests/fake_gnubg.py ``stall``): the scripted fake, and where
 gnubg is installed the real one behind the same stall.  White opens and
 presses DONE; Black rolls; while the engine thinks the daemon is killed with
-SIGKILL and started again.  The journal's events come back unchanged, the
+SIGKILL and started again.  The coach is off: its ranking of White's play
+would be the question the stand-in stalls on.  The journal's events come back unchanged, the
 roll is not made again, the question is asked again and the play is the one
 gnubg chooses for that position and roll; carried out, it is committed.
 """
@@ -38,7 +39,7 @@ def daemon(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[DaemonPro
     fake_gnubg(tmp_path / "bin", tmp_path / "fake", stall={"hint": 1}, **proxy)
     config = tmp_path / "config.toml"
     config.write_text('[board]\nstable_ms = 40\n[daemon]\nlog_level = "warning"\n'
-                      '[opponent]\ncolor = "black"\nlevel = "expert"\n')
+                      '[opponent]\ncolor = "black"\nlevel = "expert"\ncoach = false\n')
     process = DaemonProcess(tmp_path / "state", tmp_path / "notify", config,
                             watchdog_usec=200_000,
                             env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"})

@@ -561,6 +561,45 @@ def test_the_review_is_shown_after_the_game(daemon: SimDaemon, open_page: OpenPa
         "Λευκά, κύβος: αρνούνται· καλύτερα δέχονται")
 
 
+@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+def test_a_game_against_the_computer_its_play_the_hints_and_the_review(
+        daemon: SimDaemon, open_page: OpenPage) -> None:
+    daemon.sim({"setup": "start", "opponent": {"color": "black", "level": "expert"}})
+    daemon.sim({"wait": 400})
+    daemon.sim({"dice": [3, 1]})
+    daemon.sim({"dice": [6, 5]})  # the computer's first roll, by the board
+    page = open_page(daemon.url)
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    hold(page, "white.cube")  # a hint: the five best plays, with equities
+    page.wait_for_selector("#coach:not([hidden]) #hint-list li >> nth=4")
+    assert page.locator("#hint-list li .play").first.inner_text() == "8/5 6/5"
+    daemon.sim({"move": "8/5", "color": "white"})
+    daemon.sim({"move": "6/5", "color": "white"})
+    press(page, "white.roll")
+    chosen = wait_log(page, "engine_play")
+    assert chosen[0].startswith("The computer (Black) plays ") and chosen[0].endswith("6-5")
+    page.wait_for_selector(".hints li >> text=The computer plays")
+    for _ in range(8):  # the hand carries the computer's play out, checker by checker
+        step = daemon.state()["engine_play"]
+        if step is None or step["next"] is None:
+            break
+        following = step["next"]
+        daemon.sim({"move": f"{following['from']}/{following['to']}",
+                    "color": following["color"]})
+    assert len(wait_log(page, "played", 2)) == 2
+    shot(page, "simulator-computer")
+    hold(page, "white.cube")  # White resigns a single game; the computer answers at once
+    page.wait_for_selector("#resign[data-state=choosing]")
+    press(page, "white.roll")
+    assert wait_log(page, "resign_offered") == ["White offers to resign: 1 points"]
+    assert wait_log(page, "resign_accepted") == ["Black accepts the resignation: 1 points"]
+    wait_log(page, "game_over")
+    page.wait_for_selector("#review:not([hidden])", timeout=60_000)
+    assert page.inner_text("#review h2") == "Review by GNU Backgammon: game 1"
+    shot(page, "simulator-computer-review")
+
+
 # ---- languages ----------------------------------------------------------------------------
 
 

@@ -35,6 +35,10 @@ export const MESSAGES = {
     phase_match_over: "Match over: {winner} wins the match",
     hint_press_done: "All dice played: {player} presses DONE",
     hint_lifted: "A checker from {from} may go to {to}",
+    hint_engine_play: "The computer plays {play}: move its checker from {from} to {to}",
+    hint_engine_fix: "The computer plays {play}: put the board right first",
+    hint_engine_thinking: "The computer is thinking",
+    hint_engine_trouble: "The computer cannot answer now: {reason}",
     hint_to_bar: "Put the hit checker on the bar",
     hint_candidates: "Two plays read the same: CUBE lights the next, DONE confirms",
     hint_menu_armed: "MENU held: press it to choose who plays, hold it again within 5 s for a new match",
@@ -189,6 +193,8 @@ export const MESSAGES = {
     rating_world_class: "World class",
     rating_supernatural: "Supernatural",
     ev_review: "Review of game {n}: error rate White {w}, Black {b} (mEMG)",
+    ev_engine_play: "The computer ({player}) plays {play} with {dice}",
+    ev_takeback: "{player} takes back the last play ({dice})",
   },
 
   el: {
@@ -220,6 +226,10 @@ export const MESSAGES = {
     phase_match_over: "Τέλος αγώνα: νικητές τα {winner}",
     hint_press_done: "Παίχτηκαν όλα τα ζάρια: {player}, πατήστε ΤΕΛΟΣ",
     hint_lifted: "Το πούλι από {from} μπορεί να πάει: {to}",
+    hint_engine_play: "Ο υπολογιστής παίζει {play}: μετακινήστε το πούλι του από {from} σε {to}",
+    hint_engine_fix: "Ο υπολογιστής παίζει {play}: διορθώστε πρώτα το ταμπλό",
+    hint_engine_thinking: "Ο υπολογιστής σκέφτεται",
+    hint_engine_trouble: "Ο υπολογιστής δεν μπορεί να απαντήσει τώρα: {reason}",
     hint_to_bar: "Βάλτε το χτυπημένο πούλι στη μπάρα",
     hint_candidates: "Δύο κινήσεις διαβάζονται ίδια: ο ΚΥΒΟΣ δείχνει την επόμενη, το ΤΕΛΟΣ επιβεβαιώνει",
     hint_menu_armed: "Το ΜΕΝΟΥ κρατήθηκε: πατήστε το για να διαλέξετε ποιος παίζει, κρατήστε το ξανά μέσα σε 5 δ. για νέο αγώνα",
@@ -374,6 +384,8 @@ export const MESSAGES = {
     rating_world_class: "Παγκόσμιας κλάσης",
     rating_supernatural: "Υπερφυσικός",
     ev_review: "Ανάλυση της παρτίδας {n}: ρυθμός λαθών Λευκά {w}, Μαύρα {b} (mEMG)",
+    ev_engine_play: "Ο υπολογιστής ({player}) παίζει {play} με {dice}",
+    ev_takeback: "{player}: παίρνουν πίσω την τελευταία κίνηση ({dice})",
   },
 
   tr: {
@@ -405,6 +417,10 @@ export const MESSAGES = {
     phase_match_over: "Maç bitti: {winner} maçı kazandı",
     hint_press_done: "Tüm zarlar oynandı: {player} TAMAM'a basar",
     hint_lifted: "{from} konumundaki pul şuraya gidebilir: {to}",
+    hint_engine_play: "Bilgisayar {play} oynuyor: pulunu {from} konumundan {to} konumuna taşıyın",
+    hint_engine_fix: "Bilgisayar {play} oynuyor: önce tahtayı düzeltin",
+    hint_engine_thinking: "Bilgisayar düşünüyor",
+    hint_engine_trouble: "Bilgisayar şu an yanıt veremiyor: {reason}",
     hint_to_bar: "Kırılan pulu bara koyun",
     hint_candidates: "İki hamle aynı görünüyor: KÜP sıradakini gösterir, TAMAM onaylar",
     hint_menu_armed: "MENÜ basılı tutuldu: kimin oynayacağını seçmek için basın, yeni maç için 5 sn içinde tekrar basılı tutun",
@@ -559,6 +575,8 @@ export const MESSAGES = {
     rating_world_class: "Dünya klası",
     rating_supernatural: "Doğaüstü",
     ev_review: "{n}. oyunun analizi: hata oranı Beyaz {w}, Siyah {b} (mEMG)",
+    ev_engine_play: "Bilgisayar ({player}) {dice} ile {play} oynuyor",
+    ev_takeback: "{player} son hamleyi geri alıyor ({dice})",
   },
 };
 

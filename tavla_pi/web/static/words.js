@@ -102,6 +102,16 @@ export function hints(s) {
     out.push(t("hint_menu_mode", { mode: modeText(s.menu.opponent, s.menu.level) }));
     if (s.menu.notice) out.push(t("set_engine_missing", { message: s.menu.notice }));
   }
+  if (s.engine_thinking) out.push(t("hint_engine_thinking"));
+  if (s.engine_trouble) out.push(t("hint_engine_trouble", { reason: s.engine_trouble }));
+  const computer = s.engine_play;
+  if (computer && computer.next) {
+    out.push(t("hint_engine_play", {
+      play: computer.play, from: location(computer.next.from), to: location(computer.next.to),
+    }));
+  } else if (computer) {
+    out.push(t("hint_engine_fix", { play: computer.play }));
+  }
   if (s.to_bar && s.to_bar.length) out.push(t("hint_to_bar"));
   if (s.candidates && s.candidates.length) out.push(t("hint_candidates"));
   if (s.lifted) {
@@ -208,6 +218,10 @@ const LINES = {
   resign_offered: (e) => t("ev_resign_offered", { player: player(e.player), points: e.points }),
   resign_accepted: (e) => t("ev_resign_accepted", { player: player(e.player), points: e.points }),
   resign_declined: (e) => t("ev_resign_declined", { player: player(e.player), points: e.points }),
+  engine_play: (e) => t("ev_engine_play", {
+    player: player(e.player), play: e.play, dice: diceText(e.dice),
+  }),
+  takeback: (e) => t("ev_takeback", { player: player(e.player), dice: diceText(e.dice) }),
   review: (e) => t("ev_review", {
     n: e.game, w: (e.white || {}).error_rate, b: (e.black || {}).error_rate,
   }),
