@@ -27,6 +27,7 @@ from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.resign import ResignDesk, offer_to_make
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.showing import end_view, turn_view
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
@@ -40,9 +41,6 @@ from tavla_pi.rules.match import GameState, MatchState, new_match, rolled, start
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
-
-Button = tuple[str, bool]
-"""A button event as the referee sees it: (name, long press)."""
 
 
 class Referee:
@@ -235,7 +233,10 @@ class Referee:
             engine_trouble=computer.trouble,
         )
         if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
-            return self._end_view(base)
+            shown = self.result is not None and (
+                self.phase is Phase.MATCH_OVER
+                or self._now - self.since_ms < self.settings.winner_show_ms)
+            return end_view(base, self.result if shown else None, self.sync_fixes)
         if self.phase is Phase.OPENING:
             return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
         base.update(on_roll=match.on_roll, fixes=self.sync_fixes,
@@ -245,38 +246,8 @@ class Referee:
         if self.phase is Phase.NO_MOVE:
             return GameView(dice=self.shown_dice, no_legal_move=True, **base)
         if self.phase is Phase.MOVING:
-            return self._turn_view(base)
+            return turn_view(base, self.turn, self.shown_dice, self._now, self.coach)
         return GameView(**base)
-
-    def _turn_view(self, base: dict[str, Any]) -> GameView:
-        turn = self.turn
-        if turn is None:  # the computer is choosing its play
-            return GameView(dice=self.shown_dice, **base)
-        lights = turn.lights()
-        base.update(fixes=lights.fixes)
-        if turn.engine_play is not None:
-            base.update(engine_play=turn.engine_play.notation, engine_step=carry.next_step(turn))
-        return GameView(
-            dice=self.shown_dice, dice_used=lights.dice_used,
-            dice_blink=self._now < turn.blink_until, lifted_from=lights.lifted_from,
-            destinations=lights.destinations, press_done=lights.press_done,
-            to_bar=lights.to_bar, candidates=lights.candidates,
-            confirms=lights.confirms, **self._suggested(), **base)
-
-    def _suggested(self) -> dict[str, Any]:
-        """The view's fields of the play the coach lights (none without an engine)."""
-        if self.coach is None or not self.coach.suggested:
-            return {}
-        return {"suggested": self.coach.suggested,
-                "suggested_since_ms": self.coach.suggested_since}
-
-    def _end_view(self, base: dict[str, Any]) -> GameView:
-        showing = self.result is not None and (
-            self.phase is Phase.MATCH_OVER
-            or self._now - self.since_ms < self.settings.winner_show_ms)
-        if showing and self.result is not None:
-            return GameView(winner=self.result.winner, points_won=self.result.points, **base)
-        return GameView(fixes=self.sync_fixes, **{**base, "phase": Phase.SETUP})
 
     # -- phases ------------------------------------------------------------------
 
