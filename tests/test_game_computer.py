@@ -7,15 +7,19 @@ Black's dice, the engine chooses, and the hand moves Black's checkers as lit.
 from __future__ import annotations
 
 from computer_support import BLACK_EXPERT, WHITE_OPENS, Table, move
+from game_support import replay
+from sim_support import PINMAP
 
 from tavla_pi.errors import EngineError
 from tavla_pi.game.computer import BACKOFF_MS, MAX_ATTEMPTS
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import EngineStep
+from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchRules, MatchState
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.engine import ScriptedEngine
 
 RUN = [("cube", "no double"), ("play", "24/13")]
 """Black does not double, then runs a back checker with 6-5: absolute 1 to 12."""
@@ -314,3 +318,15 @@ def test_a_roll_the_computer_cannot_play_passes_by_itself() -> None:
     state = table.state()
     assert (state["phase"], state["on_roll"]) == ("await_roll", "white")
     table.close()
+
+
+def test_a_setup_that_starts_a_match_keeps_its_opponent() -> None:
+    """The scenario's opponent is also the next match's: a ``setup`` with a match length
+    (a ``new_match``) must not fall back to the two players the runner began with."""
+    with ScenarioRunner(PINMAP, GameSettings(), engine=ScriptedEngine([])) as runner:
+        events = replay({"setup": "start", "match_length": 1,
+                         "opponent": {"color": "black", "level": "expert"}}, runner=runner)
+        started = [e for e in events if e["type"] == "new_match"]
+        assert started == [{"t": started[0]["t"], "type": "new_match", "match_length": 1,
+                            "opponent": "black", "level": "expert"}]
+        assert runner.referee.computer.color is Color.BLACK

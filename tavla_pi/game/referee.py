@@ -194,6 +194,7 @@ class Referee:
             self.coach = Coach(engine, self.settings, self._emit)
         self.computer.withdraw()
         self.settings = replace(self.settings, opponent=opponent)
+        self.next_opponent = opponent  # and the matches after it, until a MENU or the page
         self.computer, self.undo = Computer(opponent, self.engine), None
         if self.phase is Phase.MOVING:
             self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
