@@ -91,8 +91,13 @@ class Referee:
         if self.coach is not None:
             self.coach.settings = settings
         if changed:  # the computer plays another side, or at another level
-            self.computer.withdraw()
-            self.computer, self.undo = Computer(settings.opponent, self.engine), None
+            self._seat_computer(settings.opponent)
+
+    def _seat_computer(self, opponent: OpponentSettings) -> None:
+        """A computer for ``opponent`` on the referee's engine; the old one's question is
+        withdrawn and no takeback is left open."""
+        self.computer.withdraw()
+        self.computer, self.undo = Computer(opponent, self.engine), None
 
     # -- inputs ------------------------------------------------------------------
 
@@ -192,10 +197,11 @@ class Referee:
         if engine is not None and engine is not self.engine:
             self.engine = engine
             self.coach = Coach(engine, self.settings, self._emit)
-        self.computer.withdraw()
-        self.settings = replace(self.settings, opponent=opponent)
+        changed = opponent != self.settings.opponent
+        self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
+        if not changed:
+            self._seat_computer(opponent)  # the same side afresh, on the engine given
         self.next_opponent = opponent  # and the matches after it, until a MENU or the page
-        self.computer, self.undo = Computer(opponent, self.engine), None
         if self.phase is Phase.MOVING:
             self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
 
