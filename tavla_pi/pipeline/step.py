@@ -17,6 +17,7 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import GameView
 from tavla_pi.hal.base import Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hardware.pinmap import PinMap
@@ -51,6 +52,8 @@ class Pipeline:
         self.layout = LedLayout.from_pinmap(pinmap)
         self.latest: Observation | None = None
         self.frame: tuple[RGB, ...] = ()
+        self.view: GameView | None = None
+        """The view the last frame was rendered from (None before the first)."""
         self.bad_frames = 0
         self.decided_at = clock.now_ms()
 
@@ -98,7 +101,8 @@ class Pipeline:
     def show(self, now: int) -> None:
         """Render the referee's view and write it to the LEDs (only when it changed:
         the strip keeps its colours, and a write costs the bus a few milliseconds)."""
-        frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
+        self.view = self.referee.view()
+        frame = render(self.view, self.layout, now, self.settings.brightness)
         if frame != self.frame:
             self.backend.pixels.show(frame)
             self.frame = frame

@@ -41,6 +41,8 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
+from tavla_pi.replay.timings import Mark, Timeline
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
@@ -88,6 +90,8 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+        self.timeline: Timeline | None = None
+        """Told every hand action and scan when set (``tavla-pi replay --timings``)."""
 
     def state(self) -> dict[str, Any]:
         """The board and the game now, as ``GET /api/state`` gives them (without its
@@ -120,20 +124,26 @@ class ScenarioRunner:
                 if match_length is not None:
                     yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
+                self._mark("other")
             case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
+                self._mark("other")
             case DiceAction(a, b):
                 self.dice.queue.extend([(a, b)])
             case PressAction():
                 yield from self._press(action)
             case LiftAction(location, color):
                 board.lift(location, color)
+                self._mark("lift", location, color)
             case PlaceAction(location, color):
                 board.place(location, color)
+                self._mark("place", location, color)
             case MoveAction(source, target, color):
                 board.lift(source, color)
+                self._mark("lift", source, color)
                 yield from self.advance(SETTLE_MS)
                 board.place(target, color)
+                self._mark("place", target, color)
                 yield from self.advance(SETTLE_MS)
             case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
@@ -143,14 +153,31 @@ class ScenarioRunner:
     def advance(self, ms: int) -> Iterator[Event]:
         """Let ``ms`` of virtual time pass, scanning every 20 ms (and once now if 0)."""
         if ms == 0:
-            yield from self.pipeline.step()
+            yield from self._scan()
         while ms > 0:
             step = min(SCAN_MS, ms)
             self.clock.advance(step)
             ms -= step
-            yield from self.pipeline.step()
+            yield from self._scan()
             # judged on a scan of the board as it is now (an action may just have changed it)
             ms -= self._skip_still(ms // SCAN_MS - TAIL_SCANS) * SCAN_MS
+
+    def _scan(self) -> list[Event]:
+        """One scan of the pipeline; the timeline is told what it decided and showed."""
+        events = self.pipeline.step()
+        if self.timeline is not None and self.pipeline.view is not None:
+            self.timeline.scan(self.clock.now_ms(), events, self.referee.view(),
+                               self.pipeline.view)
+        return events
+
+    def _mark(self, kind: str, where: str = "", color: Color | None = None) -> None:
+        """Tell the timeline what the hand just did."""
+        if self.timeline is None:
+            return
+        board = self.backend.board
+        hands = (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK))
+        self.timeline.mark(Mark(kind, self.clock.now_ms(), where, color, hands),
+                           self.referee.view())
 
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""
@@ -182,8 +209,10 @@ class ScenarioRunner:
         yield from self._until(lambda: self.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons
         buttons.press(press.button)
+        self._mark("press", press.button)
         yield from self.advance(press.ms)
         buttons.release(press.button)
+        self._mark("release", press.button)
         yield from self.advance(RELEASE_MS)
         yield from self._until_idle()
 
