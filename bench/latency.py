@@ -38,7 +38,7 @@ def examples() -> Timeline:
         if path.name.endswith(".expected.jsonl"):
             continue
         runner = ScenarioRunner(pinmap, GameSettings())
-        runner.timeline = timeline
+        runner.watchers.append(timeline)
         for _ in runner.run(list(read_scenario(path))):
             pass
         timeline.close()
@@ -50,7 +50,7 @@ def random_session(games: int, seed: int) -> tuple[Timeline, int]:
     plays committed."""
     timeline = Timeline()
     session = Session(load_pinmap(), seed, games=games)
-    session.runner.timeline = timeline
+    session.runner.watchers.append(timeline)
     result = session.run()
     timeline.close()
     if result.failures:

@@ -16,7 +16,16 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.replay.actions import Action, parse_line
 from tavla_pi.replay.runner import ScenarioRunner
-from tavla_pi.replay.timings import DONE_PRESS, DONE_RELEASE, LIFT, PLACE, Mark, Timeline
+from tavla_pi.replay.timings import (
+    DONE_PRESS,
+    DONE_RELEASE,
+    LIFT,
+    PLACE,
+    FlickerCount,
+    Mark,
+    Timeline,
+    lights,
+)
 from tavla_pi.rules.color import Color
 
 OPENED = ['{"setup": "start"}', '{"wait": 1500}', '{"dice": [3, 1]}',
@@ -32,13 +41,14 @@ def actions(lines: list[str]) -> list[Action]:
 def replay(pinmap: PinMap, lines: list[str]) -> tuple[Timeline, list[Event]]:
     """Run the scenario lines with a timeline; it and the events."""
     runner = ScenarioRunner(pinmap, GameSettings())
-    runner.timeline = Timeline()
+    timeline = Timeline()
+    runner.watchers.append(timeline)
     events = list(runner.advance(0))
     for action in actions(lines):
         events += runner.apply(action)
     events += runner.finish()
-    runner.timeline.close()
-    return runner.timeline, events
+    timeline.close()
+    return timeline, events
 
 
 def test_a_lift_is_timed_from_the_hand_to_its_event(pinmap: PinMap) -> None:
@@ -118,3 +128,19 @@ def test_the_cli_prints_the_table_on_stderr(tmp_path: Path,
     assert err.splitlines()[0].startswith("answer (virtual ms from the hand)")
     row = next(line for line in err.splitlines() if line.startswith(LIFT))
     assert row.split()[3] == "1"  # one answer
+
+
+def test_a_light_withdrawn_within_100_ms_flickered() -> None:
+    count = FlickerCount()
+    lit = GameView(Phase.MOVING, on_roll=Color.WHITE, dice=(3, 1), lifted_from="8",
+                   destinations=("5", "7"))
+    count.scan(1000, [], MOVING, MOVING)
+    count.scan(1020, [], MOVING, lit)  # lit by the frame, never by the game: a glitch
+    count.scan(1060, [], MOVING, MOVING)
+    assert (count.flickers, count.unseen) == (3, 3)  # the origin and two destinations
+    count.scan(1100, [], lit, lit)
+    count.scan(1200, [], MOVING, MOVING)  # lit 100 ms: no flicker
+    count.scan(1220, [], lit, lit)
+    count.scan(1240, [], MOVING, MOVING)  # the game showed it too: seen
+    assert (count.flickers, count.unseen) == (6, 3)
+    assert lights(lit) == {("lifted", "8"), ("destination", "5"), ("destination", "7")}

@@ -36,15 +36,16 @@ def run(args: argparse.Namespace) -> int:
     lines = list(read_scenario(args.scenario))  # every line checked before anything runs
     runner = ScenarioRunner(load_pinmap(), GameSettings(match_length=args.match_length),
                             seed=args.seed)
+    timeline = Timeline()
     if args.timings:
-        runner.timeline = Timeline()
+        runner.watchers.append(timeline)
     out = sys.stdout
     for event in runner.run(lines):
         out.write(event.to_json() + "\n")
     out.flush()
-    if runner.timeline is not None:
-        runner.timeline.close()
-        print(runner.timeline.table(), file=sys.stderr)
+    if args.timings:
+        timeline.close()
+        print(timeline.table(), file=sys.stderr)
     left = runner.dice.queue.remaining
     if left:
         print(f"tavla-pi: {args.scenario}: {len(left)} queued dice were never rolled",

@@ -41,7 +41,7 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
-from tavla_pi.replay.timings import Mark, Timeline
+from tavla_pi.replay.timings import Mark, Watcher
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
@@ -90,8 +90,8 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
-        self.timeline: Timeline | None = None
-        """Told every hand action and scan when set (``tavla-pi replay --timings``)."""
+        self.watchers: list[Watcher] = []
+        """Told every hand action and scan (``tavla-pi replay --timings``, the soak)."""
 
     def state(self) -> dict[str, Any]:
         """The board and the game now, as ``GET /api/state`` gives them (without its
@@ -163,21 +163,25 @@ class ScenarioRunner:
             ms -= self._skip_still(ms // SCAN_MS - TAIL_SCANS) * SCAN_MS
 
     def _scan(self) -> list[Event]:
-        """One scan of the pipeline; the timeline is told what it decided and showed."""
+        """One scan of the pipeline; the watchers are told what it decided and showed."""
         events = self.pipeline.step()
-        if self.timeline is not None and self.pipeline.view is not None:
-            self.timeline.scan(self.clock.now_ms(), events, self.referee.view(),
-                               self.pipeline.view)
+        shown = self.pipeline.view
+        if self.watchers and shown is not None:
+            stable, now = self.referee.view(), self.clock.now_ms()
+            for watcher in self.watchers:
+                watcher.scan(now, events, stable, shown)
         return events
 
     def _mark(self, kind: str, where: str = "", color: Color | None = None) -> None:
-        """Tell the timeline what the hand just did."""
-        if self.timeline is None:
+        """Tell the watchers what the hand just did."""
+        if not self.watchers:
             return
         board = self.backend.board
-        hands = (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK))
-        self.timeline.mark(Mark(kind, self.clock.now_ms(), where, color, hands),
-                           self.referee.view())
+        mark = Mark(kind, self.clock.now_ms(), where, color,
+                    (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK)))
+        stable = self.referee.view()
+        for watcher in self.watchers:
+            watcher.mark(mark, stable)
 
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""

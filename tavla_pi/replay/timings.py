@@ -12,6 +12,9 @@ The answers counted are those the game gave before the hand's next action: a
 lift answered only after the checker was put down again is counted apart, as a
 quick lift, with whether the frame lit it meanwhile.  A frame is rendered from
 its view in the same scan, so the view stands for the frame.
+
+A :class:`FlickerCount` watches the same scans for lights that came on and went
+out again within :data:`FLICKER_MS` (the soak reports them per 1,000 plays).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
@@ -37,6 +40,9 @@ ANSWERS = (LIFT, PLACE, HIT, DONE_RELEASE, DONE_PRESS, FIX)
 NOT_PLAYING = frozenset({Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER})
 """Phases whose lights are no answer to a hand's move (setting up, a game's end)."""
 
+FLICKER_MS = 100
+"""A light withdrawn sooner than this after it came on flickered."""
+
 ViewTest = Callable[[GameView], bool]
 
 
@@ -51,6 +57,17 @@ class Mark:
     where: str = ""
     color: Color | None = None
     hands: tuple[int, int] = (0, 0)
+
+
+class Watcher(Protocol):
+    """What a replay tells about itself, action by action and scan by scan."""
+
+    def mark(self, mark: Mark, stable: GameView) -> None:
+        """The hand did something; ``stable`` is the game's view just before."""
+
+    def scan(self, t_ms: int, events: Iterable[Event], stable: GameView,
+             shown: GameView) -> None:
+        """One scan ran: its events, the game's view and the view the frame shows."""
 
 
 @dataclass
@@ -261,3 +278,48 @@ def _row(stats: dict[str, int] | None, width: int) -> str:
     if stats is None:
         return f"{'-':>{width}} {'-':>5} {'-':>5}"
     return f"{stats['median']:>{width}} {stats['p99']:>5} {stats['max']:>5}"
+
+
+class FlickerCount:
+    """Lights that came on and went out again within :data:`FLICKER_MS`.
+
+    A light is one thing the frame shows: a lifted checker's origin, each lit
+    destination, each fix, each hit checker to put on the bar, each candidate,
+    "press DONE".  ``unseen`` counts the flickers the game's own (stable) view
+    never showed: lights of a board that was never there long enough to decide on
+    (a glitch, a checker resting on a point on its way).
+    """
+
+    def __init__(self) -> None:
+        self.flickers = 0
+        self.unseen = 0
+        self._on: dict[tuple[str, str], tuple[int, bool]] = {}
+
+    def mark(self, mark: Mark, stable: GameView) -> None:
+        """Nothing to do: only what the frames show counts."""
+
+    def scan(self, t_ms: int, events: Iterable[Event], stable: GameView,
+             shown: GameView) -> None:
+        """Follow every light of the frame on and off."""
+        now, decided = lights(shown), lights(stable)
+        for light in [k for k in self._on if k not in now]:
+            since, seen = self._on.pop(light)
+            if t_ms - since < FLICKER_MS:
+                self.flickers += 1
+                self.unseen += not seen
+        for light in now:
+            since, seen = self._on.get(light, (t_ms, False))
+            self._on[light] = (since, seen or light in decided)
+
+
+def lights(view: GameView) -> frozenset[tuple[str, str]]:
+    """The lights a view asks for, each as (what, where)."""
+    found = {("destination", d) for d in view.destinations}
+    found |= {("fix", f"{f.at} {f.color.value} {f.delta:+d}") for f in view.fixes}
+    found |= {("to_bar", p) for p in view.to_bar}
+    found |= {("candidate", c) for c in view.candidates}
+    if view.lifted_from is not None:
+        found.add(("lifted", view.lifted_from))
+    if view.press_done:
+        found.add(("press_done", ""))
+    return frozenset(found)
