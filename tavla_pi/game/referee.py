@@ -16,7 +16,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.restore import Resumed
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.game.turn import Turn
+from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import board_fixes
 from tavla_pi.reconcile.fix import Fix
@@ -139,22 +139,37 @@ class Referee:
 
     def view(self) -> GameView:
         """What the players should see now."""
+        return self._view(self.sync_fixes, None)
+
+    def preview(self, obs: Observation) -> GameView:
+        """What the players would see if ``obs`` were the stable board, computed without
+        changing any state: the lights of a provisional board that has not yet stood
+        still long enough to decide on (the pipeline shows them at once)."""
+        if self.phase is Phase.MOVING and self.turn is not None:
+            return self._view(self.sync_fixes, self.turn.preview(obs))
+        if self.phase is Phase.MATCH_OVER:
+            return self.view()
+        board = Board.initial() if self.phase in (Phase.SETUP, Phase.GAME_OVER) else self.board
+        return self._view(board_fixes(board, obs), None)
+
+    def _view(self, fixes: tuple[Fix, ...], lights: TurnLights | None) -> GameView:
+        """The view with these fixes, and these lights of the turn (None: its own)."""
         match = self.match
         base: dict[str, Any] = dict(
             phase=self.phase, cube_value=match.cube, cube_owner=match.cube_owner,
             score=match.score, match_length=match.match_length, since_ms=self.since_ms,
         )
         if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
-            return self._end_view(base)
+            return self._end_view(base, fixes)
         if self.phase is Phase.OPENING:
-            return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
-        base.update(on_roll=match.on_roll, fixes=self.sync_fixes)
+            return GameView(dice=self.shown_dice, fixes=fixes, **base)
+        base.update(on_roll=match.on_roll, fixes=fixes)
         if self.phase is Phase.DOUBLE_OFFERED:
             return GameView(double_offered_by=match.on_roll, **base)
         if self.phase is Phase.NO_MOVE:
             return GameView(dice=self.shown_dice, no_legal_move=True, **base)
         if self.phase is Phase.MOVING and self.turn is not None:
-            lights = self.turn.lights()
+            lights = lights if lights is not None else self.turn.lights()
             base.update(fixes=lights.fixes)
             return GameView(
                 dice=self.shown_dice, dice_used=lights.dice_used,
@@ -164,13 +179,13 @@ class Referee:
                 confirms=lights.confirms, **base)
         return GameView(**base)
 
-    def _end_view(self, base: dict[str, Any]) -> GameView:
+    def _end_view(self, base: dict[str, Any], fixes: tuple[Fix, ...]) -> GameView:
         showing = self.result is not None and (
             self.phase is Phase.MATCH_OVER
             or self._now - self.since_ms < self.settings.winner_show_ms)
         if showing and self.result is not None:
             return GameView(winner=self.result.winner, points_won=self.result.points, **base)
-        return GameView(fixes=self.sync_fixes, **{**base, "phase": Phase.SETUP})
+        return GameView(fixes=fixes, **{**base, "phase": Phase.SETUP})
 
     # -- phases ------------------------------------------------------------------
 

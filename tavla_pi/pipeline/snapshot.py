@@ -37,7 +37,7 @@ from tavla_pi.rules.color import Color
 def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
     """The state of the board and the game, ready for JSON."""
     match = referee.match
-    view = referee.view()
+    view = pipeline.view or referee.view()  # the words of the lights last shown
     owner = match.cube_owner
     return {
         "phase": referee.phase.value,

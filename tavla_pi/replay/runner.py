@@ -147,6 +147,7 @@ class ScenarioRunner:
                 yield from self.advance(SETTLE_MS)
             case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
+                self._mark("glitch", at, color, ms)
             case WaitAction(ms):
                 yield from self.advance(ms)
 
@@ -172,13 +173,14 @@ class ScenarioRunner:
                 watcher.scan(now, events, stable, shown)
         return events
 
-    def _mark(self, kind: str, where: str = "", color: Color | None = None) -> None:
+    def _mark(self, kind: str, where: str = "", color: Color | None = None,
+              ms: int = 0) -> None:
         """Tell the watchers what the hand just did."""
         if not self.watchers:
             return
         board = self.backend.board
         mark = Mark(kind, self.clock.now_ms(), where, color,
-                    (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK)))
+                    (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK)), ms)
         stable = self.referee.view()
         for watcher in self.watchers:
             watcher.mark(mark, stable)

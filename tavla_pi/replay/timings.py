@@ -10,7 +10,10 @@ stable board (its event, where the answer has one: ``lifted``, ``out_of_sync``,
 
 The answers counted are those the game gave before the hand's next action: a
 lift answered only after the checker was put down again is counted apart, as a
-quick lift, with whether the frame lit it meanwhile.  A frame is rendered from
+quick lift, with whether the frame lit it meanwhile.  The frame's p99 is also
+given for the answers no phantom reading (a ``glitch``) overlapped: the lights
+show a phantom as long as it lasts, and one of the mover's colour beside a
+lift reads as a move.  A frame is rendered from
 its view in the same scan, so the view stands for the frame.
 
 A :class:`FlickerCount` watches the same scans for lights that came on and went
@@ -49,14 +52,16 @@ ViewTest = Callable[[GameView], bool]
 @dataclass(frozen=True, slots=True)
 class Mark:
     """One thing the hand did at ``t_ms``: ``kind`` is ``lift``, ``place``, ``press``,
-    ``release`` or ``other`` (setting up, loading); ``where`` a location or a button;
-    ``hands`` the checkers held after it, White's and Black's."""
+    ``release``, ``glitch`` (a phantom reading for ``ms``) or ``other`` (setting up,
+    loading); ``where`` a location or a button; ``hands`` the checkers held after
+    it, White's and Black's."""
 
     kind: str
     t_ms: int
     where: str = ""
     color: Color | None = None
     hands: tuple[int, int] = (0, 0)
+    ms: int = 0
 
 
 class Watcher(Protocol):
@@ -76,6 +81,8 @@ class Latencies:
 
     event: list[int] = field(default_factory=list)
     frame: list[int] = field(default_factory=list)
+    clear: list[int] = field(default_factory=list)
+    """The frame latencies of the answers no phantom reading (a glitch) overlapped."""
     unlit: int = 0
     """Answers the game gave that no frame showed before the hand's next action."""
 
@@ -117,11 +124,16 @@ class Timeline:
         """Of those, the ones a frame lit before the hand's next action."""
         self._window: _Window | None = None
         self._done: _Done | None = None
+        self._phantoms: list[tuple[int, int]] = []
 
     # -- what the runner reports -----------------------------------------------------
 
     def mark(self, mark: Mark, stable: GameView) -> None:
         """The hand did something; ``stable`` is the game's view just before."""
+        if mark.kind == "glitch":
+            self._phantoms = [(a, b) for a, b in self._phantoms if b > mark.t_ms - 1000]
+            self._phantoms.append((mark.t_ms, mark.t_ms + mark.ms))
+            return
         self._close_window()
         if mark.kind == "release":
             if self._done is not None and self._done.release_ms is None:
@@ -171,6 +183,7 @@ class Timeline:
             answer.unlit += 1
         else:
             answer.frame.append(done.frame_ms - since)
+            answer.clear.append(done.frame_ms - since)
 
     def _close_window(self) -> None:
         window, self._window = self._window, None
@@ -192,8 +205,10 @@ class Timeline:
         answer.event.append(event - t0)
         if frame is None:
             answer.unlit += 1
-        else:
-            answer.frame.append(frame - t0)
+            return
+        answer.frame.append(frame - t0)
+        if not any(a <= max(event, frame) and b > t0 for a, b in self._phantoms):
+            answer.clear.append(frame - t0)
 
     # -- the table -------------------------------------------------------------------
 
@@ -202,7 +217,8 @@ class Timeline:
         out: dict[str, Any] = {}
         for kind, answer in self.answers.items():
             out[kind] = {"answers": len(answer.event), "event": _stats(answer.event),
-                         "frame": _stats(answer.frame), "unlit": answer.unlit}
+                         "frame": _stats(answer.frame), "clear": _stats(answer.clear),
+                         "unlit": answer.unlit}
         out["quick_lifts"] = {"lifts": self.quick_lifts, "lit": self.quick_lit}
         return out
 
@@ -210,13 +226,14 @@ class Timeline:
         """The latency table, as ``tavla-pi replay --timings`` prints it."""
         head = (f"{'answer (virtual ms from the hand)':<38} {'n':>5}   "
                 f"{'event: median':>13} {'p99':>5} {'max':>5}   "
-                f"{'frame: median':>13} {'p99':>5} {'max':>5}")
+                f"{'frame: median':>13} {'p99':>5} {'max':>5}   {'no phantom: p99':>15}")
         lines = [head]
         for kind, answer in self.answers.items():
-            event, frame = _stats(answer.event), _stats(answer.frame)
+            event, frame, clear = (_stats(answer.event), _stats(answer.frame),
+                                   _stats(answer.clear))
             lines.append(f"{kind:<38} {len(answer.event):>5}   {_row(event, 13)}   "
-                         f"{_row(frame, 13)}" + (f"   ({answer.unlit} not lit)"
-                                                 if answer.unlit else ""))
+                         f"{_row(frame, 13)}   {clear['p99'] if clear else '-':>15}"
+                         + (f"   ({answer.unlit} not lit)" if answer.unlit else ""))
         lines.append(f"quick lifts (put down before the game answered): {self.quick_lifts}, "
                      f"lit by a frame meanwhile: {self.quick_lit}")
         return "\n".join(lines)
