@@ -14,6 +14,7 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.replay.actions import parse_line
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.rules.color import Color
 
 
 def act(runner: ScenarioRunner, *actions: dict[str, Any]) -> list[Event]:
@@ -91,6 +92,31 @@ def test_a_placement_and_a_fix_are_lit_at_once(pinmap: PinMap) -> None:
     act(runner, {"lift": "4", "color": "white"}, {"wait": 40})
     assert shown(runner).fixes == ()  # the fix made: lit off at once
     assert types(act(runner, {"wait": 300})) == ["in_sync", "lifted"]
+
+
+def test_done_commits_on_the_press_edge_and_the_release_does_nothing(pinmap: PinMap) -> None:
+    runner = moving(pinmap)
+    act(runner, {"move": "8/5", "color": "white"}, {"move": "6/5", "color": "white"},
+        {"wait": 200})
+    buttons = runner.backend.sim_buttons
+    buttons.press("white.roll")
+    events = act(runner, {"wait": 60})
+    assert types(events) == ["played"]  # while the button is still held
+    assert shown(runner).phase is Phase.AWAIT_ROLL and shown(runner).on_roll is Color.BLACK
+    events = act(runner, {"wait": 2000})  # held past the long threshold
+    buttons.release("white.roll")
+    events += act(runner, {"wait": 200})
+    assert events == []  # not a second press: Black's turn to roll is untouched
+
+
+def test_a_press_is_acted_on_at_its_edge_only_for_the_movers_done(pinmap: PinMap) -> None:
+    runner = ScenarioRunner(pinmap, GameSettings())
+    referee = runner.referee
+    assert not any(referee.acts_on_press(name) for name in runner.pipeline.buttons.names)
+    runner = moving(pinmap)
+    referee = runner.referee
+    edge = [name for name in runner.pipeline.buttons.names if referee.acts_on_press(name)]
+    assert edge == ["white.roll"]
 
 
 def test_preview_changes_nothing(pinmap: PinMap) -> None:

@@ -72,6 +72,7 @@ def test_done_is_timed_from_the_press_and_from_the_release(pinmap: PinMap) -> No
     assert len(press.event) == len(release.event) == 1
     assert press.event[0] - release.event[0] == 100  # a short press is held 100 ms
     assert press.frame == press.event  # the committed play lights in the same scan
+    assert press.event == [60] and release.event == [-40]  # acted on at the press edge
     assert len(timeline.answers[LIFT].event) == 2
     assert len(timeline.answers[PLACE].event) == 2
 

@@ -77,6 +77,18 @@ class Referee:
             self._player_button(Color(color), role, long)
         return self._flush()
 
+    def acts_on_press(self, name: str) -> bool:
+        """True when a press of button ``name`` is acted on at its edge rather than at
+        its release: only where no long press of it means anything now, so that
+        waiting to tell the two apart buys nothing.  The rule: the mover's ROLL (=
+        DONE) while moving.  Everywhere else a press waits for its release or its long
+        threshold (MENU's and CUBE's long presses mean something, and a later
+        gesture may give ROLL's one).  A press acted on at its edge reports nothing
+        more, neither its release nor a long press (:mod:`tavla_pi.hal.buttons`)."""
+        turn = self.turn
+        return (self.phase is Phase.MOVING and turn is not None
+                and name == f"{turn.mover.value}.roll")
+
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: pending DONE and the no-move pass resolve here."""
         self._now = now

@@ -101,7 +101,7 @@ class Pipeline:
         levels = self.backend.buttons.levels()
         self.decided_at = now
         events = self._sense(frame, now)
-        for press in self.buttons.update(levels, now):
+        for press in self.buttons.update(levels, now, on_edge=self.referee.acts_on_press):
             events += self.referee.on_button(press.name, press.long, now)
         events += self.referee.tick(now, self.settled)
         return events
