@@ -26,10 +26,12 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import GameView
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.leds import LedLayout, to_hex
 from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
@@ -52,7 +54,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
                  "offered": view.double_offered_by is not None},
         "score": list(match.score),
         "match_length": match.match_length,
-        "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
+        "fix": [f.to_event() for f in _fixes(view, referee)],
         "leds": [to_hex(rgb) for rgb in pipeline.frame],
         "led_features": led_features(pipeline.layout),
         "led_brightness": pipeline.settings.brightness,
@@ -69,6 +71,11 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
     }
+
+
+def _fixes(view: GameView, referee: Referee) -> tuple[Fix, ...]:
+    """The fixes lit; while a winner is shown, the setting up the game waits for."""
+    return view.fixes or (referee.sync_fixes if view.winner is not None else ())
 
 
 def led_features(layout: LedLayout) -> list[str | None]:
