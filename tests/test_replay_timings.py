@@ -146,3 +146,8 @@ def test_a_light_withdrawn_within_100_ms_flickered() -> None:
     count.scan(1240, [], MOVING, MOVING)  # the game showed it too: seen
     assert (count.flickers, count.unseen) == (6, 3)
     assert lights(lit) == {("lifted", "8"), ("destination", "5"), ("destination", "7")}
+    assert count.phantom == 0
+    count.mark(Mark("glitch", 1300, "3", Color.BLACK, ms=60), MOVING)
+    count.scan(1320, [], MOVING, lit)
+    count.scan(1340, [], MOVING, MOVING)  # lit while the phantom stood
+    assert (count.flickers, count.unseen, count.phantom) == (9, 6, 3)

@@ -304,16 +304,22 @@ class FlickerCount:
     destination, each fix, each hit checker to put on the bar, each candidate,
     "press DONE".  ``unseen`` counts the flickers the game's own (stable) view
     never showed: lights of a board that was never there long enough to decide on
-    (a glitch, a checker resting on a point on its way).
+    (a checker put down again within the stable time, a slide, a glitch);
+    ``phantom`` those lit while a phantom reading (a ``glitch`` mark) stood.
     """
 
     def __init__(self) -> None:
         self.flickers = 0
         self.unseen = 0
+        self.phantom = 0
         self._on: dict[tuple[str, str], tuple[int, bool]] = {}
+        self._phantoms: list[tuple[int, int]] = []
 
     def mark(self, mark: Mark, stable: GameView) -> None:
-        """Nothing to do: only what the frames show counts."""
+        """Remember when phantom readings stand; nothing else counts but the frames."""
+        if mark.kind == "glitch":
+            self._phantoms = [(a, b) for a, b in self._phantoms if b > mark.t_ms - 1000]
+            self._phantoms.append((mark.t_ms, mark.t_ms + mark.ms))
 
     def scan(self, t_ms: int, events: Iterable[Event], stable: GameView,
              shown: GameView) -> None:
@@ -324,6 +330,7 @@ class FlickerCount:
             if t_ms - since < FLICKER_MS:
                 self.flickers += 1
                 self.unseen += not seen
+                self.phantom += any(a <= t_ms and b >= since for a, b in self._phantoms)
         for light in now:
             since, seen = self._on.get(light, (t_ms, False))
             self._on[light] = (since, seen or light in decided)

@@ -190,6 +190,7 @@ class Session:
         self.counts["virtual_ms"] += self.runner.clock.now_ms()
         self.counts["light_flickers"] += self.flickers.flickers
         self.counts["light_flickers_unseen"] += self.flickers.unseen
+        self.counts["light_flickers_phantom"] += self.flickers.phantom
         self.counts["wall_ms"] += round((time.perf_counter() - start) * 1000)
         self.counts["cpu_ms"] += round((time.process_time() - cpu) * 1000)
         self.counts.update(self.hand.tally)
