@@ -213,6 +213,8 @@ def test_opening_roll_and_a_whole_turn_with_an_illegal_drop(daemon: SimDaemon,
     wait_led(page, "point.5", pixel(DESTINATION, state))
     wait_led(page, "point.7", pixel(DESTINATION, state))
     wait_led(page, "point.4", pixel(DESTINATION, state))
+    page.wait_for_selector(  # the words follow the state, refreshed after the light
+        ".hints li >> text=A checker from point 8 may go to point 4, point 5, point 7")
     assert page.locator(".hints li").first.inner_text() == \
         "A checker from point 8 may go to point 4, point 5, point 7"
     page.mouse.move(*centre(page, target_of("5", "white")), steps=3)

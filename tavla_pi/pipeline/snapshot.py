@@ -39,7 +39,7 @@ from tavla_pi.rules.color import Color
 def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
     """The state of the board and the game, ready for JSON."""
     match = referee.match
-    view = pipeline.view or referee.view()  # the words of the lights last shown
+    view = pipeline.lights()  # the words of the lights: the provisional board's too
     owner = match.cube_owner
     return {
         "phase": referee.phase.value,
