@@ -8,6 +8,13 @@ from sim_support import calibrated
 from tavla_pi.clock import VirtualClock
 from tavla_pi.decode import Observation, StabilityFilter
 from tavla_pi.decode.observation import NOTHING, CountRange, Reading
+from tavla_pi.decode.stability import (
+    PROVISIONAL_SCANS,
+    ProvisionalFilter,
+    blend,
+    blends,
+    changed_places,
+)
 from tavla_pi.rules.color import Color
 
 SCAN_MS = 20
@@ -111,3 +118,70 @@ def test_a_still_board_stays_still_for_a_minute_without_false_faults(seed: int) 
     passed = run(60_000, board, decoder, clock, stability)
     assert len(passed) == 1
     assert passed[0].faults == ()
+
+
+# ---- the provisional board: what the lights show --------------------------------------
+
+
+def test_the_provisional_board_is_the_one_two_scans_in_a_row_agree_on() -> None:
+    provisional = ProvisionalFilter()
+    assert provisional.scans == PROVISIONAL_SCANS == 2
+    assert provisional.update(EMPTY_BOARD) is None
+    assert provisional.update(EMPTY_BOARD) is EMPTY_BOARD
+    assert provisional.update(ONE_ON_5) is EMPTY_BOARD  # one scan: not yet
+    assert provisional.update(EMPTY_BOARD) is EMPTY_BOARD
+    assert provisional.update(ONE_ON_5) is EMPTY_BOARD
+    assert provisional.update(ONE_ON_5) is ONE_ON_5
+    assert provisional.current is ONE_ON_5
+    with pytest.raises(ValueError, match="scans"):
+        ProvisionalFilter(0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_first_scan_after_a_lift_or_a_placement_reads_the_board_it_settles_to(
+        seed: int) -> None:
+    """PROVISIONAL_SCANS rests on this: a whole checker's field (> 1,300 counts against
+    6 rms of noise) is read right at once, so two agreeing scans are the new board."""
+    board, decoder, clock = calibrated(40 + seed)
+    board.setup_start()
+    for _ in range(30):
+        decoder.decode(board.scan())
+        clock.advance(SCAN_MS)
+    for action, location, color in (("lift", "13", Color.WHITE), ("place", "9", Color.WHITE),
+                                    ("lift", "1", Color.BLACK), ("place", "4", Color.BLACK)):
+        (board.lift if action == "lift" else board.place)(location, color)
+        first = decoder.decode(board.scan())
+        later = []
+        for _ in range(40):
+            clock.advance(SCAN_MS)
+            later.append(decoder.decode(board.scan()))
+        assert all(obs == first for obs in later)
+
+
+def test_changed_places_and_a_blend_of_two_boards() -> None:
+    both = board_with(5, Reading(Color.BLACK, CountRange(1, 1)))
+    both = Observation((*both.points[:8], Reading(Color.WHITE, CountRange(2, 2)),
+                        *both.points[9:]), NOTHING, NOTHING)
+    assert changed_places(EMPTY_BOARD, both) == ("5", "9")
+    assert blend(EMPTY_BOARD, both, frozenset({"5"})) == ONE_ON_5
+
+
+def test_blends_leave_out_a_phantom_but_never_a_checker_the_hand_moved() -> None:
+    white_on_5 = board_with(5, Reading(Color.WHITE, CountRange(1, 1)))
+    start = Observation((*white_on_5.points[:12], Reading(Color.WHITE, CountRange(5, 5)),
+                         *white_on_5.points[13:]), NOTHING, NOTHING)
+    lifted = Observation((*start.points[:12], Reading(Color.WHITE, CountRange(4, 4)),
+                          *start.points[13:]), NOTHING, NOTHING)
+    # a lift from 13 and a black phantom on 20: the lift alone is offered first
+    haunted = Observation((*lifted.points[:19], Reading(Color.BLACK, CountRange(1, 1)),
+                           *lifted.points[20:]), NOTHING, NOTHING)
+    assert blends(start, haunted, Color.WHITE, spare=0)[0] == lifted
+    # 13 -> 9 in one movement: the checker that appeared is the one that left
+    moved = Observation((*lifted.points[:8], Reading(Color.WHITE, CountRange(1, 1)),
+                         *lifted.points[9:]), NOTHING, NOTHING)
+    assert blends(start, moved, Color.WHITE, spare=0) == []
+    # the checker in the hand put on 9 while a white phantom stands on 20: either may be it
+    phantom = Observation((*moved.points[:19], Reading(Color.WHITE, CountRange(1, 1)),
+                           *moved.points[20:]), NOTHING, NOTHING)
+    parts = blends(lifted, phantom, Color.WHITE, spare=1)
+    assert [changed_places(lifted, p) for p in parts] == [("9",), ("20",)]

@@ -155,3 +155,40 @@ def test_a_release_at_the_threshold_is_a_long_press_reported_on_release() -> Non
     decoder.update({"menu": True}, 30)
     assert decoder.update({"menu": False}, 1500) == []
     assert decoder.update({"menu": False}, 1530) == [ButtonEvent("menu", long=True, t_ms=1530)]
+
+
+class EdgeBench(Bench):
+    """A bench whose decoder reports the presses of ``edge`` buttons on their edge."""
+
+    def __init__(self, edge: set[str]) -> None:
+        self.edge = edge
+        super().__init__()
+
+    def sample(self) -> None:
+        self.events += self.decoder.update(self.levels, self.clock.now_ms(),
+                                           on_edge=lambda name: name in self.edge)
+
+
+def test_a_press_acted_on_at_its_edge_reports_once_before_the_release() -> None:
+    bench = EdgeBench({"white.roll"})
+    bench.hold("white.roll", True, 100)
+    assert [(e.name, e.long) for e in bench.events] == [("white.roll", False)]
+    assert 1000 + 30 <= bench.events[0].t_ms <= 1000 + 30 + SAMPLE_MS  # debounced edge
+    bench.hold("white.roll", True, 3000)  # held past the long threshold: nothing more
+    bench.hold("white.roll", False, 100)  # nor on release
+    assert len(bench.events) == 1
+    assert bench.decoder.quiet
+
+
+def test_other_buttons_still_wait_for_the_release_or_the_long_threshold() -> None:
+    bench = EdgeBench({"white.roll"})
+    bench.press("white.cube", 100)
+    bench.hold("menu", True, 1600)
+    assert [(e.name, e.long) for e in bench.events] == [("white.cube", False), ("menu", True)]
+
+
+def test_a_bounce_is_no_edge() -> None:
+    bench = EdgeBench({"white.roll"})
+    bench.hold("white.roll", True, 20)  # shorter than the debounce time
+    bench.hold("white.roll", False, 100)
+    assert bench.events == []

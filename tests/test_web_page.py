@@ -226,6 +226,8 @@ def test_opening_roll_and_a_whole_turn_with_an_illegal_drop(daemon: SimDaemon,
     wait_led(page, "point.5", pixel(DESTINATION, state))
     wait_led(page, "point.7", pixel(DESTINATION, state))
     wait_led(page, "point.4", pixel(DESTINATION, state))
+    page.wait_for_selector(  # the words follow the state, refreshed after the light
+        ".hints li >> text=A checker from point 8 may go to point 4, point 5, point 7")
     assert page.locator(".hints li").first.inner_text() == \
         "A checker from point 8 may go to point 4, point 5, point 7"
     page.mouse.move(*centre(page, target_of("5", "white")), steps=3)
@@ -247,6 +249,48 @@ def test_opening_roll_and_a_whole_turn_with_an_illegal_drop(daemon: SimDaemon,
     assert (count(page, "8"), count(page, "6"), count(page, "5")) == (2, 4, 2)
     assert daemon.state()["board"]["white"] == {"5": 2, "6": 4, "8": 2, "13": 5, "24": 2}
     shot(page, "simulator-played")
+
+
+LIGHT_BOUND_MS = 400
+"""A generous bound on a drag's lift to its lit destination on the page: the board's
+own answer is two scans (40 ms); the page adds the LED stream (up to 50 ms), the HTTP
+round trip and the browser, on a machine shared with other work."""
+
+TIMED_LIGHT = """([feature, color]) => new Promise((done) => {
+  const svg = document.querySelector('#board');
+  const led = document.querySelector(`.led[data-feature='${feature}']`);
+  const timing = { down: null, lit: null };
+  svg.addEventListener('pointerdown', () => { timing.down = performance.now(); },
+                       { capture: true, once: true });
+  new MutationObserver((_, observer) => {
+    if (timing.down !== null && led.dataset.color === color) {
+      timing.lit = performance.now();
+      observer.disconnect();
+    }
+  }).observe(led, { attributes: true, attributeFilter: ['data-color'] });
+  window.__timedLight = timing;
+  done(true);
+})"""
+
+
+def test_the_lights_follow_a_drag_at_the_speed_of_a_hand(daemon: SimDaemon,
+                                                         open_page: OpenPage) -> None:
+    opened_game(daemon)
+    daemon.sim({"press": "white.roll"})
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=moving]")
+    state = daemon.state()
+    lit = pixel(DESTINATION, state)
+    assert led(page, "point.5") != lit
+    page.evaluate(TIMED_LIGHT, ["point.5", lit])
+    lift(page, "8")
+    page.wait_for_function("() => window.__timedLight.lit !== null")
+    timing = page.evaluate("() => window.__timedLight")
+    ms = timing["lit"] - timing["down"]
+    print(f"\nsimulator page: a drag's lift to its lit destination in {ms:.0f} ms")
+    assert 0 < ms < LIGHT_BOUND_MS
+    drop(page, "5")
+    wait_count(page, "5", 1)
 
 
 def test_a_hit_checker_is_dragged_to_the_bar(daemon: SimDaemon, open_page: OpenPage) -> None:

@@ -185,6 +185,9 @@ ROWS = (
     ("takeback_last", "takebacks of the last movement"),
     ("knock", "stacks knocked and put back"),
     ("glitch", "sensor glitches (< 150 ms)"),
+    ("light_flickers", "lights that flickered (lit < 100 ms, then withdrawn)"),
+    ("light_flickers_unseen", "  of a board never stable (put down again, slid, glitch)"),
+    ("light_flickers_phantom", "  lit while a phantom reading stood"),
     ("cube_offers", "cube offers"),
     ("cube_takes", "  taken"),
     ("cube_drops", "  dropped"),
@@ -205,6 +208,9 @@ def _report(totals: Counter[str], failures: list[Failure], wall_s: float,
     for key, label in ROWS:
         print(f"  {label:<58} {totals[key]:>8}")
     games = max(totals["games"], 1)
+    plays = max(totals["plays_committed"], 1)
+    print(f"  {'lights that flickered per 1,000 plays':<58} "
+          f"{1000 * totals['light_flickers'] / plays:>8.1f}")
     print(f"  {'virtual time (h)':<58} {totals['virtual_ms'] / 3_600_000:>8.1f}")
     print(f"  {'wall time of this invocation (s)':<58} {wall_s:>8.0f}")
     print(f"  {'CPU time per game (s, in one worker)':<58} "

@@ -15,6 +15,7 @@ from tavla_pi.game.settings import GameSettings
 from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.replay.timings import Timeline
 
 
 def add_parser(subparsers: Any) -> None:
@@ -28,6 +29,9 @@ def add_parser(subparsers: Any) -> None:
                         help="points to play to; 0 (default) is money play")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the modelled board's tolerances and noise (default 0)")
+    parser.add_argument("--timings", action="store_true",
+                        help="after the events, print on stderr how fast the board answered "
+                             "each kind of hand action (virtual ms: median, p99, max)")
     parser.set_defaults(run=run)
 
 
@@ -36,11 +40,17 @@ def run(args: argparse.Namespace) -> int:
     lines = list(read_scenario(args.scenario))  # every line checked before anything runs
     runner = ScenarioRunner(load_pinmap(), GameSettings(match_length=args.match_length),
                             seed=args.seed)
+    timeline = Timeline()
+    if args.timings:
+        runner.watchers.append(timeline)
     out = sys.stdout
     with runner:  # an opponent's gnubg is stopped at the end
         for event in runner.run(lines):
             out.write(event.to_json() + "\n")
         out.flush()
+    if args.timings:
+        timeline.close()
+        print(timeline.table(), file=sys.stderr)
     left = runner.dice.queue.remaining
     if left:
         print(f"tavla-pi: {args.scenario}: {len(left)} queued dice were never rolled",

@@ -27,7 +27,7 @@ from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.resign import ResignDesk, offer_to_make
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.showing import end_view, turn_view
+from tavla_pi.game.showing import referee_view
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
@@ -126,6 +126,18 @@ class Referee:
             else:
                 self._player_button(Color(color), role, long)
         return self._flush()
+
+    def acts_on_press(self, name: str) -> bool:
+        """True when a press of button ``name`` is acted on at its edge rather than at
+        its release: only where no long press of it means anything now, so that
+        waiting to tell the two apart buys nothing.  The rule: the mover's ROLL (=
+        DONE) while moving.  Everywhere else a press waits for its release or its long
+        threshold (MENU's and CUBE's long presses mean something, and a later
+        gesture may give ROLL's one).  A press acted on at its edge reports nothing
+        more, neither its release nor a long press (:mod:`tavla_pi.hal.buttons`)."""
+        turn = self.turn
+        return (self.phase is Phase.MOVING and turn is not None
+                and name == f"{turn.mover.value}.roll")
 
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
@@ -231,30 +243,18 @@ class Referee:
 
     def view(self) -> GameView:
         """What the players should see now."""
-        match, computer = self.match, self.computer
-        base: dict[str, Any] = dict(
-            phase=self.phase, cube_value=match.cube, cube_owner=match.cube_owner,
-            score=match.score, match_length=match.match_length, since_ms=self.since_ms,
-            menu=self.menu.view(self._now),
-            engine_color=computer.color, engine_thinking=computer.thinking,
-            engine_trouble=computer.trouble,
-        )
-        if self.phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
-            shown = self.result is not None and (
-                self.phase is Phase.MATCH_OVER
-                or self._now - self.since_ms < self.settings.winner_show_ms)
-            return end_view(base, self.result if shown else None, self.sync_fixes)
-        if self.phase is Phase.OPENING:
-            return GameView(dice=self.shown_dice, fixes=self.sync_fixes, **base)
-        base.update(on_roll=match.on_roll, fixes=self.sync_fixes,
-                    **self.resign.shown(self.phase, match))
-        if self.phase is Phase.DOUBLE_OFFERED:
-            return GameView(double_offered_by=match.on_roll, **base)
-        if self.phase is Phase.NO_MOVE:
-            return GameView(dice=self.shown_dice, no_legal_move=True, **base)
-        if self.phase is Phase.MOVING:
-            return turn_view(base, self.turn, self.shown_dice, self._now, self.coach)
-        return GameView(**base)
+        return referee_view(self, self._now, self.sync_fixes)
+
+    def preview(self, obs: Observation) -> GameView:
+        """What the players would see if ``obs`` were the stable board, computed without
+        changing any state: the lights of a provisional board that has not yet stood
+        still long enough to decide on (the pipeline shows them at once)."""
+        if self.phase is Phase.MOVING and self.turn is not None:
+            return referee_view(self, self._now, self.sync_fixes, self.turn.preview(obs))
+        if self.phase is Phase.MATCH_OVER:
+            return self.view()
+        board = Board.initial() if self.phase in (Phase.SETUP, Phase.GAME_OVER) else self.board
+        return referee_view(self, self._now, board_fixes(board, obs))
 
     # -- phases ------------------------------------------------------------------
 

@@ -1,28 +1,63 @@
-"""The referee's views of a turn and of the end of a game, as GameView values.
+"""The referee's views of the game, as GameView values.
 
-:meth:`tavla_pi.game.referee.Referee.view` builds the fields every phase
-shares; these add what a turn being moved shows (its lights, the computer's
-next checker, the coach's suggested play) and what the end of a game shows.
+:func:`referee_view` is :meth:`tavla_pi.game.referee.Referee.view` (and its
+preview of a provisional board): the fields every phase shares; the others add
+what a turn being moved shows (its lights, the computer's next checker, the
+coach's suggested play) and what the end of a game shows.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
-from tavla_pi.game.turn import Turn
+from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.scoring import GameResult
 
+if TYPE_CHECKING:
+    from tavla_pi.game.referee import Referee
+
+
+def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
+                 lights: TurnLights | None = None) -> GameView:
+    """What the referee shows at ``now`` with these fixes, and these lights of the turn
+    (None: the turn's own)."""
+    match, computer, phase = referee.match, referee.computer, referee.phase
+    base: dict[str, Any] = dict(
+        phase=phase, cube_value=match.cube, cube_owner=match.cube_owner,
+        score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
+        menu=referee.menu.view(now),
+        engine_color=computer.color, engine_thinking=computer.thinking,
+        engine_trouble=computer.trouble,
+    )
+    if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
+        shown = referee.result is not None and (
+            phase is Phase.MATCH_OVER
+            or now - referee.since_ms < referee.settings.winner_show_ms)
+        return end_view(base, referee.result if shown else None, fixes)
+    if phase is Phase.OPENING:
+        return GameView(dice=referee.shown_dice, fixes=fixes, **base)
+    base.update(on_roll=match.on_roll, fixes=fixes, **referee.resign.shown(phase, match))
+    if phase is Phase.DOUBLE_OFFERED:
+        return GameView(double_offered_by=match.on_roll, **base)
+    if phase is Phase.NO_MOVE:
+        return GameView(dice=referee.shown_dice, no_legal_move=True, **base)
+    if phase is Phase.MOVING:
+        return turn_view(base, referee.turn, referee.shown_dice, now, referee.coach,
+                         lights=lights)
+    return GameView(**base)
+
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,
-              coach: Coach | None) -> GameView:
-    """A turn being moved: ``turn`` None while the computer chooses its play."""
+              coach: Coach | None, *, lights: TurnLights | None = None) -> GameView:
+    """A turn being moved: ``turn`` None while the computer chooses its play; ``lights``
+    those of a provisional board (None: the turn's own)."""
     if turn is None:
         return GameView(dice=dice, **base)
-    lights = turn.lights()
+    lights = lights if lights is not None else turn.lights()
     base = {**base, "fixes": lights.fixes}
     if turn.engine_play is not None:
         base.update(engine_play=turn.engine_play.notation, engine_step=carry.next_step(turn))

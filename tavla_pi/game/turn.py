@@ -7,7 +7,8 @@ to say (``lifted``, ``out_of_sync``/``in_sync``) when the verdict changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, replace
 
 from tavla_pi.decode.observation import Observation
 from tavla_pi.reconcile import (
@@ -69,6 +70,15 @@ class Turn:
         """Feed one stable observation; returns the new verdict."""
         self.verdict = self.tracker.observe(obs)
         return self.verdict
+
+    def preview(self, obs: Observation) -> TurnLights:
+        """What the turn would light if ``obs`` were the stable board, the turn left as
+        it is: the lights of a provisional board (decisions wait for the stable one).
+        The trial runs on a shallow copy of the tracker, which reassigns its belief and
+        verdict and shares only the tree and its caches."""
+        trial = replace(self, tracker=copy.copy(self.tracker))
+        trial.observe(obs)
+        return trial.lights()
 
     def complete_play(self) -> Play | None:
         """The play to commit on DONE, if the board shows one.

@@ -38,6 +38,7 @@ from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.leds import LedLayout, to_hex
 from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
@@ -45,7 +46,7 @@ from tavla_pi.rules.color import Color
 def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
     """The state of the board and the game, ready for JSON."""
     match = referee.match
-    view = referee.view()
+    view = pipeline.lights()  # the words of the lights: the provisional board's too
     owner = match.cube_owner
     return {
         "phase": referee.phase.value,
@@ -61,7 +62,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "resignation": resignation_state(view),
         "score": list(match.score),
         "match_length": match.match_length,
-        "fix": [f.to_event() for f in view.fixes or referee.sync_fixes],
+        "fix": [f.to_event() for f in _fixes(view, referee)],
         "leds": [to_hex(rgb) for rgb in pipeline.frame],
         "led_features": led_features(pipeline.layout),
         "led_brightness": pipeline.settings.brightness,
@@ -130,6 +131,11 @@ def engine_play(view: GameView) -> dict[str, Any] | None:
                                            "color": step.color.value}
     return {"player": view.on_roll.value, "dice": sorted(view.dice, reverse=True),
             "play": view.engine_play, "next": following}
+
+
+def _fixes(view: GameView, referee: Referee) -> tuple[Fix, ...]:
+    """The fixes lit; while a winner is shown, the setting up the game waits for."""
+    return view.fixes or (referee.sync_fixes if view.winner is not None else ())
 
 
 def led_features(layout: LedLayout) -> list[str | None]:

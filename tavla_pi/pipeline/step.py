@@ -4,6 +4,12 @@
 the stability filter to the referee, feeds debounced button presses, lets
 timers run and shows the LED frame.  The daemon calls it on the real clock,
 ``tavla-pi replay`` on a virtual one: the same code either way.
+
+Two speeds: the stable board (150 ms still) is the only input to the referee's
+decisions; the provisional board (two scans agreeing,
+:data:`tavla_pi.decode.stability.PROVISIONAL_SCANS`) drives the lights, through
+the referee's read-only :meth:`~tavla_pi.game.referee.Referee.preview`, so a lift is
+lit 40 ms after it while a glitch can at most make a light flicker.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from tavla_pi.clock import Clock
 from tavla_pi.decode.calibration import Calibration
 from tavla_pi.decode.decoder import Decoder, SensorFrameError
 from tavla_pi.decode.observation import Observation
-from tavla_pi.decode.stability import STABLE_MS, StabilityFilter
+from tavla_pi.decode.stability import STABLE_MS, ProvisionalFilter, StabilityFilter, blends
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import GameView, Phase
 from tavla_pi.hal.base import Backend, RawFrame
 from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hardware.pinmap import PinMap
@@ -47,10 +54,14 @@ class Pipeline:
         self.settings = settings
         self.decoder = Decoder(calibration, pinmap)
         self.stability = StabilityFilter(clock, settings.stable_ms)
+        self.provisional = ProvisionalFilter()
         self.buttons = ButtonDecoder(tuple(pinmap.buttons))
         self.layout = LedLayout.from_pinmap(pinmap)
         self.latest: Observation | None = None
         self.frame: tuple[RGB, ...] = ()
+        self.view: GameView | None = None
+        """The view the last frame was rendered from (None before the first)."""
+        self._preview: tuple[tuple[object, ...], GameView] | None = None
         self.bad_frames = 0
         self.decided_at = clock.now_ms()
 
@@ -90,7 +101,7 @@ class Pipeline:
         levels = self.backend.buttons.levels()
         self.decided_at = now
         events = self._sense(frame, now)
-        for press in self.buttons.update(levels, now):
+        for press in self.buttons.update(levels, now, on_edge=self.referee.acts_on_press):
             events += self.referee.on_button(press.name, press.long, now)
         events += self.referee.tick(now, self.settled)
         return events
@@ -98,10 +109,41 @@ class Pipeline:
     def show(self, now: int) -> None:
         """Render the referee's view and write it to the LEDs (only when it changed:
         the strip keeps its colours, and a write costs the bus a few milliseconds)."""
-        frame = render(self.referee.view(), self.layout, now, self.settings.brightness)
+        self.view = self.lights()
+        frame = render(self.view, self.layout, now, self.settings.brightness)
         if frame != self.frame:
             self.backend.pixels.show(frame)
             self.frame = frame
+
+    def lights(self) -> GameView:
+        """The view the LEDs show: the referee's own, or, while the board has changed
+        and not yet stood still long enough to decide on, the referee's preview of
+        the provisional board (computed once per board and game state)."""
+        view = self.referee.view()
+        seen, stable = self.provisional.current, self.stability.stable
+        if seen is None or seen == stable:
+            return view
+        key = (seen, self.referee.obs, view)
+        if self._preview is None or self._preview[0] != key:
+            self._preview = (key, self._preview_of(seen, stable, view))
+        return self._preview[1]
+
+    def _preview_of(self, seen: Observation, stable: Observation | None,
+                    decided: GameView) -> GameView:
+        """The referee's preview of ``seen``.  If a turn's board asks for fixes while
+        part of the change reads as a sensible board (no fixes), the lights show that
+        part (:func:`~tavla_pi.decode.stability.blends`): a phantom next to a real lift
+        lights the lift, not a fix for the phantom; the stable board decides."""
+        view = self.referee.preview(seen)
+        if not view.fixes or stable is None or view.phase is not Phase.MOVING \
+                or view.on_roll is None:
+            return view
+        spare = 1 if decided.lifted_from is not None else 0
+        for part in blends(stable, seen, view.on_roll, spare):
+            partial = self.referee.preview(part)
+            if not partial.fixes:
+                return partial
+        return view
 
     def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:
@@ -110,5 +152,6 @@ class Pipeline:
             self.bad_frames += 1
             return []
         self.latest = obs
+        self.provisional.update(obs)
         stable = self.stability.update(obs)
         return [] if stable is None else self.referee.on_observation(stable, now)

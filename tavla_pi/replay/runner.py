@@ -52,6 +52,8 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
+from tavla_pi.replay.timings import Mark, Watcher
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
@@ -116,6 +118,8 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+        self.watchers: list[Watcher] = []
+        """Told every hand action and scan (``tavla-pi replay --timings``, the soak)."""
 
     def background(self) -> BackgroundEngine:
         """The engine that plays the computer (started on first use): the one handed in,
@@ -201,23 +205,30 @@ class ScenarioRunner:
                 if match_length is not None:
                     yield from self.referee.new_match(match_length, self.clock.now_ms())
                 board.setup_start()
+                self._mark("other")
             case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
+                self._mark("other")
             case DiceAction(a, b):
                 self.dice.queue.extend([(a, b)])
             case PressAction():
                 yield from self._press(action)
             case LiftAction(location, color):
                 board.lift(location, color)
+                self._mark("lift", location, color)
             case PlaceAction(location, color):
                 board.place(location, color)
+                self._mark("place", location, color)
             case MoveAction(source, target, color):
                 board.lift(source, color)
+                self._mark("lift", source, color)
                 yield from self.advance(SETTLE_MS)
                 board.place(target, color)
+                self._mark("place", target, color)
                 yield from self.advance(SETTLE_MS)
             case GlitchAction(at, color, ms):
                 board.glitch(at, color, ms)
+                self._mark("glitch", at, color, ms)
             case WaitAction(ms):
                 yield from self.advance(ms)
 
@@ -243,14 +254,33 @@ class ScenarioRunner:
             ms -= self._skip_still(ms // SCAN_MS - TAIL_SCANS) * SCAN_MS
 
     def _scan(self) -> list[Event]:
-        """One scan, once the engine has answered the questions out (if any).  The
-        computer's question has no deadline in replay: one unanswered is an error; the
-        coach's has its own, on the virtual clock.  ``engine_wait_s`` 0 waits for nothing
-        (tests of an engine that hangs)."""
+        """One scan, once the engine has answered the questions out (if any); the
+        watchers are told what it decided and showed.  The computer's question has no
+        deadline in replay: one unanswered is an error; the coach's has its own, on the
+        virtual clock.  ``engine_wait_s`` 0 waits for nothing (tests of an engine that
+        hangs)."""
         if self.referee.thinking and not self.referee.wait_engine(self.engine_wait_s) \
                 and self.referee.computer.thinking and self.engine_wait_s > 0:
             raise EngineError(f"the engine gave no answer within {self.engine_wait_s:g} s")
-        return self.pipeline.step()
+        events = self.pipeline.step()
+        shown = self.pipeline.view
+        if self.watchers and shown is not None:
+            stable, now = self.referee.view(), self.clock.now_ms()
+            for watcher in self.watchers:
+                watcher.scan(now, events, stable, shown)
+        return events
+
+    def _mark(self, kind: str, where: str = "", color: Color | None = None,
+              ms: int = 0) -> None:
+        """Tell the watchers what the hand just did."""
+        if not self.watchers:
+            return
+        board = self.backend.board
+        mark = Mark(kind, self.clock.now_ms(), where, color,
+                    (board.in_hand(Color.WHITE), board.in_hand(Color.BLACK)), ms)
+        stable = self.referee.view()
+        for watcher in self.watchers:
+            watcher.mark(mark, stable)
 
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""
@@ -282,8 +312,10 @@ class ScenarioRunner:
         yield from self._until(lambda: self.settled, SETTLE_MS * 5)
         buttons = self.backend.sim_buttons
         buttons.press(press.button)
+        self._mark("press", press.button)
         yield from self.advance(press.ms)
         buttons.release(press.button)
+        self._mark("release", press.button)
         yield from self.advance(RELEASE_MS)
         yield from self._until_idle()
 

@@ -46,6 +46,7 @@ from tavla_pi.replay.actions import (
     WaitAction,
 )
 from tavla_pi.replay.runner import SETTLE_MS, ScenarioRunner
+from tavla_pi.replay.timings import FlickerCount
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
@@ -151,6 +152,8 @@ class Session:
         self.settings = GameSettings(match_length=match_length)
         self.rules = self.settings.rules
         self.runner = ScenarioRunner(pinmap, self.settings, seed=seed)
+        self.flickers = FlickerCount()
+        self.runner.watchers.append(self.flickers)
         self.hand = Hand(self.rng, style)
         self.players = players
         self.dump_dir = dump_dir
@@ -187,6 +190,9 @@ class Session:
         except TavlaError as exc:
             self._fail("error", f"{type(exc).__name__}: {exc}")
         self.counts["virtual_ms"] += self.runner.clock.now_ms()
+        self.counts["light_flickers"] += self.flickers.flickers
+        self.counts["light_flickers_unseen"] += self.flickers.unseen
+        self.counts["light_flickers_phantom"] += self.flickers.phantom
         self.counts["wall_ms"] += round((time.perf_counter() - start) * 1000)
         self.counts["cpu_ms"] += round((time.process_time() - cpu) * 1000)
         self.counts.update(self.hand.tally)
