@@ -29,7 +29,7 @@ def pinned(view: GameView) -> list[Light]:
     """Each pinned checker's point, in that checker's colour, half bright with a short
     dark break: the checker cannot move and the point is closed to its side."""
     return [
-        Light(location_feature(at, color), palette.player(color), waves.PINNED,
+        Light(location_feature(at, color), palette.player(color), waves.PIN_BREAK,
               level=palette.PINNED)
         for at, color in sorted(view.pinned.items())
     ]
