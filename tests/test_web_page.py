@@ -715,3 +715,82 @@ def test_a_long_cube_lists_the_five_best_plays_and_lights_the_best(daemon: SimDa
     drop(page, "5")
     settle(page, lambda: daemon.state()["suggested"] == [])
     assert page.locator("#hint-list li").count() == 5
+
+
+# ---- Greek tavli ------------------------------------------------------------------------
+
+PINNED_STATE = {"variant": "plakoto", "match_variant": "tavli", "tavli_game": 2,
+                "pinned": {"5": "black"}, "first_checker": None}
+"""A Plakoto game of a tavli match with Black pinned on 5, laid over the daemon's state."""
+
+
+def crafted_state(page: Page, extra: dict[str, Any]) -> None:
+    """Serve /api/state as the daemon answers it, with ``extra`` laid over it (and the
+    pinned point's pockets as the pin lies: the pinned checker under its pinner)."""
+    def answer(route: Any) -> None:
+        try:
+            state = route.fetch().json()
+        except sync_api.Error:  # the page went away meanwhile
+            return
+        state.update(extra)
+        for at, color in extra.get("pinned", {}).items():
+            pinner = "white" if color == "black" else "black"
+            state["physical"]["points"][at] = [[color, pinner], [pinner]]
+            state["sensed"][color][at], state["sensed"][pinner][at] = [1, 1], [2, 2]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(state))
+    page.route("**/api/state", answer)
+
+
+def test_plakoto_in_greek_the_choice_the_match_panel_and_a_pin(daemon: SimDaemon,
+                                                             open_page: OpenPage) -> None:
+    page = open_page(daemon.url, locale="el-GR")
+    page.wait_for_selector("#settings[data-engine=installed]")
+    assert page.inner_text("#settings h2") == "Ο επόμενος αγώνας"  # noqa: RUF001
+    games = page.eval_on_selector_all("#set-variant option", "os => os.map(o => o.text)")
+    assert games[:3] == ["Πόρτες", "Πλακωτό", "Φεύγα"] and games[3].startswith("Τάβλι")
+    assert page.inner_text("#game") == "Πόρτες"
+
+    posted: list[dict[str, Any]] = []
+    page.route("**/api/settings", lambda route: (
+        route.request.method == "POST" and posted.append(route.request.post_data_json),
+        route.continue_()))
+    page.select_option("#set-variant", "plakoto")
+    assert page.inner_text("#set-engine") == (
+        "Ο υπολογιστής παίζει μόνο Πόρτες: για άλλο παιχνίδι διαλέξτε δύο παίκτες")  # noqa: RUF001
+    assert page.is_disabled("#set-level")
+    page.click("#set-apply")
+    page.wait_for_function("() => document.querySelector('#set-status').textContent !== ''")
+    assert posted and posted[-1]["variant"] == "plakoto" and posted[-1]["color"] is None
+    _, answer = daemon.request("GET", "/api/settings")
+    if answer["variant"] == "plakoto":  # the game plays the variants: it is taken
+        assert page.inner_text("#set-status").startswith("Αποθηκεύτηκε")
+    else:  # a referee that plays Portes only: refused by name, in the page's words
+        assert page.inner_text("#set-status") == (
+            "Δεν αποθηκεύτηκε: request body: variant: this board plays Portes only so far, "
+            "not 'plakoto'")
+    shot(page, "settings-plakoto-greek")
+
+    crafted_state(page, PINNED_STATE)
+    page.reload()
+    page.wait_for_selector("#game[data-variant=plakoto]")
+    assert page.inner_text("#game") == "Τάβλι, παρτίδα 2: Πλακωτό"
+    page.wait_for_selector("polygon.point.closed[data-loc='5'][data-closed-to=black]")
+    drawn = page.eval_on_selector_all(
+        ".layer-checkers [data-loc='5']",
+        "els => els.map(e => `${e.tagName}.${e.getAttribute('class')}`)")
+    assert drawn[:3] == ["circle.checker black pinned", "circle.pin-ring white",
+                         "circle.checker white"]  # the pinned one first: under its pinner
+    assert page.text_content(".pin-ring[data-loc='5'] title") == (
+        "Εδώ είναι πλακωμένο ένα μαύρο πούλι: η θέση είναι κλειστή για τα μαύρα")  # noqa: RUF001
+    assert "Πλακωμένα: θέση 5 (μαύρο)" in page.inner_text("#hints")
+    assert "πλακωμένο πούλι" in page.inner_text(".legend")
+    shot(page, "plakoto-pin-greek")
+
+    page.unroute("**/api/state")
+    crafted_state(page, {"variant": "fevga", "match_variant": "fevga", "first_checker": "18"})
+    page.reload()
+    page.wait_for_selector("#game[data-variant=fevga]")
+    assert page.inner_text("#game") == "Φεύγα"
+    assert ("Φεύγα: το πρώτο πούλι, στη θέση 18, πρέπει να περάσει την αφετηρία του "  # noqa: RUF001
+            "αντιπάλου πριν φύγει άλλο") in page.inner_text("#hints")
+    assert not page.locator("polygon.point.closed").count()

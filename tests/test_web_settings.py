@@ -22,7 +22,7 @@ from tavla_pi.web.server import Request
 
 TOKEN = "s3cret-token-0123456789"
 DEFAULTS = {"color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
-            "engine": {"installed": True, "message": None}}
+            "variant": "portes", "engine": {"installed": True, "message": None}}
 
 
 def run(coro: Any) -> Any:

@@ -100,6 +100,15 @@ SCENES: tuple[Scene, ...] = (
     Scene("engine_step", "The computer (Black) plays 13/8 6/4: move its checker from 12 to 17",
           GameView(Phase.MOVING, B, dice=(5, 2), engine_color=B, engine_play="13/8 6/4",
                    engine_step=EngineStep("12", "17", B))),
+    Scene("pinned", "Plakoto: Black pinned on 5 and White on 20, White to move 3-1", _moving(
+        dice=(3, 1), variant="plakoto", match_variant="tavli", tavli_game=2,
+        pinned={"5": B, "20": W})),
+    Scene("first_checker", "Fevga: White's first checker, on 18, must go on (dice 6-5)",
+          _moving(dice=(6, 5), variant="fevga", match_variant="fevga", first_checker="18",
+                  lifted_from="18", destinations=("12", "13", "7"))),
+    Scene("tavli_game", "A tavli match: game 3, Fevga, set up", GameView(
+        Phase.SETUP, variant="fevga", match_variant="tavli", tavli_game=3,
+        fixes=(Fix("24", W, 15), Fix("12", B, 15)))),
     Scene("engine_trouble", "The computer (Black) cannot answer: gnubg is restarting",
           GameView(Phase.AWAIT_ROLL, B, engine_color=B,
                    engine_trouble="the computer cannot answer: gnubg died"), at_ms=100),

@@ -32,6 +32,8 @@ FULL = 1.0
 HALF = 0.4        # a doubles face with one of its two moves left
 USED = 0.08       # a die already played: still readable, clearly spent
 SOURCE = 0.35     # where a lifted checker came from
+PINNED = 0.5      # a pinned checker's point (Plakoto), closed to its side
+GAME_OTHER = 0.1  # the tavli cycle's games not being played (the one played is full)
 FAINT = 0.06      # the centred cube (worth 1): a faint mark on the 64
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.hardware.pixel import DARK
-from tavla_pi.leds import dice, palette, waves
+from tavla_pi.leds import dice, palette, tavli, waves
 from tavla_pi.leds.layout import CUBE_VALUES, location_feature
 from tavla_pi.leds.light import Light
 from tavla_pi.rules.color import Color
@@ -136,9 +136,10 @@ def dice_shown(view: GameView) -> list[Light]:
 def cube(view: GameView) -> list[Light]:
     """The cube's value (one LED of the column) and owner; centred at 1: faint 64.
 
-    While a resignation is chosen or offered the column is the resignation's.
+    While a resignation is chosen or offered the column is the resignation's; a game
+    without a cube (:func:`tavli.has_cube`) shows nothing of one.
     """
-    if view.resigning is not None:
+    if view.resigning is not None or not tavli.has_cube(view):
         return []
     if view.cube_value == 1:
         if view.phase is Phase.SETUP:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from tavla_pi.game.view import GameView
 from tavla_pi.hardware.pixel import DARK, RGB
-from tavla_pi.leds import patterns
+from tavla_pi.leds import patterns, tavli
 from tavla_pi.leds.layout import LedLayout
 from tavla_pi.leds.light import Light
 from tavla_pi.leds.palette import check_brightness
@@ -23,15 +23,18 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.menu,          # the armed MENU holds the cube column while it chooses
     patterns.to_bar,
     patterns.candidates,
+    tavli.first_checker,    # Fevga: the one checker that may move, even in the hand
     patterns.lifted,
     patterns.engine_step,
     patterns.engine_trouble,
     patterns.suggested,
+    tavli.pinned,
     patterns.winner,
     patterns.double_offer,
     patterns.resignation,
     patterns.dice_shown,
     patterns.cube,
+    tavli.game,             # where there is no cube, the column shows the game
     patterns.turn,
 )
 """The meanings, most urgent first: where two want one LED, the earlier wins."""

@@ -127,3 +127,9 @@ leaves lights 0.5 s, then the point it reaches 0.5 s, then a 0.2 s pause."""
 
 MENU = Wave.steps((700, 1.0), (300, 0.15))
 """The armed MENU's mode on the cube column: on, with a short dip, never dark (1 s)."""
+
+PIN_BREAK = Wave.steps((1400, 1.0), (200, 0.0))
+"""A pinned checker's point (Plakoto): on, with a short dark break every 1.6 s."""
+
+FIRST_CHECKER = Wave((Segment(400, 0.15, 1.0), Segment(400, 1.0, 0.15)))
+"""Fevga's first checker, the only one that may move: a quick swell (0.8 s), never dark."""

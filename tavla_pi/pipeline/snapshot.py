@@ -19,7 +19,9 @@ now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands), and against the computer
 ``engine_play`` (its play and the next checker to move for it),
-``engine_thinking`` and ``engine_trouble``.
+``engine_thinking`` and ``engine_trouble``; for Greek tavli ``variant`` (the game
+now), ``match_variant`` (the setting), ``tavli_game``, ``pinned`` and
+``first_checker``.
 
 The daemon serves it; :meth:`tavla_pi.replay.runner.ScenarioRunner.state` gives
 the same for a scenario.
@@ -84,7 +86,17 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "engine_play": engine_play(view),
         "engine_thinking": view.engine_thinking,
         "engine_trouble": view.engine_trouble,
+        **tavli_state(view),
     }
+
+
+def tavli_state(view: GameView) -> dict[str, Any]:
+    """Greek tavli: the game now, the match's setting, the game's number in the match,
+    the pinned checkers (location -> colour) and Fevga's bound first checker."""
+    return {"variant": view.variant, "match_variant": view.match_variant,
+            "tavli_game": view.tavli_game,
+            "pinned": {at: color.value for at, color in sorted(view.pinned.items())},
+            "first_checker": view.first_checker}
 
 
 def coaching(coach: Coach | None) -> dict[str, Any]:

@@ -169,6 +169,8 @@ function renderPanel() {
   $("cube").dataset.owner = cube.owner || "";
   $("resign").textContent = words.resignText(s);
   $("resign").dataset.state = s.resignation ? s.resignation.state : "";
+  $("game").textContent = words.gameText(s);
+  $("game").dataset.variant = s.variant || "portes";
   const [w, b] = s.score;
   $("score").textContent = s.match_length
     ? t("score_match", { w, b, n: s.match_length })

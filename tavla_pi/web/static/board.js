@@ -6,8 +6,11 @@
 // board but not (yet) seen by the sensors, a hollow one is seen but not there; a
 // "⚙ n" note marks where the rules engine holds another count than the board shows.
 // The LEDs are the daemon's pixel frame, each drawn where the board has it.
+// Plakoto: a pinned checker (/api/state `pinned`) lies under its pinner, ringed, and
+// its point is marked closed to the pinned side.
 
 import * as G from "./geometry.js";
+import { t } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLORS = ["white", "black"];
@@ -96,6 +99,7 @@ export class BoardView {
     this._drawCheckers(state);
     this._drawNotes(state);
     this._markFixes(state.fix || []);
+    this._markClosed(state.pinned || {});
   }
 
   // ---- checkers ----------------------------------------------------------------
@@ -107,7 +111,7 @@ export class BoardView {
     for (const p of POINTS) {
       const pockets = state.physical
         ? state.physical.points[p] || []
-        : sensedPockets(state.sensed, p, G.SLOTS_PER_POINT);
+        : sensedPockets(state.sensed, p, G.SLOTS_PER_POINT, null, (state.pinned || {})[p]);
       this._drawPlace(g, p, null, pockets, seen, (slot) => G.slotXY(Number(p), slot), state);
     }
     for (const c of COLORS) {
@@ -141,6 +145,7 @@ export class BoardView {
       const o = order[i];
       if (unseen[o.c] > 0) { o.unseen = true; unseen[o.c] -= 1; }
     }
+    const pinnedOne = half ? null : pinnedChecker(order, (state.pinned || {})[loc]);
     for (const o of order) {
       const [x, y] = xy(o.slot);
       const shift = o.layer * 4;
@@ -152,6 +157,7 @@ export class BoardView {
         text(x + shift, y - shift + 4, String(o.size), `stack-count ${o.c}`, g).dataset.loc = loc;
       }
       disc.dataset.slot = String(o.slot);
+      if (o === pinnedOne) this._ringPinned(g, disc, x + shift, y - shift, loc, o.c);
     }
     if (!state.physical) this._markSaturated(g, loc, half, state, xy);
     // phantoms: read by the sensors, not on the board; drawn in the next free pockets
@@ -166,6 +172,16 @@ export class BoardView {
         free = free >= 0 && free + 1 < pockets.length ? free + 1 : -1;
       }
     }
+  }
+
+  /** The pinned checker: a ring in the pinner's colour round it, and a title saying so. */
+  _ringPinned(g, disc, x, y, loc, c) {
+    disc.classList.add("pinned");
+    const ring = el("circle", {
+      cx: x, cy: y, r: G.CHECKER_R + 3, class: `pin-ring ${other(c)}`, "data-loc": loc, "data-color": c,
+    }, g);
+    const title = el("title", {}, ring);
+    title.textContent = t("pinned_title", { color: t(`c_${c}`), color_many: t(`c_${c}_many`) });
   }
 
   _markSaturated(g, loc, half, state, xy) {
@@ -227,6 +243,20 @@ export class BoardView {
       const cls = f.add !== undefined ? "fix-add" : "fix-remove";
       const sel = f.at === "off" ? `.tray[data-color="${f.color}"]` : `[data-loc="${f.at}"]:not(.tray)`;
       for (const node of this.layers.base.querySelectorAll(sel)) node.classList.add(cls);
+    }
+  }
+
+  /** Points closed by a pin: marked on the point itself, with the pinned colour. */
+  _markClosed(pinned) {
+    for (const node of this.layers.base.querySelectorAll("polygon.point.closed")) {
+      node.classList.remove("closed");
+      delete node.dataset.closedTo;
+    }
+    for (const [loc, c] of Object.entries(pinned)) {
+      const node = this.layers.base.querySelector(`polygon.point[data-loc="${loc}"]`);
+      if (!node) continue;
+      node.classList.add("closed");
+      node.dataset.closedTo = c;
     }
   }
 
@@ -334,15 +364,31 @@ function shownCount(state, c, loc) {
   return read ? read[0] : 0;
 }
 
-/** Pockets as the sensors read them: the low count of each colour, one per pocket, then stacked. */
-function sensedPockets(sensed, loc, slots, only = null) {
+/** Pockets as the sensors read them: the low count of each colour, one per pocket, then
+ * stacked.  Where a checker is pinned (`pinned`: its colour) it lies first, in the first
+ * pocket, and the pinner's checkers start again from that pocket: on top of it. */
+function sensedPockets(sensed, loc, slots, only = null, pinned = null) {
   const pockets = Array.from({ length: slots }, () => []);
   if (!sensed) return pockets;
   let k = 0;
-  for (const c of COLORS) {
+  const colours = pinned ? [pinned, other(pinned)] : COLORS;
+  for (const c of colours) {
     if (only && c !== only) continue;
+    if (pinned && c !== pinned) k = 0;
     const read = sensed[c] && sensed[c][loc];
     for (let i = 0; read && i < read[0]; i++, k++) pockets[k % slots].push(c);
   }
   return pockets;
+}
+
+/** Of a point's checkers (bottom first per pocket), the pinned one: of the pinned colour,
+ * with a checker on top of it where one is, else the first of that colour. */
+function pinnedChecker(order, pinned) {
+  if (!pinned) return null;
+  const mine = order.filter((o) => o.c === pinned);
+  return mine.find((o) => o.layer < o.size - 1) || mine[0] || null;
+}
+
+function other(color) {
+  return color === "white" ? "black" : "white";
 }

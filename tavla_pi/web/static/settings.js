@@ -1,10 +1,11 @@
-// The opponent panel: who plays the next new match (two players, or the computer as
-// Black or White at one of six levels), the coach and its blunder threshold, read
-// from and saved to /api/settings.  Without GNU Backgammon the computer choices are
+// The settings panel: the game of the next new match (Portes, Plakoto, Fevga or a
+// tavli match), who plays it (two players, or the computer as Black or White at one
+// of six levels), the coach and its blunder threshold, read from and saved to
+// /api/settings.  The computer plays Portes only: another game disables its choices.  Without GNU Backgammon the computer choices are
 // disabled and the one line that says how to install it is shown.
 
 import { t } from "./i18n.js";
-import { levelText } from "./words.js";
+import { VARIANTS, gameName, levelText } from "./words.js";
 
 const COLORS = ["none", "black", "white"];
 const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world class"];
@@ -17,7 +18,10 @@ export class SettingsPanel {
     this.current = null;
     this.dirty = false;
     this.$ = (id) => root.querySelector(`#${id}`);
-    this.$("set-form").addEventListener("input", () => { this.dirty = true; });
+    this.$("set-form").addEventListener("input", () => {
+      this.dirty = true;
+      this.showEngine();
+    });
     this.$("set-form").addEventListener("submit", (e) => {
       e.preventDefault();
       this.save();
@@ -41,6 +45,7 @@ export class SettingsPanel {
       level: this.$("set-level").value,
       coach: this.$("set-coach").checked,
       blunder_threshold: Number(this.$("set-threshold").value),
+      variant: this.$("set-variant").value,
     };
     if (!this.installed()) delete changes.level;
     const r = await this.link.saveSettings(changes);
@@ -62,6 +67,7 @@ export class SettingsPanel {
   show(s) {
     this.current = s;
     this.relabel();
+    this.$("set-variant").value = s.variant || "portes";
     this.$("set-color").value = s.color || "none";
     this.$("set-level").value = s.level;
     this.$("set-coach").checked = s.coach;
@@ -72,7 +78,10 @@ export class SettingsPanel {
   relabel() {
     const color = this.$("set-color");
     const level = this.$("set-level");
-    const chosen = [color.value, level.value];
+    const variant = this.$("set-variant");
+    const chosen = [color.value, level.value, variant.value];
+    variant.replaceChildren(...VARIANTS.map((v) => new Option(gameName(v), v)));
+    if (chosen[2]) variant.value = chosen[2];
     color.replaceChildren(...COLORS.map((c) => new Option(t(`set_color_${c}`), c)));
     level.replaceChildren(...LEVELS.map((l) => new Option(levelText(l), l)));
     if (chosen[0]) color.value = chosen[0];
@@ -80,15 +89,20 @@ export class SettingsPanel {
     this.showEngine();
   }
 
-  /** Without GNU Backgammon: the one line, and only two players to choose. */
+  /** Without GNU Backgammon, or for a game other than Portes (the computer plays Portes
+   * only): the one line that says why, and only two players to choose. */
   showEngine() {
     const missing = !this.installed();
+    const portes = this.$("set-variant").value === "portes";
     this.root.dataset.engine = missing ? "missing" : "installed";
     const note = this.$("set-engine");
-    note.hidden = !missing;
-    note.textContent = missing ? t("set_engine_missing", { message: this.current.engine.message }) : "";
-    for (const option of this.$("set-color").options) option.disabled = missing && option.value !== "none";
-    this.$("set-level").disabled = missing;
+    note.hidden = !missing && portes;
+    note.textContent = missing ? t("set_engine_missing", { message: this.current.engine.message })
+      : portes ? "" : t("set_variant_computer");
+    const human = missing || !portes;
+    for (const option of this.$("set-color").options) option.disabled = human && option.value !== "none";
+    if (human && this.$("set-color").value !== "none") this.$("set-color").value = "none";
+    this.$("set-level").disabled = human;
   }
 
   status(text, kind = "info") {

@@ -67,6 +67,29 @@ export function phaseText(s) {
   }
 }
 
+/** The tavli games (docs/VARIANTS.md) and the match settings, in the page's order. */
+export const VARIANTS = ["portes", "plakoto", "fevga", "tavli"];
+
+/** A game's name: "portes", "plakoto", "fevga" (or "tavli", the three in turn). */
+export function gameName(variant) {
+  return t(`game_${VARIANTS.includes(variant) ? variant : "portes"}`);
+}
+
+/** Which game of the match is on: in a tavli match its number and name, else the name. */
+export function gameText(s) {
+  const game = gameName(s.variant || "portes");
+  return s.match_variant === "tavli" ? t("game_of_tavli", { n: s.tavli_game || 1, game }) : game;
+}
+
+/** The pinned checkers of /api/state (`pinned`: point -> colour), as one sentence or none. */
+export function pinnedText(pinned) {
+  const at = Object.entries(pinned || {}).sort(([a], [b]) => Number(a) - Number(b));
+  if (!at.length) return null;
+  return t("pinned_list", {
+    list: at.map(([loc, c]) => t("pinned_at", { at: location(loc), color: t(`c_${c}`) })).join(", "),
+  });
+}
+
 /** A level's name (docs/CONTRACTS.md: "beginner" .. "world class") in words. */
 export function levelText(level) {
   return t(`level_${String(level).replace(" ", "_")}`);
@@ -112,6 +135,9 @@ export function hints(s) {
   } else if (computer) {
     out.push(t("hint_engine_fix", { play: computer.play }));
   }
+  if (s.first_checker) out.push(t("hint_first_checker", { at: location(s.first_checker) }));
+  const pins = pinnedText(s.pinned);
+  if (pins) out.push(pins);
   if (s.to_bar && s.to_bar.length) out.push(t("hint_to_bar"));
   if (s.candidates && s.candidates.length) out.push(t("hint_candidates"));
   if (s.lifted) {
@@ -181,9 +207,11 @@ function score(list) {
 }
 
 const LINES = {
-  game_started: () => t("ev_game_started"),
+  game_started: (e) => (e.variant && e.variant !== "portes"
+    ? t("ev_game_started_variant", { game: gameName(e.variant) }) : t("ev_game_started")),
   new_match: (e) => {
-    const match = e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money");
+    let match = e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money");
+    if (e.variant && e.variant !== "portes") match += ` · ${gameName(e.variant)}`;
     return e.opponent ? `${match} · ${modeText(e.opponent, e.level)}` : match;
   },
   opening_roll: (e) => (e.starter
@@ -201,10 +229,13 @@ const LINES = {
   double_offered: (e) => t("ev_double_offered", { player: player(e.player), cube: e.cube }),
   double_taken: (e) => t("ev_double_taken", { player: player(e.player), cube: e.cube }),
   double_dropped: (e) => t("ev_double_dropped", { player: player(e.player), cube: e.cube }),
-  game_over: (e) => t("ev_game_over", {
-    winner: player(e.winner), kind: t(`kind_${e.kind}`), points: e.points, cube: e.cube,
-    score: score(e.score),
-  }),
+  game_over: (e) => {
+    if (e.kind === "draw") return t("ev_game_drawn", { score: score(e.score) });
+    return t("ev_game_over", {
+      winner: player(e.winner), kind: t(`kind_${e.kind}`), points: e.points, cube: e.cube,
+      score: score(e.score),
+    });
+  },
   match_over: (e) => t("ev_match_over", { winner: player(e.winner), score: score(e.score) }),
   hint: (e) => {
     const best = (e.plays || [])[0] || { play: "", equity: 0 };

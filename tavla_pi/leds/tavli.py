@@ -1,0 +1,60 @@
+"""The lights of Greek tavli (docs/VARIANTS.md): pins, Fevga's first checker, the game.
+
+Like ``patterns``, one function per meaning of README.md "What the lights mean",
+each taking the :class:`GameView` and returning its lights; the compositor
+decides what wins where two meet.
+"""
+
+from __future__ import annotations
+
+from tavla_pi.game.view import GameView, Phase
+from tavla_pi.leds import palette, waves
+from tavla_pi.leds.layout import location_feature
+from tavla_pi.leds.light import Light
+
+GAMES: tuple[str, ...] = ("portes", "plakoto", "fevga")
+"""The tavli cycle in order; game n of it lights the cube column's n-th LED from the 2."""
+GAME_LEDS: tuple[str, ...] = ("cube.2", "cube.4", "cube.8")
+
+
+def has_cube(view: GameView) -> bool:
+    """Whether the game now has a cube to show: Portes played on its own, or a cube
+    already turned in a tavli match's Portes.  Plakoto and Fevga have none."""
+    if view.variant != "portes":
+        return False
+    return view.match_variant != "tavli" or view.cube_value > 1
+
+
+def pinned(view: GameView) -> list[Light]:
+    """Each pinned checker's point, in that checker's colour, half bright with a short
+    dark break: the checker cannot move and the point is closed to its side."""
+    return [
+        Light(location_feature(at, color), palette.player(color), waves.PIN_BREAK,
+              level=palette.PINNED)
+        for at, color in sorted(view.pinned.items())
+    ]
+
+
+def first_checker(view: GameView) -> list[Light]:
+    """Fevga, while the first-checker rule binds: that checker's point swells quickly in
+    the mover's colour (also while it is in the hand), so it is clear which may move."""
+    if view.first_checker is None or view.phase is not Phase.MOVING or view.on_roll is None:
+        return []
+    return [Light(location_feature(view.first_checker, view.on_roll),
+                  palette.player(view.on_roll), waves.FIRST_CHECKER)]
+
+
+def game(view: GameView) -> list[Light]:
+    """Where the game has no cube, the cube column shows the game instead: its three
+    lower LEDs stand for Portes, Plakoto and Fevga, the one played full, the others
+    faint (three LEDs lit never read as a cube, which lights one).  A resignation
+    being chosen or offered holds the column meanwhile."""
+    if has_cube(view) or view.resigning is not None:
+        return []
+    if view.variant not in GAMES:
+        raise ValueError(f"GameView.variant: expected one of {GAMES}, got {view.variant!r}")
+    playing = GAMES.index(view.variant)
+    return [
+        Light(feature, palette.CUBE, level=palette.FULL if n == playing else palette.GAME_OTHER)
+        for n, feature in enumerate(GAME_LEDS)
+    ]
