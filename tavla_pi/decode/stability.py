@@ -29,7 +29,7 @@ and noise alone never moves a reading across a level.  One scan could then be
 enough; the second makes sure the reading held for a scan period (20 ms) and is
 not a one-scan event: a checker swept over a pocket, a magnet caught half way
 up, a bad conversion.  A third would add 20 ms to every answer and reject only
-glitches between 20 and 40 ms, out of the 20 to 140 ms the soak's glitches last;
+glitches between 20 and 40 ms, out of the 10 to 140 ms the soak's glitches last;
 the rest only the stable filter's 150 ms can keep from the game, and does.  So
 the lights answer 20 to 40 ms after a change (40 ms in a replay, whose actions
 fall on a scan), well inside 80 ms.
