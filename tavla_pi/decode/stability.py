@@ -14,6 +14,7 @@ from itertools import combinations
 
 from tavla_pi.clock import Clock
 from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
 STABLE_MS = 150
@@ -100,12 +101,12 @@ class ProvisionalFilter:
         self._scan += 1
         last, self._last = self._last, observation
         if last is None:
-            self._since = dict.fromkeys(PLACES, self._scan)
+            self._since = dict.fromkeys(SENSED_LOCATIONS, self._scan)
         elif observation != last:
             for place in changed_places(last, observation):
                 self._since[place] = self._scan
         if self._current is None:
-            if self._held(PLACES):
+            if self._held(SENSED_LOCATIONS):
                 self._current, self._began = observation, dict(self._since)
             return self._current
         if observation != self._current:
@@ -136,7 +137,7 @@ class ProvisionalFilter:
         return self._began.get(place, 0)
 
 
-PLACES = (*(str(n) for n in range(1, 25)), "bar")
+SENSED_LOCATIONS = (*POINTS, "bar")
 """The locations :func:`changed_places` names, in board order."""
 
 BLEND_LIMIT = 4
