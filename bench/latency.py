@@ -27,10 +27,9 @@ from tavla_pi.testing.soak import Session
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TARGETS = {"lift -> destinations": 80, "place -> verdict": 80,
            "DONE -> committed (from the release)": 50}
-"""p99 of the frame latency each answer should stay under (virtual ms), checked on the
-answers no phantom reading overlapped: a phantom is lit as long as it lasts (up to
-140 ms in the soak's hand), and one of the mover's colour appearing as a checker
-leaves reads as that checker moved, not lifted."""
+"""p99 of the frame latency each answer should stay under (virtual ms), phantoms and
+all: a phantom beside a change is left out of the lights where part of the change
+reads as a sensible board (hardware/GEOMETRY.md, "How fast the board answers")."""
 
 
 def examples() -> Timeline:
@@ -78,11 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         print(shown.table())
         print(f"\na random money session: {args.games} games, {plays} plays (seed {args.seed})")
         print(played.table())
-    missed = [f"{kind}: frame p99 {stats['clear']['p99']} ms >= {limit} ms"
+    missed = [f"{kind}: frame p99 {stats['frame']['p99']} ms >= {limit} ms"
               for timeline in (shown, played)
               for kind, stats in timeline.summary().items() if kind in TARGETS
               for limit in (TARGETS[kind],)
-              if stats["clear"] is not None and stats["clear"]["p99"] >= limit]
+              if stats["frame"] is not None and stats["frame"]["p99"] >= limit]
     for line in missed:
         print(f"latency: target missed: {line}", file=sys.stderr)
     return 1 if missed else 0

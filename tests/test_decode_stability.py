@@ -131,10 +131,23 @@ def test_the_provisional_board_is_the_one_two_scans_in_a_row_agree_on() -> None:
     assert provisional.update(ONE_ON_5) is EMPTY_BOARD  # one scan: not yet
     assert provisional.update(EMPTY_BOARD) is EMPTY_BOARD
     assert provisional.update(ONE_ON_5) is EMPTY_BOARD
-    assert provisional.update(ONE_ON_5) is ONE_ON_5
-    assert provisional.current is ONE_ON_5
+    assert provisional.update(ONE_ON_5) == ONE_ON_5
+    assert provisional.current == ONE_ON_5
     with pytest.raises(ValueError, match="scans"):
         ProvisionalFilter(0)
+
+
+def test_each_location_is_lit_once_it_held_two_scans_whatever_another_does() -> None:
+    white = Reading(Color.WHITE, CountRange(1, 1))
+    phantom = blend(ONE_ON_5, board_with(9, white), frozenset({"9"}))
+    provisional = ProvisionalFilter()
+    provisional.update(EMPTY_BOARD)
+    provisional.update(EMPTY_BOARD)
+    assert provisional.update(phantom) == EMPTY_BOARD  # 5 placed, a phantom on 9
+    assert provisional.update(ONE_ON_5) == ONE_ON_5  # 5 held two scans; 9 none
+    assert provisional.began("5") == 3 and provisional.began("9") == 1
+    assert provisional.update(phantom) == ONE_ON_5
+    assert provisional.update(phantom) == phantom
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -185,3 +198,6 @@ def test_blends_leave_out_a_phantom_but_never_a_checker_the_hand_moved() -> None
                            *moved.points[20:]), NOTHING, NOTHING)
     parts = blends(lifted, phantom, Color.WHITE, spare=1)
     assert [changed_places(lifted, p) for p in parts] == [("9",), ("20",)]
+    # a white checker that stood on 9 before one left 13 cannot be the one lifted
+    early = {"9": 1, "13": 4}.__getitem__
+    assert blends(start, moved, Color.WHITE, spare=0, began=early) == [lifted]

@@ -81,6 +81,14 @@ def test_a_phantom_beside_a_lift_lights_the_lift(pinmap: PinMap) -> None:
     assert shown(runner).lifted_from == "8" and shown(runner).fixes == ()
 
 
+def test_a_phantom_of_the_movers_colour_before_a_lift_is_not_its_placement(
+        pinmap: PinMap) -> None:
+    runner = moving(pinmap)
+    act(runner, {"glitch": {"at": "20", "color": "white", "ms": 140}}, {"wait": 40},
+        {"lift": "8", "color": "white"}, {"wait": 40})  # 8 -> 20 would read as no play
+    assert shown(runner).lifted_from == "8" and shown(runner).fixes == ()
+
+
 def test_a_placement_and_a_fix_are_lit_at_once(pinmap: PinMap) -> None:
     runner = moving(pinmap)
     act(runner, {"lift": "6", "color": "white"}, {"wait": 300},

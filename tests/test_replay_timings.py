@@ -151,3 +151,21 @@ def test_a_light_withdrawn_within_100_ms_flickered() -> None:
     count.scan(1320, [], MOVING, lit)
     count.scan(1340, [], MOVING, MOVING)  # lit while the phantom stood
     assert (count.flickers, count.unseen, count.phantom) == (9, 6, 3)
+
+
+def test_a_light_the_hand_put_out_within_100_ms_did_not_flicker() -> None:
+    count = FlickerCount()
+    lit = GameView(Phase.MOVING, on_roll=Color.WHITE, dice=(3, 1), lifted_from="8",
+                   destinations=("5", "7"))
+    count.scan(1000, [], MOVING, MOVING)
+    count.mark(Mark("lift", 1000, "8", Color.WHITE, (1, 0)), MOVING)
+    count.scan(1020, [], MOVING, MOVING)
+    count.scan(1040, [], MOVING, lit)  # the lift lit
+    count.mark(Mark("place", 1060, "7", Color.WHITE), MOVING)
+    count.scan(1060, [], MOVING, lit)
+    count.scan(1080, [], MOVING, lit)
+    count.scan(1100, [], MOVING, MOVING)  # put out by the placement, 60 ms on
+    assert (count.flickers, count.followed) == (0, 3)
+    count.scan(1120, [], MOVING, lit)
+    count.scan(1140, [], MOVING, MOVING)  # the hand did nothing since: a flicker
+    assert (count.flickers, count.followed) == (3, 3)

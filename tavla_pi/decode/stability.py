@@ -9,10 +9,12 @@ flicker, never decide (hardware/GEOMETRY.md, "How fast the board answers").
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from itertools import combinations
 
 from tavla_pi.clock import Clock
 from tavla_pi.decode.observation import Observation, Reading
+from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
 STABLE_MS = 150
@@ -28,7 +30,7 @@ and noise alone never moves a reading across a level.  One scan could then be
 enough; the second makes sure the reading held for a scan period (20 ms) and is
 not a one-scan event: a checker swept over a pocket, a magnet caught half way
 up, a bad conversion.  A third would add 20 ms to every answer and reject only
-glitches between 20 and 40 ms, out of the 20 to 140 ms the soak's glitches last;
+glitches between 20 and 40 ms, out of the 10 to 140 ms the soak's glitches last;
 the rest only the stable filter's 150 ms can keep from the game, and does.  So
 the lights answer 20 to 40 ms after a change (40 ms in a replay, whose actions
 fall on a scan), well inside 80 ms.
@@ -71,36 +73,72 @@ class StabilityFilter:
 
 
 class ProvisionalFilter:
-    """The board as the lights show it: an observation read the same in ``scans`` scans
-    in a row (:data:`PROVISIONAL_SCANS`).
+    """The board as the lights show it: each location's reading once ``scans`` scans in
+    a row (:data:`PROVISIONAL_SCANS`) have read it the same.
 
-    Feed every decoded frame to :meth:`update`; :attr:`current` is the latest
-    observation that has been agreed on (``None`` before the first).  Never an
-    input to a decision: only :class:`StabilityFilter` feeds the game.
+    Feed every decoded frame to :meth:`update`; :attr:`current` is the board of the
+    readings agreed on so far (``None`` until the first scans agree everywhere).  A
+    location is taken on its own: a checker placed on one point is lit after two
+    scans even while a phantom comes or goes on another (with the whole board as the
+    unit, the phantom's coming or going would restart the count).  Never an input
+    to a decision: only :class:`StabilityFilter` feeds the game.
     """
 
     def __init__(self, scans: int = PROVISIONAL_SCANS) -> None:
         if scans < 1:
             raise ValueError(f"scans must be >= 1, got {scans}")
         self.scans = scans
-        self._candidate: Observation | None = None
-        self._seen = 0
+        self._last: Observation | None = None
+        self._scan = 0
+        self._since: dict[str, int] = {}
+        """The scan from which each location has read as it does in ``_last``."""
         self._current: Observation | None = None
+        self._began: dict[str, int] = {}
+        """The scan from which each location has read as it does in ``_current``."""
 
     def update(self, observation: Observation) -> Observation | None:
         """Feed one observation; the provisional board after it."""
-        if observation != self._candidate:
-            self._candidate, self._seen = observation, 0
-        self._seen += 1
-        if self._seen >= self.scans:
-            self._current = self._candidate
+        self._scan += 1
+        last, self._last = self._last, observation
+        if last is None:
+            self._since = dict.fromkeys(SENSED_LOCATIONS, self._scan)
+        elif observation != last:
+            for place in changed_places(last, observation):
+                self._since[place] = self._scan
+        if self._current is None:
+            if self._held(SENSED_LOCATIONS):
+                self._current, self._began = observation, dict(self._since)
+            return self._current
+        if observation != self._current:
+            self._accept(observation)
         return self._current
+
+    def _accept(self, observation: Observation) -> None:
+        assert self._current is not None
+        pending = changed_places(self._current, observation)
+        ready = frozenset(p for p in pending if self._held((p,)))
+        self._began.update((p, self._since[p]) for p in ready)
+        if len(ready) == len(pending):
+            self._current = observation
+        elif ready:
+            self._current = blend(self._current, observation, ready)
+
+    def _held(self, places: Iterable[str]) -> bool:
+        return all(self._scan - self._since[p] + 1 >= self.scans for p in places)
 
     @property
     def current(self) -> Observation | None:
-        """The latest observation agreed on (``None`` before the first)."""
+        """The board of the readings agreed on (``None`` before the first)."""
         return self._current
 
+    def began(self, place: str) -> int:
+        """The scan (counted from the first) from which ``place`` has read as
+        :attr:`current` has it: which of two changes came first."""
+        return self._began.get(place, 0)
+
+
+SENSED_LOCATIONS = (*POINTS, "bar")
+"""The locations :func:`changed_places` names, in board order."""
 
 BLEND_LIMIT = 4
 """The most locations a provisional board may differ from the stable one in for
@@ -132,7 +170,8 @@ def blend(base: Observation, new: Observation, places: frozenset[str]) -> Observ
                        tuple(sorted(faults, key=lambda f: (f.sensor, f.kind))))
 
 
-def blends(base: Observation, new: Observation, mover: Color, spare: int) -> list[Observation]:
+def blends(base: Observation, new: Observation, mover: Color, spare: int,
+           began: Callable[[str], int] = lambda place: 0) -> list[Observation]:
     """``base`` with some of the changes ``new`` brings: proper, non-empty parts of
     them, the largest first (none when they are one, or more than
     :data:`BLEND_LIMIT` locations).  The lights try these when the provisional board
@@ -142,19 +181,22 @@ def blends(base: Observation, new: Observation, mover: Color, spare: int) -> lis
     hand may hold over ``base`` (a lifted one).  A part never adds more of them than
     that; and while all the changes together add no more, none of those adding one
     is left out (a checker that left one place and appeared at another is the
-    hand's move, not a phantom)."""
+    hand's move, not a phantom), unless it appeared before any left (``began``: the
+    scan from which a place has read as ``new`` has it): a checker cannot arrive
+    before it is lifted, so that one is a phantom.  One that appeared in the same
+    scan as the lift no board can tell from a move made within a scan, and a move
+    it is taken for: the lights may then show a fix until the phantom goes."""
     changed = changed_places(base, new)
     if len(changed) > BLEND_LIMIT:
         return []
     gain = {p: _low(new, p, mover) - _low(base, p, mover) for p in changed}
-    conserved = sum(gain.values()) <= spare
+    lifted = [began(p) for p in changed if gain[p] < 0]
+    moved = {p for p in changed if gain[p] > 0 and (not lifted or began(p) >= min(lifted))} \
+        if sum(gain.values()) <= spare else set()
     out = []
     for size in range(len(changed) - 1, 0, -1):
         for part in combinations(changed, size):
-            dropped = [p for p in changed if p not in part]
-            if conserved and any(gain[p] > 0 for p in dropped):
-                continue
-            if sum(gain[p] for p in part) <= spare:
+            if sum(gain[p] for p in part) <= spare and moved <= set(part):
                 out.append(blend(base, new, frozenset(part)))
     return out
 

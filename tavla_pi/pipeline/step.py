@@ -14,6 +14,7 @@ lit 40 ms after it while a glitch can at most make a light flicker.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tavla_pi.clock import Clock
@@ -29,6 +30,7 @@ from tavla_pi.hal.buttons import ButtonDecoder
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds import LedLayout, render
+from tavla_pi.rules.color import Color
 
 SCAN_MS = 20
 """The scan period: 50 frames a second."""
@@ -61,7 +63,12 @@ class Pipeline:
         self.frame: tuple[RGB, ...] = ()
         self.view: GameView | None = None
         """The view the last frame was rendered from (None before the first)."""
-        self._preview: tuple[tuple[object, ...], GameView] | None = None
+        self._preview: tuple[tuple[object, ...], Observation, GameView] | None = None
+        self._lit: tuple[Observation, GameView] | None = None
+        """The board the lights last showed (a provisional one, or part of one) and its
+        view."""
+        self._prior: tuple[Observation, tuple[Observation, GameView] | None] | None = None
+        """The provisional board and what the lights showed before it came."""
         self.bad_frames = 0
         self.decided_at = clock.now_ms()
 
@@ -122,28 +129,52 @@ class Pipeline:
         view = self.referee.view()
         seen, stable = self.provisional.current, self.stability.stable
         if seen is None or seen == stable:
+            self._lit = None if stable is None else (stable, view)
             return view
-        key = (seen, self.referee.obs, view)
+        if self._prior is None or self._prior[0] != seen:
+            self._prior = (seen, self._lit)
+        prior = self._prior[1]
+        key = (seen, prior, self.referee.obs, view)
         if self._preview is None or self._preview[0] != key:
-            self._preview = (key, self._preview_of(seen, stable, view))
-        return self._preview[1]
+            self._preview = (key, *self._preview_of(seen, prior, stable, view))
+        self._lit = self._preview[1], self._preview[2]
+        return self._preview[2]
 
-    def _preview_of(self, seen: Observation, stable: Observation | None,
-                    decided: GameView) -> GameView:
-        """The referee's preview of ``seen``.  If a turn's board asks for fixes while
-        part of the change reads as a sensible board (no fixes), the lights show that
-        part (:func:`~tavla_pi.decode.stability.blends`): a phantom next to a real lift
-        lights the lift, not a fix for the phantom; the stable board decides."""
-        view = self.referee.preview(seen)
-        if not view.fixes or stable is None or view.phase is not Phase.MOVING \
-                or view.on_roll is None:
-            return view
-        spare = 1 if decided.lifted_from is not None else 0
-        for part in blends(stable, seen, view.on_roll, spare):
+    def _preview_of(self, seen: Observation, prior: tuple[Observation, GameView] | None,
+                    stable: Observation | None,
+                    decided: GameView) -> tuple[Observation, GameView]:
+        """The board the lights show for ``seen`` and the referee's preview of it.
+
+        If a turn's board asks for fixes while part of its change reads as a board that
+        asks for fewer, the lights show that part, the first with none or else the one
+        with fewest (:func:`~tavla_pi.decode.stability.blends`): a phantom next to a
+        real lift lights the lift, a phantom next to a wrong placement lights the fix
+        of the placement alone; the stable board decides.  The parts are taken first
+        of the change since the board lit before ``seen`` (``prior``: the last scans'
+        change alone, however far the stable board is behind), then of the change
+        since the stable board."""
+        best = seen, self.referee.preview(seen)
+        view = best[1]
+        if not view.fixes or view.phase is not Phase.MOVING or view.on_roll is None:
+            return best
+        for part in self._parts(seen, prior, stable, decided, view.on_roll):
             partial = self.referee.preview(part)
-            if not partial.fixes:
-                return partial
-        return view
+            if len(partial.fixes) < len(best[1].fixes):
+                best = part, partial
+                if not partial.fixes:
+                    break
+        return best
+
+    def _parts(self, seen: Observation, prior: tuple[Observation, GameView] | None,
+               stable: Observation | None, decided: GameView,
+               mover: Color) -> Iterator[Observation]:
+        """The parts of ``seen``'s change the lights may show instead, in the order
+        :meth:`_preview_of` tries them."""
+        began = self.provisional.began
+        if prior is not None:
+            yield from blends(prior[0], seen, mover, _held(prior[1]), began)
+        if stable is not None and (prior is None or prior[0] != stable):
+            yield from blends(stable, seen, mover, _held(decided), began)
 
     def _sense(self, frame: RawFrame, now: int) -> list[Event]:
         try:
@@ -155,3 +186,8 @@ class Pipeline:
         self.provisional.update(obs)
         stable = self.stability.update(obs)
         return [] if stable is None else self.referee.on_observation(stable, now)
+
+
+def _held(view: GameView) -> int:
+    """The checkers of the mover a view has in the hand (a lifted one)."""
+    return 1 if view.lifted_from is not None else 0

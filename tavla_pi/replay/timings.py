@@ -17,7 +17,8 @@ lift reads as a move.  A frame is rendered from
 its view in the same scan, so the view stands for the frame.
 
 A :class:`FlickerCount` watches the same scans for lights that came on and went
-out again within :data:`FLICKER_MS` (the soak reports them per 1,000 plays).
+out again within :data:`FLICKER_MS` with no action of the hand to put them out
+(the soak reports them per 1,000 plays).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.view import GameView, Phase
+from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.rules.color import Color
 
 LIFT = "lift -> destinations"
@@ -298,28 +300,39 @@ def _row(stats: dict[str, int] | None, width: int) -> str:
 
 
 class FlickerCount:
-    """Lights that came on and went out again within :data:`FLICKER_MS`.
+    """Lights that flickered: came on and went out again within :data:`FLICKER_MS`
+    while the hand did nothing.
 
     A light is one thing the frame shows: a lifted checker's origin, each lit
     destination, each fix, each hit checker to put on the bar, each candidate,
-    "press DONE".  ``unseen`` counts the flickers the game's own (stable) view
-    never showed: lights of a board that was never there long enough to decide on
-    (a checker put down again within the stable time, a slide, a glitch);
+    "press DONE".  One the hand's own action put out is no flicker, however short
+    its life: a checker lifted and put down again within 100 ms lit its
+    destinations, and they went out because the play went on.  A light counts
+    once the hand has done nothing (no lift, place, press or release) since the scan
+    before it came on (the earliest that could still have lit it): nothing but the
+    board's reading changed, so the lights followed a board that was not there.
+    ``followed`` counts the short-lived lights the hand put out, apart.
+    ``unseen`` counts the flickers the game's own (stable) view never showed;
     ``phantom`` those lit while a phantom reading (a ``glitch`` mark) stood.
     """
 
     def __init__(self) -> None:
         self.flickers = 0
+        self.followed = 0
         self.unseen = 0
         self.phantom = 0
         self._on: dict[tuple[str, str], tuple[int, bool]] = {}
         self._phantoms: list[tuple[int, int]] = []
+        self._acted = -1_000_000
+        """When the hand last did something."""
 
     def mark(self, mark: Mark, stable: GameView) -> None:
-        """Remember when phantom readings stand; nothing else counts but the frames."""
+        """Remember when phantom readings stand and when the hand last acted."""
         if mark.kind == "glitch":
             self._phantoms = [(a, b) for a, b in self._phantoms if b > mark.t_ms - 1000]
             self._phantoms.append((mark.t_ms, mark.t_ms + mark.ms))
+        else:
+            self._acted = mark.t_ms
 
     def scan(self, t_ms: int, events: Iterable[Event], stable: GameView,
              shown: GameView) -> None:
@@ -327,10 +340,14 @@ class FlickerCount:
         now, decided = lights(shown), lights(stable)
         for light in [k for k in self._on if k not in now]:
             since, seen = self._on.pop(light)
-            if t_ms - since < FLICKER_MS:
-                self.flickers += 1
-                self.unseen += not seen
-                self.phantom += any(a <= t_ms and b >= since for a, b in self._phantoms)
+            if t_ms - since >= FLICKER_MS:
+                continue
+            if self._acted > since - SCAN_MS:
+                self.followed += 1
+                continue
+            self.flickers += 1
+            self.unseen += not seen
+            self.phantom += any(a <= t_ms and b >= since for a, b in self._phantoms)
         for light in now:
             since, seen = self._on.get(light, (t_ms, False))
             self._on[light] = (since, seen or light in decided)

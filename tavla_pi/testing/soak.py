@@ -191,6 +191,7 @@ class Session:
             self._fail("error", f"{type(exc).__name__}: {exc}")
         self.counts["virtual_ms"] += self.runner.clock.now_ms()
         self.counts["light_flickers"] += self.flickers.flickers
+        self.counts["light_flickers_followed"] += self.flickers.followed
         self.counts["light_flickers_unseen"] += self.flickers.unseen
         self.counts["light_flickers_phantom"] += self.flickers.phantom
         self.counts["wall_ms"] += round((time.perf_counter() - start) * 1000)
