@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
+from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile.fix import Fix
@@ -76,7 +77,7 @@ def _suggested(coach: Coach | None) -> dict[str, Any]:
     return {"suggested": coach.suggested, "suggested_since_ms": coach.suggested_since}
 
 
-def end_view(base: dict[str, Any], shown: GameResult | None,
+def end_view(base: dict[str, Any], shown: GameResult | VariantResult | None,
              fixes: tuple[Fix, ...]) -> GameView:
     """Between games: the result while it is ``shown``, else the setup and its fixes."""
     if shown is not None:

@@ -113,14 +113,19 @@ class TavliMatch:
         """The match once the game now has ended with ``outcome``: the points added, the
         next game of the cycle on, started by the winner (after a draw, by the same
         starter as this game)."""
+        return self.scored(outcome.winner, self.points(outcome, cube))
+
+    def scored(self, winner: Color | None, points: int) -> TavliMatch:
+        """The match once the game now has ended with ``points`` (as counted) to
+        ``winner`` (None: a draw): the next game of the cycle on, the winner to start it
+        (after a draw, this game's starter)."""
         if self.match_winner is not None:
             raise IllegalPlayError(f"the match is over: {self.match_winner.value} has won it")
         score = list(self.score)
         starter = self.starter
-        if outcome.winner is not None:
-            i = 0 if outcome.winner is Color.WHITE else 1
-            score[i] += self.points(outcome, cube)
-            starter = outcome.winner
+        if winner is not None:
+            score[0 if winner is Color.WHITE else 1] += points
+            starter = winner
         return replace(self, score=(score[0], score[1]), game=self.game + 1, starter=starter)
 
     @property
