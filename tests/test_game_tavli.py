@@ -100,3 +100,22 @@ def test_the_computer_is_not_offered_with_plakoto() -> None:
     runner, _ = run({"setup": "start", "variant": "plakoto"})
     assert runner.referee.menu.engine_missing is not None
     assert "Portes only" in runner.referee.menu.engine_missing
+
+
+def test_the_view_shows_the_game_its_number_and_the_pins() -> None:
+    runner, _ = run(*PLAKOTO_PIN)
+    view = runner.referee.view()
+    assert (view.variant, view.match_variant, view.tavli_game) == ("plakoto", "plakoto", 1)
+    assert view.pinned == {"19": Color.BLACK}
+    assert view.first_checker is None
+
+
+def test_fevga_first_checker_rule_is_shown_while_it_binds() -> None:
+    runner, events = run({"setup": "start", "variant": "fevga"},
+                         dice(5, 3), press("white.roll"), dice(2, 1), press("white.roll"),
+                         move("24/21", "white"), press("white.roll"),
+                         dice(6, 5), press("black.roll"), move("12/1", "black"),
+                         press("black.roll"))
+    first = of_type(events, "played")[0]
+    assert first["board"]["white"] == {"21": 1, "24": 14}
+    assert runner.referee.view().first_checker == "21"  # White's first checker, not yet past 12

@@ -150,3 +150,19 @@ def opened(tavli: TavliMatch, match: MatchState, starter: Color
     if tavli.opening_dice_played:
         return tavli, match, None
     return tavli, match.replace(dice=None), start_position(tavli.variant, starter)
+
+
+def first_checker(position: VariantPosition | None) -> str | None:
+    """Fevga: the point of the player on roll's first checker while the first-checker
+    rule binds it (14 still on the start, the other not yet past the opponent's start);
+    else None."""
+    if not isinstance(position, FevgaPosition):
+        return None
+    mine = position.mine
+    if mine[23] != 14:
+        return None
+    out = next((i for i in range(11, 23) if mine[i]), None)
+    if out is None:
+        return None
+    white = position.on_roll is Color.WHITE
+    return str(out + 1 if white else (out + 12) % 24 + 1)

@@ -7,7 +7,7 @@ A ``GameView`` is a plain value derived from the game state; the renderer in
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tavla_pi.game.menu import MenuView
 from tavla_pi.reconcile.fix import Fix
@@ -64,6 +64,13 @@ class GameView:
     while a question to the engine is unanswered, ``engine_trouble`` why the
     engine cannot answer now (it retries; after a few tries the hand plays
     that decision for it, as between two players).
+
+    Tavli: ``variant`` is the game being played now ("portes", "plakoto",
+    "fevga"), ``match_variant`` the match's setting ("tavli" or the single
+    game), ``tavli_game`` the 1-based number of the game in the match;
+    ``pinned`` maps each point of the committed board where a checker lies
+    pinned to that checker's colour (Plakoto); ``first_checker`` (Fevga) the
+    point of the checker the first-checker rule binds, while it binds.
     """
 
     phase: Phase
@@ -98,3 +105,8 @@ class GameView:
     engine_step: EngineStep | None = None
     engine_thinking: bool = False
     engine_trouble: str | None = None
+    variant: str = "portes"
+    match_variant: str = "portes"
+    tavli_game: int = 1
+    pinned: dict[str, Color] = field(default_factory=dict)
+    first_checker: str | None = None
