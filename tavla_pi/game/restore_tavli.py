@@ -9,6 +9,7 @@ checked only as the referee derives them); a game's end scores the tavli match.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tavla_pi.events.event import Event
@@ -32,7 +33,9 @@ def started(fold: _Fold, event: Event, position: Position) -> VariantPosition | 
     """The game a ``game_started`` begins: its variant checked against the match's
     (a Portes position not at the start is a ``load``, which makes it a Portes match);
     the Plakoto or Fevga start, None in Portes."""
-    name, tavli = event.fields.get("variant", "portes"), fold.state.tavli
+    name, match = event.fields.get("variant", "portes"), fold.match
+    tavli = replace(fold.state.tavli, length=match.match_length, score=match.score)
+    fold.set(tavli=tavli)  # the Match ID says the length and the score
     if name == "portes" and (tavli.variant != "portes" or position != Position.initial()):
         fold.set(tavli=TavliMatch.new("portes", fold.match.match_length, fold.settings.tavli))
         return None

@@ -113,14 +113,15 @@ class TavliMatch:
         """The match once the game now has ended with ``outcome``: the points added, the
         next game of the cycle on, started by the winner (after a draw, by the same
         starter as this game)."""
+        if self.match_winner is not None:
+            raise IllegalPlayError(f"the match is over: {self.match_winner.value} has won it")
         return self.scored(outcome.winner, self.points(outcome, cube))
 
     def scored(self, winner: Color | None, points: int) -> TavliMatch:
         """The match once the game now has ended with ``points`` (as counted) to
         ``winner`` (None: a draw): the next game of the cycle on, the winner to start it
-        (after a draw, this game's starter)."""
-        if self.match_winner is not None:
-            raise IllegalPlayError(f"the match is over: {self.match_winner.value} has won it")
+        (after a draw, this game's starter).  The score is kept, not judged: whether the
+        match is over is the Match ID's word (:class:`~tavla_pi.rules.match.MatchState`)."""
         score = list(self.score)
         starter = self.starter
         if winner is not None:
