@@ -29,6 +29,7 @@ from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
+from tavla_pi.rules.tavlimatch import MATCHES, TavliRules
 
 CONFIG_FILENAME = "config.toml"
 MAX_BYTES = 64 * 1024
@@ -71,7 +72,9 @@ class Config:
     scan_hz: int = 50
     stable_ms: int = STABLE_MS
     match_length: int = 0
+    variant: str = "portes"
     rules: MatchRules = field(default_factory=MatchRules)
+    tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
@@ -204,6 +207,11 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "jacoby": ("jacoby", _boolean),
         "beavers": ("beavers", _boolean),
         "automatic_doubles": ("automatic_doubles", _integer(0, MAX_CUBE.bit_length() - 1)),
+        "variant": ("variant", _choice(MATCHES)),
+    },
+    "tavli": {
+        "cube_in_portes": ("tavli_cube_in_portes", _boolean),
+        "backgammon_points": ("tavli_backgammon_points", _integer(2, 3)),
     },
     "opponent": {
         "color": ("opponent_color", _opponent_color),
@@ -222,6 +230,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
 }
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
 OPPONENT_PREFIX = "opponent_"
+TAVLI_PREFIX = "tavli_"
 """The [opponent] keys' values go into :class:`OpponentSettings` under their own names."""
 
 
@@ -243,7 +252,12 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
     rules = MatchRules(**{k: values.pop(k) for k in RULE_KEYS if k in values})
     opponent = OpponentSettings(**{k.removeprefix(OPPONENT_PREFIX): values.pop(k)
                                    for k in list(values) if k.startswith(OPPONENT_PREFIX)})
-    return Config(source=source, rules=rules, opponent=opponent, **values)
+    tavli = TavliRules(**{k.removeprefix(TAVLI_PREFIX): values.pop(k)
+                          for k in list(values) if k.startswith(TAVLI_PREFIX)})
+    if values.get("variant", "portes") != "portes" and opponent.color is not None:
+        raise ConfigError(f"{source}: [opponent] color",
+                          f"the computer plays Portes only, not variant {values['variant']!r}")
+    return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, **values)
 
 
 def parse_opponent(changes: Mapping[str, Any], where: str,

@@ -30,6 +30,7 @@ from tavla_pi.errors import ConfigError
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
+from tavla_pi.rules.tavlimatch import TavliRules
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "config.example.toml"
@@ -164,7 +165,7 @@ log_level = "debug"
     ('coach = true\n', "coach: belongs in the [opponent] table"),
     ('[board]\nbackend = "' + "x" * 100 + '"\n',
      "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),
-    ('[bord]\n', "[bord]: unknown table (known: board, game, opponent, http, daemon); "
+    ('[bord]\n', "[bord]: unknown table (known: board, game, tavli, opponent, http, daemon); "
                  "did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),
@@ -304,3 +305,22 @@ def test_any_bytes_are_a_config_or_one_config_error(data: bytes) -> None:
             load_config(path)
         except ConfigError as exc:
             assert str(exc).startswith(str(path))
+
+
+def test_variant_and_tavli_rules_are_read() -> None:
+    config = parse_config({"game": {"variant": "tavli"},
+                           "tavli": {"cube_in_portes": True, "backgammon_points": 3}},
+                          "c.toml", Path())
+    assert config.variant == "tavli"
+    assert config.tavli == TavliRules(cube_in_portes=True, backgammon_points=3)
+    assert parse_config({}, "c.toml", Path()).variant == "portes"
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"game": {"variant": "tavla"}}, "[game] variant"),
+    ({"tavli": {"backgammon_points": 4}}, "[tavli] backgammon_points"),
+    ({"game": {"variant": "plakoto"}, "opponent": {"color": "black"}}, "Portes only"),
+])
+def test_variant_faults_are_named(doc: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        parse_config(doc, "c.toml", Path())

@@ -147,7 +147,9 @@ def verify(gnubg: Any, scenario: Path) -> str | None:
         referee.next_game()
         fresh = True
     _, again = Hand(random.Random(0), CLEAN).render(referee.items)
-    want = [event for event in expected if event["type"] != "rejected"]
+    # a played event's board is the board of its position_id: gnubg's referee writes none
+    want = [{k: v for k, v in event.items() if k != "board"}
+            for event in expected if event["type"] != "rejected"]
     for index, (a, b) in enumerate(zip(want, again, strict=False)):
         if a != b:
             return f"{scenario.name}: event {index + 1}: expected {a}, gnubg says {b}"

@@ -104,8 +104,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
     """Open every part in order; on failure nothing stays open."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
-        game = GameSettings(match_length=config.match_length, rules=config.rules,
-                            opponent=config.opponent)
+        game = GameSettings(match_length=config.match_length, variant=config.variant,
+                            rules=config.rules, tavli=config.tavli, opponent=config.opponent)
         journal, state = _open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)

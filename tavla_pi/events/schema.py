@@ -51,7 +51,23 @@ def _score(value: Any) -> bool:
 
 
 def _kind(value: Any) -> bool:
-    return value in ("single", "gammon", "backgammon")
+    return value in ("single", "gammon", "backgammon", "mother", "draw")
+
+
+def _winner(value: Any) -> bool:
+    """A game's winner: a colour, or null for a draw (Plakoto)."""
+    return value is None or _color(value)
+
+
+def _game(value: Any) -> bool:
+    """A game of tavli: "portes", "plakoto" or "fevga"."""
+    return value in ("portes", "plakoto", "fevga")
+
+
+def _board(value: Any) -> bool:
+    """A board in the form of docs/CONTRACTS.md §2: the colours' counts and the pins."""
+    return isinstance(value, dict) and all(
+        isinstance(value.get(k), dict) for k in ("white", "black", "pinned"))
 
 
 def _flag(value: Any) -> bool:
@@ -97,7 +113,7 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.DOUBLE_OFFERED: _CUBE,
     EventType.DOUBLE_TAKEN: _CUBE,
     EventType.DOUBLE_DROPPED: _CUBE,
-    EventType.GAME_OVER: {"winner": _color, "kind": _kind, "cube": _count, "points": _count,
+    EventType.GAME_OVER: {"winner": _winner, "kind": _kind, "cube": _count, "points": _count,
                           "score": _score},
     EventType.MATCH_OVER: {"winner": _color, "score": _score},
     EventType.HINT: {"player": _color, "dice": _dice, "plays": _plays},
@@ -115,11 +131,20 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
 """The fields that must be present, per event type (every member), and their checks."""
 
 OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
-    EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text},
+    EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text,
+                          "variant": lambda v: v == "tavli" or _game(v)},
+    EventType.GAME_STARTED: {"variant": _game},
     EventType.OPENING_ROLL: {"starter": _color},
+    EventType.PLAYED: {"board": _board},
     EventType.DOUBLE_TAKEN: {"beaver": _flag},
 }
 """Fields that may be absent, but when present must pass their check."""
+
+ADDED: Mapping[EventType, frozenset[str]] = {
+    EventType.GAME_STARTED: frozenset({"variant"}),
+    EventType.PLAYED: frozenset({"board"}),
+}
+"""Fields always written now that older journals lack: read as optional (in ``OPTIONAL``)."""
 
 
 def parse_event(line: str) -> Event:

@@ -52,6 +52,8 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
     position: the computer's (its chosen play, or None while it is still to choose) or a
     human's."""
     a, b = state.dice
+    if state.variant_position is not None:  # Plakoto or Fevga: between two players
+        return Turn.begin_variant(state.variant_position, (a, b))
     mover, position = state.match.on_roll, state.position()
     if mover is not computer:
         return Turn.begin(position, mover, (a, b))
@@ -151,7 +153,9 @@ class Undo:
 
     @classmethod
     def of(cls, turn: Turn, match: MatchState, result: Board) -> Undo:
-        """The undo of ``turn``, committed from ``match`` (before the play) to ``result``."""
+        """The undo of ``turn`` (Portes), committed from ``match`` (before the play) to
+        ``result``."""
+        assert turn.start is not None  # the computer plays Portes only
         return cls(match, turn.start.to_board(turn.mover), turn.dice, turn.tracker.tree, result)
 
     @classmethod

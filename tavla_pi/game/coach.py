@@ -178,8 +178,11 @@ class Coach:
     # -- the referee's hooks ----------------------------------------------------------------
 
     def begin(self, turn: Turn, match: MatchState, now: int) -> None:
-        """A turn begins: forget the last one; ask at once if DONE will be checked."""
+        """A turn begins: forget the last one; ask at once if DONE will be checked.
+        No coaching in Plakoto and Fevga (GNU Backgammon knows Portes only)."""
         self._drop()
+        if turn.start is None:
+            return
         request = EngineRequest(turn.start, match, self.settings.rules,
                                 hint_level(self.settings), self.settings.opponent.seed)
         self._lesson = _Lesson(turn, request, seen=turn.verdict)
@@ -256,7 +259,7 @@ class Coach:
     def _ask(self, lesson: _Lesson, now: int) -> None:
         if lesson.job is not None or lesson.ranking is not None:
             return
-        every = len(lesson.turn.start.legal_plays(lesson.turn.dice))
+        every = len(lesson.request.position.legal_plays(lesson.turn.dice))
         lesson.job, lesson.asked_at = self.engine.hint(lesson.request, every), now
 
     def _take(self, lesson: _Lesson) -> None:

@@ -17,40 +17,56 @@ from typing import Any
 
 from tavla_pi.decode.observation import Observation
 from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, ResignAnswer, TakeDecision
-from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
 from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
 from tavla_pi.game.menu import Menu, Mode
+from tavla_pi.game.offers import Offers
 from tavla_pi.game.resign import ResignDesk, offer_to_make
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
+from tavla_pi.game.tavli import (
+    PORTES_ONLY,
+    VariantResult,
+    game_start,
+    high_first,
+    kind_of,
+    opened,
+    portes_end,
+    position_id,
+    start_position,
+)
 from tavla_pi.game.turn import Turn
+from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules import Resignation
-from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
 from tavla_pi.rules.match import GameState, MatchState, new_match, rolled, start_game, turn_done
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult, win_by_play
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPlay, VariantPosition
+from tavla_pi.rules.tavlimatch import TavliMatch
 
 
-class Referee:
+class Referee(Offers, VariantGames):
     """Referees a match on a sensed board; every decision is an event.
 
     ``settings.opponent`` is the match's opponent; ``next_opponent`` the one the
     next new match takes (MENU and the web page choose it).  ``engine``: GNU
     Backgammon in the background, None without it; ``engine_missing`` is the
     line saying how to install it when it is not installed (None: it is); the
-    menu then offers two players only.
+    menu then offers two players only.  ``tavli``: the match of Portes, Plakoto or
+    Fevga (or the three in turn) being played; ``variant_position`` the committed
+    position of a Plakoto or Fevga game (None in Portes, whose is ``board``).
     """
 
     def __init__(self, settings: GameSettings, dice: DiceSource, *,
@@ -61,15 +77,19 @@ class Referee:
         self.engine = engine
         self.coach = Coach(engine, settings, self._emit) if engine is not None else None
         self.next_opponent: OpponentSettings = settings.opponent
-        self.menu = Menu(settings.menu_confirm_ms, engine_missing)
+        portes = settings.variant == "portes"
+        self.menu = Menu(settings.menu_confirm_ms, engine_missing if portes else PORTES_ONLY)
+        self._engine_missing = engine_missing
         self.match: MatchState = new_match(settings.match_length, settings.rules)
+        self.tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
+        self.variant_position: VariantPosition | None = None
         self.board: Board = Board.initial()
         self.phase = Phase.SETUP
         self.turn: Turn | None = None
         self.obs: Observation | None = None
         self.sync_fixes: tuple[Fix, ...] = ()
         self.shown_dice: tuple[int, ...] = ()
-        self.result: GameResult | None = None
+        self.result: GameResult | VariantResult | None = None
         self.since_ms = 0
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
@@ -111,7 +131,7 @@ class Referee:
         elif self.phase in (Phase.SETUP, Phase.GAME_OVER):
             self._check_setup(obs)
         elif self.phase is not Phase.MATCH_OVER:
-            self._report_sync(board_fixes(self.board, obs))
+            self._report_sync(board_fixes(self.board_dict(), obs))
         return self._flush()
 
     def on_button(self, name: str, long: bool, now: int) -> list[Event]:
@@ -165,8 +185,10 @@ class Referee:
         self.match = match
         self.board = position.to_board(match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
+        self.tavli = TavliMatch.new("portes", match.match_length, self.settings.tavli)
+        self.variant_position = None
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
-                   match_id=match.match_id())
+                   match_id=match.match_id(), variant="portes")
         if match.game_state is not GameState.PLAYING:
             self._enter(Phase.SETUP)
         elif match.double_offered:
@@ -187,6 +209,7 @@ class Referee:
         """
         self._now = now
         self.match, self.board, self.result = state.match, state.board, state.result
+        self.tavli, self.variant_position = state.tavli, state.variant_position
         self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
         self.turn, self.sync_fixes, self.pass_at = None, (), None
         if state.opponent is not None:
@@ -253,7 +276,8 @@ class Referee:
             return referee_view(self, self._now, self.sync_fixes, self.turn.preview(obs))
         if self.phase is Phase.MATCH_OVER:
             return self.view()
-        board = Board.initial() if self.phase in (Phase.SETUP, Phase.GAME_OVER) else self.board
+        setup = self.phase in (Phase.SETUP, Phase.GAME_OVER)
+        board = self._setup_board() if setup else self.board_dict()
         return referee_view(self, self._now, board_fixes(board, obs))
 
     # -- phases ------------------------------------------------------------------
@@ -263,14 +287,17 @@ class Referee:
         self.resign.entered(phase)
 
     def _check_setup(self, obs: Observation) -> None:
-        fixes = board_fixes(Board.initial(), obs)
+        fixes = board_fixes(self._setup_board(), obs)
         self.sync_fixes = fixes
         if fixes:
             return
         self.board, self.result, self.shown_dice = Board.initial(), None, ()
-        self._emit(EventType.GAME_STARTED, position_id=Position.initial().position_id(),
-                   match_id=self.match.match_id())
-        self._enter(Phase.OPENING)
+        name = self.tavli.variant
+        self.match, self.variant_position, opening = game_start(self.tavli, self.match)
+        start = self.variant_position or start_position(name, self.match.on_roll)
+        self._emit(EventType.GAME_STARTED, position_id=position_id(start),
+                   match_id=self.match.match_id(), variant=name)
+        self._enter(Phase.OPENING if opening else Phase.AWAIT_ROLL)
 
     def _report_sync(self, fixes: tuple[Fix, ...]) -> None:
         if fixes == self.sync_fixes:
@@ -286,7 +313,7 @@ class Referee:
         if phase is Phase.OPENING and role == "roll":
             self._opening_roll()
         elif phase is Phase.AWAIT_ROLL:
-            if not self._resign_gesture(color, role, long):
+            if self.variant_position is not None or not self._resign_gesture(color, role, long):
                 self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
             self._answer_double(color, role, long)
@@ -312,7 +339,12 @@ class Referee:
         self.opening_throws = []
         self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
         self.match = start_game(self.match, opening, self.settings.rules)
-        self._start_turn(opening.dice)
+        self.tavli, self.match, vstart = opened(self.tavli, self.match, opening.starter)
+        if vstart is None:
+            self._start_turn(opening.dice)
+        else:  # Plakoto and Fevga: the opening roll's winner rolls both dice
+            self.variant_position = vstart
+            self._enter(Phase.AWAIT_ROLL)
 
     def _await_roll(self, color: Color, role: str) -> None:
         if color is not self.match.on_roll:
@@ -325,80 +357,20 @@ class Referee:
             self.match = rolled(self.match, (max(dice), min(dice)))
             self._start_turn(dice)
 
-    def _offer_double(self, color: Color) -> None:
-        verdict = cube_rules.may_double(self.match, color, self.settings.rules)
-        if not verdict:
-            self._reject(color, verdict.reason)
-            return
-        self.match = cube_rules.offer_double(self.match, color, self.settings.rules)
-        self._emit(EventType.DOUBLE_OFFERED, player=color.value, cube=self.match.cube * 2)
-        self._enter(Phase.DOUBLE_OFFERED)
-
-    def _answer_double(self, color: Color, role: str, long: bool) -> None:
-        answerer = self.match.to_act  # the doubled player, or the doubler after a beaver
-        if color is not answerer:
-            self._reject(color, f"{answerer.value} must take or drop the double")
-        elif role == "roll":
-            self.match = cube_rules.take(self.match, color)
-            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube)
-            self._enter(Phase.AWAIT_ROLL)
-        elif long and cube_rules.may_beaver(self.match, color, self.settings.rules):
-            self.match = cube_rules.beaver(self.match, color, self.settings.rules)
-            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube,
-                       beaver=True)
-        else:
-            cube = self.match.cube * 2
-            self.match, result = cube_rules.drop(self.match, color, self.settings.rules)
-            self._emit(EventType.DOUBLE_DROPPED, player=color.value, cube=cube)
-            self._game_over(result)
-
-    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
-        """A press before the roll that chooses, offers or withdraws a resignation."""
-        gesture = self.resign.press(self.match, color, role, long)
-        if gesture is None:
-            return False
-        if gesture.reason:
-            self._reject(color, gesture.reason)
-        elif gesture.offer:
-            self._offer_resignation(color, gesture.offer)
-        return True
-
-    def _offer_resignation(self, color: Color, level: Resignation) -> None:
-        try:
-            self.match, points = self.resign.offer(self.phase, self.match, color, level)
-        except IllegalPlayError as exc:
-            self._reject(color, str(exc))
-            return
-        self._emit(EventType.RESIGN_OFFERED, player=color.value, points=points)
-        self._enter(Phase.RESIGN_OFFERED)
-
-    def _answer_resignation(self, color: Color, accept: bool) -> None:
-        try:
-            self.match, points, result = self.resign.answer(self.match, color, accept,
-                                                            self.settings.rules)
-        except IllegalPlayError as exc:
-            self._reject(color, str(exc))
-            return
-        if result is not None:
-            self._emit(EventType.RESIGN_ACCEPTED, player=color.value, points=points)
-            self._game_over(result)
-        else:
-            self._emit(EventType.RESIGN_DECLINED, player=color.value, points=points)
-            self._enter(Phase.AWAIT_ROLL)
-
     def _start_turn(self, dice: tuple[int, int]) -> None:
-        mover = self.match.on_roll
-        start = self.position()
+        mover, vstart = self.match.on_roll, self.variant_position
+        start: Position | VariantPosition = self.position() if vstart is None else vstart
         self.shown_dice = dice
         if not start.legal_plays(dice):
-            self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=_high_first(dice))
+            self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=high_first(dice))
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
             return
         self._enter(Phase.MOVING)
         self.turn = None  # the computer's play comes from the engine (tick)
         if not self.computer.plays(mover):
-            turn = Turn.begin(start, mover, dice)
+            turn = (Turn.begin(start, mover, dice) if isinstance(start, Position)
+                    else Turn.begin_variant(start, dice))
             self._coach_begin(turn)
             self._follow(turn)
 
@@ -415,6 +387,7 @@ class Referee:
     def _pass_turn(self) -> None:
         self.pass_at = None
         self.match = turn_done(self.match)
+        self._turn_to_roll()
         self._enter(Phase.AWAIT_ROLL)
 
     def _observe_turn(self, obs: Observation) -> None:
@@ -447,10 +420,13 @@ class Referee:
             turn.done_pending_since = self._now
 
     def _done(self, turn: Turn) -> None:
-        play = turn.complete_play()
+        play = turn.complete_play() if turn.start is not None else turn.complete_variant_play()
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
             self._reject(turn.mover, turn.why_not_done())
+            return
+        if isinstance(play, VariantPlay):
+            self._commit_variant(turn, play)
             return
         if self.coach is not None and not self.coach.may_commit(play, self._now):
             return
@@ -462,13 +438,14 @@ class Referee:
         self.turn = None
         result = None
         if sum(play.result.theirs) == 0:  # the mover has borne off all 15
-            self.match, result = win_by_play(self.match, mover, play.result.mine,
-                                             self.settings.rules)
+            self.match, result = portes_end(self.match, mover, play.result.mine,
+                                            self.settings.rules, self.tavli)
         else:
             self.match = turn_done(self.match)
-        self._emit(EventType.PLAYED, player=mover.value, dice=_high_first(turn.dice),
+        self._emit(EventType.PLAYED, player=mover.value, dice=high_first(turn.dice),
                    play=play.notation, position_id=play.result.position_id(),
-                   match_id=self.match.match_id())
+                   match_id=self.match.match_id(),
+                   board=PortesPosition(play.result, mover.opponent).board())
         if result is not None:
             self._game_over(result)
         else:
@@ -476,9 +453,11 @@ class Referee:
             if self.computer.plays(mover.opponent):  # may be taken back until it plays
                 self.undo = carry.Undo.of(turn, before, self.board)
 
-    def _game_over(self, result: GameResult) -> None:
+    def _game_over(self, result: GameResult | VariantResult) -> None:
         self.result, self.turn = result, None
-        self._emit(EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
+        self.tavli = self.tavli.scored(result.winner, result.points)
+        winner_name = result.winner.value if result.winner is not None else None
+        self._emit(EventType.GAME_OVER, winner=winner_name, kind=kind_of(result),
                    cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
         if winner is not None:
@@ -488,10 +467,11 @@ class Referee:
             self._enter(Phase.GAME_OVER)
         self.sync_fixes = ()
 
-    def new_match(self, length: int, now: int) -> list[Event]:
-        """Abandon whatever is going on and start a match of ``length`` points (0 money)."""
+    def new_match(self, length: int, now: int, variant: str | None = None) -> list[Event]:
+        """Abandon whatever is going on and start a match of ``length`` points (0 money)
+        of ``variant`` ("portes", "plakoto", "fevga", "tavli"; None: as the last)."""
         self._now = now
-        self._new_match(length)
+        self._new_match(length, variant)
         return self._flush()
 
     def choose_opponent(self, opponent: OpponentSettings, now: int) -> list[Event]:
@@ -505,29 +485,26 @@ class Referee:
             self.settings = replace(self.settings, opponent=opponent)
         return self._flush()
 
-    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
-        """``color`` (the computer) offers to resign ``level`` before its roll."""
-        self._now = now
-        self._offer_resignation(color, level)
-        return self._flush()
-
-    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
-        """``color`` (the computer) accepts or declines the resignation on offer."""
-        self._now = now
-        self._answer_resignation(color, accept)
-        return self._flush()
-
-    def _new_match(self, length: int) -> None:
+    def _new_match(self, length: int, variant: str | None = None) -> None:
         self.menu.cancel()
+        name = variant or self.tavli.name
+        self.tavli = TavliMatch.new(name, length, self.settings.tavli)
+        self.variant_position = None
+        portes = name == "portes"
+        self.menu.engine_missing = self._engine_missing if portes else PORTES_ONLY
+        if not portes:  # the computer plays Portes only: two players
+            self.next_opponent = replace(self.next_opponent, color=None)
         opponent = self.next_opponent
         self.settings = replace(self.settings, opponent=opponent)
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
-        if opponent.color is None:
-            self._emit(EventType.NEW_MATCH, match_length=length)
-        else:
+        if opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
                        level=opponent.level.value)
+        elif portes:
+            self._emit(EventType.NEW_MATCH, match_length=length)
+        else:  # Plakoto, Fevga or tavli: between two players
+            self._emit(EventType.NEW_MATCH, match_length=length, variant=name)
         self._enter(Phase.SETUP)
         if self.obs is not None:
             self._check_setup(self.obs)
@@ -556,7 +533,7 @@ class Referee:
             dice = (self.shown_dice[0], self.shown_dice[-1])
             if isinstance(answer, EnginePlay) and answer.play is not None:
                 play = answer.play
-                self._emit(EventType.ENGINE_PLAY, player=color.value, dice=_high_first(dice),
+                self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
                            play=play.notation, position_id=play.result.position_id())
                 self._follow(carry.follow_play(self.position(), color, dice, play))
             else:  # given up: the hand plays it
@@ -565,7 +542,7 @@ class Referee:
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""
         self.match, self.board, self.turn = undo.match, undo.board, None
-        self._emit(EventType.TAKEBACK, player=undo.player.value, dice=_high_first(undo.dice),
+        self._emit(EventType.TAKEBACK, player=undo.player.value, dice=high_first(undo.dice),
                    position_id=self.position().position_id(), match_id=self.match.match_id())
         self._start_turn(undo.dice)
 
@@ -585,7 +562,3 @@ class Referee:
         out, self._out = self._out, []
         return out
 
-
-def _high_first(dice: tuple[int, int]) -> list[int]:
-    """Dice as GNU Backgammon records a turn's roll: the higher die first."""
-    return sorted(dice, reverse=True)

@@ -74,8 +74,10 @@ from tavla_pi.engine.levels import Level
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game import restore_computer, restore_tavli
 from tavla_pi.game.resign import unplayable_offer
 from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.tavli import VariantResult, kind_of, on_roll, opened, portes_end
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules import resign as resign_rules
@@ -95,7 +97,9 @@ from tavla_pi.rules.match import (
 )
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult, win_by_play
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavlimatch import TavliMatch
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
@@ -118,19 +122,23 @@ class Resumed:
     say, the config decides); ``resign_declined`` the resignation declined this
     turn (the player on roll may only offer more before rolling);
     ``engine_play`` the computer's play of the roll being moved, once chosen;
-    ``before_play`` the state before the last play while it may be taken back.
+    ``before_play`` the state before the last play while it may be taken back;
+    ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``variant_position`` a
+    Plakoto or Fevga game's committed position (:mod:`tavla_pi.game.restore_tavli`).
     """
 
     match: MatchState
     board: Board
     phase: Phase
+    tavli: TavliMatch
     dice: tuple[int, ...] = ()
-    result: GameResult | None = None
+    result: GameResult | VariantResult | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
     opponent: OpponentSettings | None = None
     resign_declined: Resignation = Resignation.NONE
     engine_play: Play | None = None
     before_play: Resumed | None = None
+    variant_position: VariantPosition | None = None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -150,7 +158,8 @@ class Verified:
 def fresh(settings: GameSettings) -> Resumed:
     """The state of an empty journal: a new match, waiting for the board's setup."""
     match = new_match(settings.match_length, settings.rules)
-    return Resumed(match, Board.initial(), Phase.SETUP)
+    tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
+    return Resumed(match, Board.initial(), Phase.SETUP, tavli)
 
 
 def verify(events: Sequence[Event], settings: GameSettings) -> Verified:
@@ -246,7 +255,8 @@ class _Fold:
 
     def start_turn(self, dice: tuple[int, int]) -> None:
         """The player on roll has these dice: moving, or passing if nothing is legal."""
-        plays = self.legal_plays(dice)
+        vpos = self.state.variant_position
+        plays = self.legal_plays(dice) if vpos is None else vpos.legal_plays(dice)
         self.set(dice=dice, phase=Phase.MOVING if plays else Phase.NO_MOVE)
         self.due = None if plays else EventType.NO_LEGAL_MOVE
 
@@ -254,15 +264,18 @@ class _Fold:
         """A turn without a legal move passed silently before this event."""
         if self.state.phase is Phase.NO_MOVE:
             self.set(match=turn_done(self.match), phase=Phase.AWAIT_ROLL)
+            if (vpos := self.state.variant_position) is not None:
+                self.set(variant_position=on_roll(vpos, self.match.on_roll))
 
     def matches(self) -> list[MatchState]:
         """The match as it may stand: the cube the rules in force gave, or another
         number of automatic doubles (see ``cubes``)."""
         return [self.match, *(self.match.replace(cube=c) for c in self.cubes)]
 
-    def game_over(self, match: MatchState, result: GameResult) -> None:
+    def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
         phase = Phase.MATCH_OVER if match.match_winner is not None else Phase.GAME_OVER
-        self.set(match=match, result=result, phase=phase)
+        tavli = self.state.tavli.scored(result.winner, result.points)
+        self.set(match=match, result=result, phase=phase, tavli=tavli)
         self.due, self.cubes = EventType.GAME_OVER, ()
 
 
@@ -309,7 +322,8 @@ def _same(name: str, recorded: Any, derived: Any) -> None:
 def _new_match(fold: _Fold, event: Event) -> None:
     match = new_match(int(event["match_length"]), fold.rules)
     fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=(),
-             opponent=_opponent_of(event, fold.settings.opponent))
+             opponent=_opponent_of(event, fold.settings.opponent),
+             tavli=restore_tavli.new_tavli(fold, event), variant_position=None)
     fold.cubes = ()
 
 
@@ -336,9 +350,11 @@ def _game_started(fold: _Fold, event: Event) -> None:
     position = Position.from_position_id(event["position_id"])
     fold.set(match=match, board=position.to_board(match.on_roll), dice=(), result=None,
              opening_throws=())
+    fold.set(variant_position=restore_tavli.started(fold, event, position))
     fold.cubes = ()
     if match.game_state is not GameState.PLAYING:
-        fold.set(phase=Phase.OPENING if position == Position.initial() else Phase.SETUP)
+        at_start = position == Position.initial() or fold.state.variant_position is not None
+        fold.set(phase=Phase.OPENING if at_start else Phase.SETUP)
     elif match.double_offered:
         fold.set(phase=Phase.DOUBLE_OFFERED)
     elif match.resignation:
@@ -364,7 +380,12 @@ def _opening_roll(fold: _Fold, event: Event) -> None:
     if fold.match.is_money and opening.ties:
         most = min(opening.ties, MAX_CUBE.bit_length() - 1)
         fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != fold.match.cube)
-    fold.start_turn(opening.dice)
+    tavli, match, start = opened(fold.state.tavli, fold.match, opening.starter)
+    fold.set(tavli=tavli, match=match)
+    if start is None:
+        fold.start_turn(opening.dice)
+    else:  # Plakoto and Fevga: the starter rolls both dice
+        fold.set(variant_position=start, phase=Phase.AWAIT_ROLL)
 
 
 def _rolled(fold: _Fold, event: Event) -> None:
@@ -385,6 +406,10 @@ def _no_legal_move(fold: _Fold, event: Event) -> None:
 
 
 def _played(fold: _Fold, event: Event) -> None:
+    if (start := fold.state.variant_position) is not None:
+        _mover(fold, event)
+        restore_tavli.fold_played(fold, event, start)
+        return
     play, mover = _chosen_play(fold, event)
     match, result = _after_play(fold, mover, play, _match_of(event))
     before = replace(fold.state, engine_play=None, before_play=None)
@@ -409,25 +434,6 @@ def _chosen_play(fold: _Fold, event: Event) -> tuple[Play, Color]:
     return play, mover
 
 
-def _engine_play(fold: _Fold, event: Event) -> None:
-    if fold.state.engine_play is not None:
-        raise ValueError("the computer's play of this roll is already chosen")
-    play, _ = _chosen_play(fold, event)
-    fold.set(engine_play=play)
-
-
-def _takeback(fold: _Fold, event: Event) -> None:
-    before = fold.state.before_play
-    if before is None:
-        raise ValueError("only the last play may be taken back, before anything but the "
-                         "opponent's roll and choice")
-    _same("the player", event["player"], before.match.on_roll.value)
-    _same("dice", _dice(event), _high_first(before.dice))
-    _same("the position", event["position_id"], before.position().position_id())
-    _same("the Match ID", event["match_id"], before.match.match_id())
-    fold.state = before
-
-
 def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
     """The legal play of ``dice`` that leads to ``position_id``."""
     for play in fold.legal_plays(dice):
@@ -441,20 +447,20 @@ def _after_play(fold: _Fold, mover: Color, play: Play,
                 recorded: MatchState) -> tuple[MatchState, GameResult | None]:
     """The match after ``play`` as the rules derive it, if it is the recorded one."""
     for before in fold.matches():
-        for match, result in _outcomes(before, mover, play, fold.rules):
+        for match, result in _outcomes(before, mover, play, fold.rules, fold.state.tavli):
             if match == recorded:
                 return match, result
     raise ValueError(f"the Match ID after the play is not {recorded.match_id()} "
                      f"by the rules (from {fold.match.match_id()})")
 
 
-def _outcomes(before: MatchState, mover: Color, play: Play,
-              rules: MatchRules) -> list[tuple[MatchState, GameResult | None]]:
+def _outcomes(before: MatchState, mover: Color, play: Play, rules: MatchRules,
+              tavli: TavliMatch) -> list[tuple[MatchState, GameResult | None]]:
     """The match after ``play``: the next turn, or the game won (Crawford either way)."""
     if sum(play.result.theirs):  # the mover still has checkers on the board
         return [(turn_done(before), None)]
     other = replace(rules, crawford=not rules.crawford)
-    return [win_by_play(before, mover, play.result.mine, r) for r in (rules, other)]
+    return [portes_end(before, mover, play.result.mine, r, tavli) for r in (rules, other)]
 
 
 def _double_offered(fold: _Fold, event: Event) -> None:
@@ -530,8 +536,8 @@ def _game_over(fold: _Fold, event: Event) -> None:
     result, match = fold.state.result, fold.match
     if fold.due != EventType.GAME_OVER or result is None:
         raise ValueError("only right after the play, drop or resignation that ends a game")
-    _same("the winner", event["winner"], result.winner.value)
-    _same("the kind", event["kind"], result.kind.value)
+    _same("the winner", event["winner"], result.winner and result.winner.value)
+    _same("the kind", event["kind"], kind_of(result))
     _same("the cube", event["cube"], match.cube)
     _same("the points", event["points"], result.points)
     _same("the score", event["score"], list(match.score))
@@ -545,32 +551,6 @@ def _match_over(fold: _Fold, event: Event) -> None:
     _same("the winner", event["winner"], winner.value)
     _same("the score", event["score"], list(fold.match.score))
     fold.due = None
-
-
-def _hint(fold: _Fold, event: Event) -> None:
-    """The engine's best plays shown to the mover: legal plays of the turn's dice."""
-    dice = _coached_turn(fold, event, "hint")
-    _same("dice", _dice(event), _high_first(dice))
-    for entry in event["plays"]:
-        play = _play_to(fold, dice, entry["position_id"])
-        _same("the hinted play's notation", entry["play"], play.notation)
-
-
-def _blunder_warning(fold: _Fold, event: Event) -> None:
-    """DONE held back: the play and the better one are legal plays of the turn's dice."""
-    dice = _coached_turn(fold, event, "blunder warning")
-    legal = {play.notation for play in fold.legal_plays(dice)}
-    for name in ("play", "best"):
-        if event[name] not in legal:
-            raise ValueError(f"{event[name]!r} is no legal play of {dice[0]}-{dice[1]}")
-
-
-def _coached_turn(fold: _Fold, event: Event, what: str) -> tuple[int, int]:
-    """The dice of the turn the mover is moving (ValueError if none is)."""
-    _mover(fold, event)
-    fold.expect(Phase.MOVING, what)
-    a, b = fold.state.dice
-    return a, b
 
 
 def _noted(fold: _Fold, event: Event) -> None:
@@ -589,12 +569,12 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.DOUBLE_DROPPED: _double_dropped,
     EventType.GAME_OVER: _game_over,
     EventType.MATCH_OVER: _match_over,
-    EventType.HINT: _hint,
-    EventType.BLUNDER_WARNING: _blunder_warning,
+    EventType.HINT: restore_computer.hint,
+    EventType.BLUNDER_WARNING: restore_computer.blunder_warning,
     EventType.RESIGN_OFFERED: _resign_offered,
     EventType.RESIGN_ACCEPTED: _resign_accepted,
     EventType.RESIGN_DECLINED: _resign_declined,
-    EventType.ENGINE_PLAY: _engine_play,
-    EventType.TAKEBACK: _takeback,
+    EventType.ENGINE_PLAY: restore_computer.fold_engine_play,
+    EventType.TAKEBACK: restore_computer.takeback,
     **dict.fromkeys(NOTES | ASIDES, _noted),
 }

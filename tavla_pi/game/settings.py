@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from tavla_pi.engine.levels import Level
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
+from tavla_pi.rules.tavlimatch import TavliRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,11 @@ class OpponentSettings:
 
 @dataclass(frozen=True, slots=True)
 class GameSettings:
-    """Match length (0 = money play), optional rules, the opponent and the timings (ms).
+    """Match length (0 = money play), what is played, optional rules, the opponent and the
+    timings (ms).
+
+    ``variant``: "portes" (backgammon), "plakoto", "fevga", or "tavli" (the three in
+    turn); ``tavli``: the tavli match's rules (no cube, a backgammon counts 2).
 
     ``no_move_pass_ms``: how long a roll with no legal play is shown before
     the turn passes by itself (the contract says within 3 s).
@@ -39,7 +44,9 @@ class GameSettings:
     """
 
     match_length: int = 0
+    variant: str = "portes"
     rules: MatchRules = field(default_factory=MatchRules)
+    tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
     no_move_pass_ms: int = 2000
     done_settle_ms: int = 2000

@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
+from tavla_pi.game.tavli import VariantResult, first_checker
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.scoring import GameResult
 
 if TYPE_CHECKING:
@@ -31,7 +33,7 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
         score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
         menu=referee.menu.view(now),
         engine_color=computer.color, engine_thinking=computer.thinking,
-        engine_trouble=computer.trouble,
+        engine_trouble=computer.trouble, **tavli_fields(referee),
     )
     if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
         shown = referee.result is not None and (
@@ -49,6 +51,14 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
         return turn_view(base, referee.turn, referee.shown_dice, now, referee.coach,
                          lights=lights)
     return GameView(**base)
+
+
+def tavli_fields(referee: Referee) -> dict[str, Any]:
+    """The view's fields of the tavli match: the game now, its pins, Fevga's first checker."""
+    tavli, vpos = referee.tavli, referee.variant_position
+    pinned = {} if vpos is None else {at: Color(c) for at, c in vpos.board()["pinned"].items()}
+    return {"variant": tavli.variant, "match_variant": tavli.name, "tavli_game": tavli.game,
+            "pinned": pinned, "first_checker": first_checker(vpos)}
 
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,
@@ -76,7 +86,7 @@ def _suggested(coach: Coach | None) -> dict[str, Any]:
     return {"suggested": coach.suggested, "suggested_since_ms": coach.suggested_since}
 
 
-def end_view(base: dict[str, Any], shown: GameResult | None,
+def end_view(base: dict[str, Any], shown: GameResult | VariantResult | None,
              fixes: tuple[Fix, ...]) -> GameView:
     """Between games: the result while it is ``shown``, else the setup and its fixes."""
     if shown is not None:

@@ -27,6 +27,7 @@ from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,22 +50,31 @@ class Turn:
 
     ``engine_play``: the computer's play, which this turn must end with (its
     tree then holds only the boards on the way to it); None for a human's turn.
+    ``start`` is the Portes position (None in Plakoto and Fevga, whose start is
+    ``variant_start``).
     """
 
     mover: Color
     dice: tuple[int, int]
-    start: Position
+    start: Position | None
     tracker: TurnTracker
     verdict: Verdict | None = None
     done_pending_since: int | None = None
     blink_until: int = 0
     last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
     engine_play: Play | None = None
+    variant_start: VariantPosition | None = None
 
     @classmethod
     def begin(cls, start: Position, mover: Color, dice: tuple[int, int]) -> Turn:
         """A fresh turn from the committed position (mover on roll)."""
         return cls(mover, dice, start, TurnTracker(start, mover, dice))
+
+    @classmethod
+    def begin_variant(cls, start: VariantPosition, dice: tuple[int, int]) -> Turn:
+        """A fresh turn of Plakoto or Fevga from the committed position (mover on roll)."""
+        tracker = TurnTracker.for_variant(start, dice)
+        return cls(start.on_roll, dice, None, tracker, variant_start=start)
 
     def observe(self, obs: Observation) -> Verdict:
         """Feed one stable observation; returns the new verdict."""
@@ -88,15 +98,25 @@ class Turn:
         DONE confirms the one lit first (CUBE cycles the candidates); if none
         is, DONE is refused and the candidates stay open.
         """
+        verdict = self._confirmed()
+        return verdict.play if isinstance(verdict, Complete) else None
+
+    def complete_variant_play(self) -> VariantPlay | None:
+        """The play to commit on DONE in any variant, as :meth:`complete_play` chooses it."""
+        verdict = self._confirmed()
+        return verdict.variant_play if isinstance(verdict, Complete) else None
+
+    def _confirmed(self) -> Verdict | None:
+        """The verdict DONE acts on: a complete candidate confirmed when plays read the same."""
         verdict = self.verdict
         if isinstance(verdict, Ambiguous):
-            complete = [n for n in verdict.candidates if n.play is not None]
+            complete = [n for n in verdict.candidates if n.complete]
             if not complete:
                 return None
-            if len(complete) == 1 or verdict.candidates[0].play is None:
+            if len(complete) == 1 or not verdict.candidates[0].complete:
                 self._offer_first(complete[0])
             verdict = self.verdict = self.tracker.confirm()
-        return verdict.play if isinstance(verdict, Complete) else None
+        return verdict
 
     def _offer_first(self, node: Node) -> None:
         """Cycle the candidates until ``node`` (one of them) is the one DONE confirms."""
@@ -172,15 +192,18 @@ class Turn:
         if isinstance(verdict, HitPending):
             return TurnLights(used, to_bar=verdict.to_bar)
         if isinstance(verdict, Ambiguous):
-            confirms = _confirmed_by_done(verdict)
             return TurnLights(used, candidates=verdict.differ, press_done=True,
-                              confirms=confirms.notation if confirms is not None else None)
+                              confirms=_confirmed_by_done(verdict))
         if hand is not None:
             return TurnLights(used, hand.from_, hand.destinations)
         return TurnLights(used, press_done=isinstance(verdict, Complete))
 
 
-def _confirmed_by_done(verdict: Ambiguous) -> Play | None:
-    """The play DONE confirms (:meth:`Turn.complete_play`): the first complete candidate
-    in the order offered."""
-    return next((play for play in verdict.plays if play is not None), None)
+def _confirmed_by_done(verdict: Ambiguous) -> str | None:
+    """The notation of the play DONE confirms (:meth:`Turn.complete_play`): the first
+    complete candidate in the order offered."""
+    node = next((n for n in verdict.candidates if n.complete), None)
+    if node is None:
+        return None
+    play = node.play if node.play is not None else node.variant_play
+    return play.notation if play is not None else None

@@ -53,9 +53,9 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
     return {
         "phase": referee.phase.value,
         "on_roll": view.on_roll.value if view.on_roll is not None else None,
-        "position_id": referee.position().position_id(),
+        "position_id": referee.position_id(),
         "match_id": match.match_id(),
-        "board": referee.board.as_dict(),
+        "board": referee.board_dict(),
         "sensed": sensed(pipeline.stable),
         "dice": list(view.dice),
         "dice_used": list(view.dice_used),

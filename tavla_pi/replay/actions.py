@@ -17,9 +17,11 @@ from tavla_pi.bounded import LimitError, parse_json, read_text
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
 from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.game.tavli import PORTES_ONLY
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.tavlimatch import MATCHES
 
 MAX_MS = 3_600_000
 """The longest one ``wait`` or ``hold`` may be (an hour)."""
@@ -37,11 +39,15 @@ class SetupAction:
     ``match_length`` (optional, docs/CONTRACTS.md §4) also starts a
     new match of that many points (0 = money play) before the board is set;
     ``opponent`` (optional) says who the computer plays from now on (its
-    ``color`` None: nobody, two players at the board).
+    ``color`` None: nobody, two players at the board).  ``variant`` (optional:
+    "portes", "plakoto", "fevga" or "tavli") also starts a new match of that
+    game (of ``match_length``, else of the match's length so far).  The board
+    is set to the start of the match's game now (its variant's).
     """
 
     match_length: int | None = None
     opponent: OpponentSettings | None = None
+    variant: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,12 +176,17 @@ def _setup(f: _Fields) -> Action:
     if f.data["setup"] != "start":
         raise f.fail("setup", '"start"')
     opponent = _opponent(f) if "opponent" in f.data else None
+    variant = f.data.get("variant")
+    if variant is not None and variant not in MATCHES:
+        raise f.fail("variant", "one of " + ", ".join(f'"{n}"' for n in MATCHES))
+    if variant not in (None, "portes") and opponent is not None and opponent.color is not None:
+        raise f.fail("opponent", f"null or absent: {PORTES_ONLY}")
     if "match_length" not in f.data:
-        return SetupAction(opponent=opponent)
+        return SetupAction(opponent=opponent, variant=variant)
     length = f.data["match_length"]
     if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
         raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
-    return SetupAction(length, opponent)
+    return SetupAction(length, opponent, variant)
 
 
 def _opponent(f: _Fields) -> OpponentSettings:

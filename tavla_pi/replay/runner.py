@@ -34,8 +34,9 @@ from tavla_pi.errors import DiceError, EngineError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.tavli import start_board
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
-from tavla_pi.hal.sim.board import counts_of
+from tavla_pi.hal.sim.board import SimBoard, counts_of
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
@@ -199,12 +200,14 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case SetupAction(match_length, opponent):
+            case SetupAction(match_length, opponent, variant):
                 if opponent is not None:
                     self._set_opponent(opponent)
-                if match_length is not None:
-                    yield from self.referee.new_match(match_length, self.clock.now_ms())
-                board.setup_start()
+                if match_length is not None or variant is not None:
+                    length = self.referee.match.match_length if match_length is None \
+                        else match_length
+                    yield from self.referee.new_match(length, self.clock.now_ms(), variant)
+                self._set_up(board)
                 self._mark("other")
             case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
@@ -231,6 +234,15 @@ class ScenarioRunner:
                 self._mark("glitch", at, color, ms)
             case WaitAction(ms):
                 yield from self.advance(ms)
+
+    def _set_up(self, board: SimBoard) -> None:
+        """Lay out the start of the match's game now, as a person setting up would."""
+        name = self.referee.tavli.variant
+        if name == "portes":
+            board.setup_start()
+        else:
+            board.lay_out({(at, color): n for color in Color
+                           for at, n in start_board(name)[color.value].items()})
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None

@@ -1,0 +1,168 @@
+"""The games of a tavli match as the referee and the journal's fold share them.
+
+Portes is refereed by :class:`~tavla_pi.rules.match.MatchState` and GNU
+Backgammon's Position and Match IDs, as ever.  Plakoto and Fevga keep the same
+:class:`MatchState` for who is on roll, the dice and the score (its Match ID
+is informative only), and their committed position as a
+:class:`~tavla_pi.rules.tavli.VariantPosition`, whose board (the ``board`` of
+every ``played`` event) is the authority.  A Plakoto or Fevga position's
+``position_id`` is GNU Backgammon's encoding of the two sides' counts in each
+player's own numbering: informative only, gnubg cannot play these games.
+
+The computer (GNU Backgammon) plays Portes only: a match of another variant is
+between two players (:data:`PORTES_ONLY` says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.fevga import FevgaPosition
+from tavla_pi.rules.match import GameState, MatchRules, MatchState, turn_done
+from tavla_pi.rules.plakoto import PlakotoPosition
+from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.position import encode_position_id
+from tavla_pi.rules.scoring import GameResult, WinKind, end_game, result_of_play
+from tavla_pi.rules.tavli import BoardDict, Ending, Outcome, VariantPlay, VariantPosition
+from tavla_pi.rules.tavlimatch import TavliMatch
+from tavla_pi.rules.variants import variant
+
+PORTES_ONLY = "the computer (GNU Backgammon) plays Portes only"
+"""Why a match of Plakoto, Fevga or tavli has no computer opponent."""
+
+
+@dataclass(frozen=True)
+class VariantResult:
+    """The end of a Plakoto or Fevga game as scored: ``winner`` None for a draw,
+    ``kind`` the :class:`Ending`'s name, ``points`` added to the winner's score."""
+
+    winner: Color | None
+    kind: str
+    points: int
+
+
+def start_position(name: str, on_roll: Color) -> VariantPosition:
+    """The starting position of game ``name`` with ``on_roll`` to play."""
+    start = variant(name).initial()
+    return start if on_roll is Color.WHITE else variant(name).from_board(start.board(), on_roll)
+
+
+def start_board(name: str) -> BoardDict:
+    """The board a game of ``name`` is set up to."""
+    return variant(name).initial().board()
+
+
+def position_id(position: VariantPosition) -> str:
+    """The Position ID of a variant's position: GNU Backgammon's own in Portes, else the
+    encoding of the counts (informative only, see the module doc)."""
+    if isinstance(position, PortesPosition):
+        return position.position.position_id()
+    if not isinstance(position, PlakotoPosition | FevgaPosition):
+        raise TypeError(f"no Position ID for {position!r}")
+    return encode_position_id((*position.theirs, 0), (*position.mine, 0))
+
+
+def started_by(match: MatchState, starter: Color) -> MatchState:
+    """The next game under way without an opening roll: ``starter`` (the last game's
+    winner) on roll, to roll both dice."""
+    return MatchState(on_roll=starter, to_act=starter, match_length=match.match_length,
+                      score=match.score, crawford=match.crawford, jacoby=match.jacoby,
+                      game_state=GameState.PLAYING)
+
+
+def variant_end(match: MatchState, outcome: Outcome) -> tuple[MatchState, VariantResult]:
+    """The match once a Plakoto or Fevga game has ended with ``outcome`` (no cube, no
+    Crawford rule): the points added, the loser (after a draw, the last mover's
+    opponent) on roll with no dice, as a won game of Portes leaves it."""
+    score = list(match.score)
+    if outcome.winner is not None:
+        i = 0 if outcome.winner is Color.WHITE else 1
+        score[i] += outcome.points
+    nxt = match.on_roll.opponent if outcome.winner is None else outcome.winner.opponent
+    ended = match.replace(score=(score[0], score[1]), on_roll=nxt, to_act=nxt, dice=None,
+                          game_state=GameState.OVER)
+    winner = outcome.winner
+    return ended, VariantResult(winner, outcome.ending.value, outcome.points)
+
+
+def portes_end(match: MatchState, winner: Color, loser_side: tuple[int, ...],
+               rules: MatchRules, tavli: TavliMatch) -> tuple[MatchState, GameResult]:
+    """A Portes game won by bearing off, a backgammon in a tavli match counting its
+    ``backgammon_points`` (:func:`~tavla_pi.rules.scoring.win_by_play` otherwise)."""
+    result = result_of_play(match, winner, loser_side)
+    if result.kind is WinKind.BACKGAMMON and tavli.is_tavli:
+        outcome = Outcome(winner, Ending.BACKGAMMON, 3)
+        result = GameResult(winner, result.kind, tavli.points(outcome, match.cube), result.how)
+    loser = winner.opponent
+    moved = match.replace(on_roll=loser, to_act=loser, dice=None)
+    return end_game(moved, result, rules), result
+
+
+def commit_variant(match: MatchState, play: VariantPlay
+                   ) -> tuple[MatchState, VariantResult | None]:
+    """The match after a Plakoto or Fevga ``play``: the next turn, or the game's end."""
+    outcome = play.result.outcome()
+    if outcome is None:
+        return turn_done(match), None
+    return variant_end(match, outcome)
+
+
+def scored(tavli: TavliMatch, result: GameResult | VariantResult) -> TavliMatch:
+    """The tavli match once a game has ended with ``result`` (its points as counted)."""
+    return tavli.scored(result.winner, result.points)
+
+
+def kind_of(result: GameResult | VariantResult) -> str:
+    """The ``kind`` a ``game_over`` event gives ``result``."""
+    return result.kind if isinstance(result, VariantResult) else result.kind.value
+
+
+def on_roll(position: VariantPosition, color: Color) -> VariantPosition:
+    """``position`` with ``color`` on roll (the turn passed without a legal move)."""
+    if position.on_roll is color:
+        return position
+    return variant(position.variant).from_board(position.board(), color)
+
+
+def high_first(dice: tuple[int, int]) -> list[int]:
+    """Dice as GNU Backgammon records a turn's roll: the higher die first."""
+    return sorted(dice, reverse=True)
+
+
+def game_start(tavli: TavliMatch, match: MatchState
+               ) -> tuple[MatchState, VariantPosition | None, bool]:
+    """A game of the match's variant set up on the board: the match (under way when the
+    last game's winner starts it), the Plakoto or Fevga position (None in Portes) and
+    whether the opening roll comes first."""
+    name, starter = tavli.variant, tavli.starter
+    start = None if name == "portes" else start_position(name, starter or Color.WHITE)
+    if tavli.opening_roll or starter is None:
+        return match, start, True
+    return started_by(match, starter), start, False
+
+
+def opened(tavli: TavliMatch, match: MatchState, starter: Color
+           ) -> tuple[TavliMatch, MatchState, VariantPosition | None]:
+    """After the opening roll chose ``starter`` (``match`` under way with its dice): in
+    Plakoto and Fevga the starter is to roll both dice (no dice yet), on the start."""
+    tavli = tavli.opened_by(starter)
+    if tavli.opening_dice_played:
+        return tavli, match, None
+    return tavli, match.replace(dice=None), start_position(tavli.variant, starter)
+
+
+def first_checker(position: VariantPosition | None) -> str | None:
+    """Fevga: the point of the player on roll's first checker while the first-checker
+    rule binds it (14 still on the start, the other not yet past the opponent's start);
+    else None."""
+    if not isinstance(position, FevgaPosition):
+        return None
+    mine = position.mine
+    if mine[23] != 14:
+        return None
+    out = next((i for i in range(11, 23) if mine[i]), None)
+    if out is None:
+        return None
+    white = position.on_roll is Color.WHITE
+    return str(out + 1 if white else (out + 12) % 24 + 1)
