@@ -1,7 +1,8 @@
 """MENU chooses who plays the next match: on the modelled board, through the real pipeline.
 
 A long press arms it, short presses cycle two players -> the computer as Black at
-six levels -> as White at six levels -> two players, a second long press starts
+six levels -> as White at six levels -> Plakoto, Fevga, tavli between two players
+-> Portes between two players, a second long press starts
 the new match in the mode shown (its ``new_match`` names it), and letting the
 window pass cancels.  The cube column shows the mode meanwhile.
 """
@@ -62,11 +63,14 @@ def leds(made: ScenarioRunner) -> dict[str, str]:
 
 
 def test_the_modes_cycle_through_both_colours_and_every_level() -> None:
-    assert len(MODES) == 13 and len(set(MODES)) == 13
-    assert [m.index for m in MODES] == list(range(13))
+    assert len(MODES) == 16 and len(set(MODES)) == 16
+    assert [m.index for m in MODES] == list(range(16))
     assert MODES[1] == Mode(B, Level.BEGINNER) and MODES[6] == Mode(B, Level.WORLD_CLASS)
     assert MODES[7] == Mode(W, Level.BEGINNER) and MODES[12] == Mode(W, Level.WORLD_CLASS)
+    assert [m.variant for m in MODES[13:]] == ["plakoto", "fevga", "tavli"]
+    assert all(m.variant == "portes" for m in MODES if m.color is not None)
     assert Mode(None, Level.CASUAL).index == 0
+    assert Mode(None, Level.CASUAL, "fevga").index == 14
 
 
 def test_long_long_starts_a_new_match_in_the_current_mode_as_before() -> None:
@@ -110,7 +114,7 @@ def test_the_computer_playing_white_at_world_class() -> None:
 
 def test_back_to_two_players_from_the_computer() -> None:
     made = runner(OpponentSettings(color=W, level=Level.WORLD_CLASS, coach=False))
-    events = run(made, {"setup": "start"}, HOLD, PRESS, HOLD)
+    events = run(made, {"setup": "start"}, HOLD, *[PRESS] * 4, HOLD)  # past the games
     assert new_matches(events) == [{"match_length": 0}]
     assert made.referee.settings.opponent == OpponentSettings(color=None,
                                                               level=Level.WORLD_CLASS,
@@ -138,10 +142,12 @@ def test_a_short_press_outside_the_menu_changes_nothing() -> None:
 def test_without_gnubg_only_two_players_is_offered_and_the_menu_says_why() -> None:
     made = runner(engine_missing=NOT_INSTALLED)
     run(made, {"setup": "start"}, HOLD)
-    assert made.state()["menu"] == {"opponent": None, "level": None, "notice": None}
+    assert made.state()["menu"] == {"opponent": None, "level": None, "variant": "portes",
+                                    "notice": None}
     run(made, PRESS)
-    assert made.state()["menu"] == {"opponent": None, "level": None, "notice": NOT_INSTALLED}
-    events = run(made, PRESS, HOLD)
+    assert made.state()["menu"] == {"opponent": None, "level": None, "variant": "plakoto",
+                                    "notice": NOT_INSTALLED}
+    events = run(made, *[PRESS] * 3, HOLD)  # Fevga, tavli, Portes: no computer between
     assert new_matches(events) == [{"match_length": 0}]
     configured = runner(OpponentSettings(color=B), engine_missing=NOT_INSTALLED)
     run(configured, {"setup": "start"}, HOLD)
@@ -161,7 +167,10 @@ def test_the_cube_column_shows_the_mode_being_chosen() -> None:
     amber = palette.to_hex(palette.scale(palette.AMBER, 0.3))
     dipped = palette.to_hex(palette.scale(palette.AMBER, 0.3 * 0.15))
     assert set(leds(made)[f] for f in lit) <= {amber, dipped}
-    run(made, *[PRESS] * 9)                                  # two players again
+    run(made, *[PRESS] * 9)                                  # Plakoto, two players
+    lit = {f for f, c in leds(made).items() if c != "#000000"}
+    assert lit == {"cube.owner.white", "cube.owner.black", "cube.4"}
+    run(made, *[PRESS] * 3)                                  # Portes, two players again
     lit = {f for f, c in leds(made).items() if c != "#000000"}
     assert lit == {"cube.owner.white", "cube.owner.black"}
     run(made, {"wait": 5100})
@@ -215,3 +224,24 @@ def test_a_scenarios_new_match_takes_the_chosen_mode(length: int) -> None:
     events = run(made, {"setup": "start", "match_length": length})
     assert new_matches(events) == [{"match_length": length, "opponent": "white",
                                     "level": "expert"}]
+
+
+def test_menu_starts_a_match_of_a_greek_game_between_two_players() -> None:
+    made = runner(OpponentSettings(color=B, coach=False))
+    events = run(made, {"setup": "start"}, HOLD)
+    assert shown(made) == ("black", "expert")
+    events = run(made, *[PRESS] * 8, HOLD)  # past White's levels to Plakoto
+    assert new_matches(events) == [{"match_length": 0, "variant": "plakoto"}]
+    referee = made.referee
+    assert (referee.tavli.name, referee.next_variant) == ("plakoto", "plakoto")
+    assert referee.settings.opponent.color is None and referee.settings.variant == "plakoto"
+    events = run(made, HOLD, *[PRESS] * 2, HOLD)  # Fevga, then a tavli match
+    assert new_matches(events) == [{"match_length": 0, "variant": "tavli"}]
+
+
+def test_a_variant_chosen_while_setting_up_starts_that_match_at_once() -> None:
+    made = runner()
+    run(made, {"wait": 400})  # the board not yet set up: the first game waits
+    events = [e.to_dict() for e in made.referee.choose_variant("fevga", 5_000)]
+    assert new_matches(events) == [{"match_length": 0, "variant": "fevga"}]
+    assert made.referee.view().match_variant == "fevga"

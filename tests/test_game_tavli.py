@@ -8,8 +8,9 @@ from game_support import dice, move, press, scenario
 from sim_support import PINMAP
 
 from tavla_pi.events.event import Event
+from tavla_pi.game.menu import MODES
 from tavla_pi.game.restore import verify
-from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
@@ -97,9 +98,13 @@ def test_a_tavli_match_starts_with_portes_and_no_cube() -> None:
 
 
 def test_the_computer_is_not_offered_with_plakoto() -> None:
+    assert all(mode.variant == "portes" for mode in MODES if mode.color is not None)
     runner, _ = run({"setup": "start", "variant": "plakoto"})
-    assert runner.referee.menu.engine_missing is not None
-    assert "Portes only" in runner.referee.menu.engine_missing
+    runner.referee.choose_opponent(OpponentSettings(color=Color.BLACK), 5_000)
+    events = runner.referee.new_match(0, 6_000)
+    assert runner.referee.settings.opponent.color is None  # a Plakoto match: two players
+    started = [e.to_dict() for e in events if e.type.value == "new_match"]
+    assert [e["variant"] for e in started] == ["plakoto"] and "opponent" not in started[0]
 
 
 def test_the_view_shows_the_game_its_number_and_the_pins() -> None:

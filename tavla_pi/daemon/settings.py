@@ -9,44 +9,24 @@ for its first game takes it at once (its journal then says so with a
 ``new_match``).
 
 ``variant`` ("portes", "plakoto", "fevga" or "tavli", the config's ``[game]
-variant``) goes to the referee the same way, through its ``next_variant`` and
-``choose_variant`` (:class:`VariantChoice`); a referee without them plays
-Portes only, and a request for another game is refused by name.
+variant``) goes to the referee the same way, as its ``next_variant``
+(``choose_variant``); the computer plays Portes only.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.config import parse_opponent
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
 from tavla_pi.errors import BadInputError, EngineError
-from tavla_pi.events import Event
-from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.rules.tavlimatch import MATCHES
 
 WHERE = "request body"
-_VARIANTS = ("portes", "plakoto", "fevga", "tavli")
-"""The games a match may play: one of the three, or "tavli", the three in turn."""
-
-
-@runtime_checkable
-class VariantChoice(Protocol):
-    """The referee's side of the game chosen: as ``next_opponent`` and
-    ``choose_opponent``, the next new match takes it (at once while the board is
-    set up for a match's first game)."""
-
-    @property
-    def next_variant(self) -> str:
-        """The game the next new match plays."""
-        ...
-
-    def choose_variant(self, variant: str, now: int) -> list[Event]:
-        """Choose the next new match's game; the events that says."""
-        ...
 
 
 class SettingsDesk:
@@ -59,12 +39,8 @@ class SettingsDesk:
         """The settings the next new match takes, and whether the computer can play here."""
         missing = self.core.referee.menu.engine_missing
         return {**settings_json(self.core.referee.next_opponent),
-                "variant": self._next_variant(),
+                "variant": self.core.referee.next_variant,
                 "engine": {"installed": missing is None, "message": missing}}
-
-    def _next_variant(self) -> str:
-        referee = self.core.referee
-        return referee.next_variant if isinstance(referee, VariantChoice) else "portes"
 
     def change(self, body: bytes) -> dict[str, Any]:
         """Apply a JSON object of ``[opponent]`` keys; the settings after it, and
@@ -75,8 +51,7 @@ class SettingsDesk:
         """
         referee = self.core.referee
         changes = _object(body)
-        variant = parse_variant(changes.pop("variant", self._next_variant()),
-                                isinstance(referee, VariantChoice))
+        variant = parse_variant(changes.pop("variant", referee.next_variant))
         chosen = parse_opponent(changes, WHERE, referee.next_opponent)
         if variant != "portes" and chosen.color is not None:
             raise BadInputError(f"{WHERE}: variant",
@@ -89,30 +64,20 @@ class SettingsDesk:
             raise StoppingError(f"{self.core.failure}: the daemon stops and resumes from "
                                 "its journal")
         now = self.core.pipeline.clock.now_ms()
-        if isinstance(referee, VariantChoice) and variant != referee.next_variant:
+        if variant != referee.next_variant:
             self.core.commit(referee.choose_variant(variant, now))
         self.core.commit(referee.choose_opponent(chosen, now))
         applied = "now" if referee.settings.opponent == chosen and \
-            _playing(referee) == variant else "next_match"
+            referee.settings.variant == variant else "next_match"
         return {**self.settings(), "applied": applied}
 
 
-def parse_variant(value: object, playable: bool) -> str:
-    """The game ``value`` names, or a BadInputError naming the key (``playable``: whether
-    the referee plays games other than Portes)."""
-    if value not in _VARIANTS:
-        shown = ", ".join(f'"{v}"' for v in _VARIANTS)
+def parse_variant(value: object) -> str:
+    """The game ``value`` names, or a BadInputError naming the key."""
+    if value not in MATCHES:
+        shown = ", ".join(f'"{v}"' for v in MATCHES)
         raise BadInputError(f"{WHERE}: variant", f"expected one of {shown}, got {value!r}")
-    if value != "portes" and not playable:
-        raise BadInputError(f"{WHERE}: variant",
-                            f"this board plays Portes only so far, not {value!r}")
     return str(value)
-
-
-def _playing(referee: Referee) -> str:
-    """The game setting of the match being played: ``GameSettings.variant`` where the
-    game knows it, else Portes (read by name while the two are built apart)."""
-    return str(getattr(referee.settings, "variant", "portes"))
 
 
 def settings_json(opponent: OpponentSettings) -> dict[str, Any]:

@@ -1,16 +1,19 @@
-"""MENU on the board: who plays the next match, chosen without a screen.
+"""MENU on the board: what the next match plays and who plays it, chosen without a screen.
 
 A long press arms the menu; while it is armed each short press shows the next
 mode, and a second long press starts a new match in the mode shown.  Letting
 the window (``GameSettings.menu_confirm_ms``, renewed by each press) pass
 cancels.  So "long, long" is a new match in the current mode, as it always was.
 
-The modes, in order (:data:`MODES`): two players; the computer playing Black
-at each level, beginner to world class; the computer playing White at each
-level; then two players again.  Without GNU Backgammon only two players is
-offered: the first press that would leave it says so with the one line the
-referee was given (``engine_missing``) instead.  While armed, the cube column
-shows the mode being chosen (:func:`tavla_pi.leds.patterns.menu`).
+The modes, in order (:data:`MODES`): Portes between two players; Portes with
+the computer playing Black at each level, beginner to world class; with the
+computer playing White at each level; Plakoto, Fevga and a tavli match (the
+three in turn) between two players (the computer plays Portes only); then
+Portes between two players again.  Without GNU Backgammon the computer's modes
+are passed over (a computer's mode, as the config may set it, goes on to Portes
+between two players), and the first press that would have shown one says so
+with the one line the referee was given (``engine_missing``).  While armed, the cube
+column shows the mode being chosen (:func:`tavla_pi.leds.patterns.menu`).
 """
 
 from __future__ import annotations
@@ -24,15 +27,20 @@ from tavla_pi.rules.color import Color
 
 @dataclass(frozen=True, slots=True)
 class Mode:
-    """Who plays a match: the computer's colour (None: two players) and its level."""
+    """What a match plays and who: the computer's colour (None: two players), its
+    level, and the game (``variant``: "portes", "plakoto", "fevga" or "tavli")."""
 
     color: Color | None = None
     level: Level = Level.EXPERT
+    variant: str = "portes"
 
     @classmethod
-    def of(cls, opponent: OpponentSettings) -> Mode:
-        """The mode of ``opponent`` (every two-player mode is the same one)."""
-        return cls(opponent.color, opponent.level) if opponent.color is not None else cls()
+    def of(cls, opponent: OpponentSettings, variant: str = "portes") -> Mode:
+        """The mode of ``opponent`` playing ``variant`` (the two-player modes of a game are
+        one mode whatever the level kept for next time)."""
+        if opponent.color is None:
+            return cls(variant=variant)
+        return cls(opponent.color, opponent.level, variant)
 
     def apply(self, opponent: OpponentSettings) -> OpponentSettings:
         """``opponent`` in this mode (two players keep the level for the next time)."""
@@ -48,16 +56,17 @@ class Mode:
     @property
     def index(self) -> int:
         """Where this mode stands in :data:`MODES`."""
-        if self.color is None:
-            return 0
-        offset = 0 if self.color is Color.BLACK else len(Level)
-        return offset + self.level_number
+        return MODES.index(self if self.color is not None else Mode(variant=self.variant))
 
+
+GREEK_GAMES: tuple[str, ...] = ("plakoto", "fevga", "tavli")
+"""The games MENU offers after Portes, between two players."""
 
 MODES: tuple[Mode, ...] = (
     Mode(),
     *(Mode(Color.BLACK, level) for level in Level),
     *(Mode(Color.WHITE, level) for level in Level),
+    *(Mode(variant=name) for name in GREEK_GAMES),
 )
 """The modes in the order short MENU presses show them."""
 
@@ -110,7 +119,8 @@ class Menu:
         return MenuView(self.mode, self.notice) if self.armed(now) else None
 
     def _after(self, mode: Mode) -> Mode:
-        if self.engine_missing is not None:
-            self.notice = self.engine_missing
-            return replace(mode, color=None)
-        return MODES[(mode.index + 1) % len(MODES)]
+        following = MODES[(mode.index + 1) % len(MODES)]
+        if self.engine_missing is not None and following.color is not None:
+            self.notice = self.engine_missing  # past the computer: Portes, or the next game
+            following = Mode() if mode.color is not None else Mode(variant=GREEK_GAMES[0])
+        return following

@@ -29,7 +29,6 @@ from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.tavli import (
-    PORTES_ONLY,
     VariantResult,
     game_start,
     high_first,
@@ -77,9 +76,8 @@ class Referee(Offers, VariantGames):
         self.engine = engine
         self.coach = Coach(engine, settings, self._emit) if engine is not None else None
         self.next_opponent: OpponentSettings = settings.opponent
-        portes = settings.variant == "portes"
-        self.menu = Menu(settings.menu_confirm_ms, engine_missing if portes else PORTES_ONLY)
-        self._engine_missing = engine_missing
+        self.next_variant = settings.variant
+        self.menu = Menu(settings.menu_confirm_ms, engine_missing)
         self.match: MatchState = new_match(settings.match_length, settings.rules)
         self.tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
         self.variant_position: VariantPosition | None = None
@@ -210,6 +208,8 @@ class Referee(Offers, VariantGames):
         self._now = now
         self.match, self.board, self.result = state.match, state.board, state.result
         self.tavli, self.variant_position = state.tavli, state.variant_position
+        self.settings = replace(self.settings, variant=state.tavli.name)
+        self.next_variant = state.tavli.name
         self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
         self.turn, self.sync_fixes, self.pass_at = None, (), None
         if state.opponent is not None:
@@ -469,7 +469,7 @@ class Referee(Offers, VariantGames):
 
     def new_match(self, length: int, now: int, variant: str | None = None) -> list[Event]:
         """Abandon whatever is going on and start a match of ``length`` points (0 money)
-        of ``variant`` ("portes", "plakoto", "fevga", "tavli"; None: as the last)."""
+        of ``variant`` ("portes", "plakoto", "fevga", "tavli"; None: ``next_variant``)."""
         self._now = now
         self._new_match(length, variant)
         return self._flush()
@@ -485,17 +485,28 @@ class Referee(Offers, VariantGames):
             self.settings = replace(self.settings, opponent=opponent)
         return self._flush()
 
+    def choose_variant(self, variant: str, now: int) -> list[Event]:
+        """The game of the next new match ("portes", "plakoto", "fevga", "tavli"); at once
+        while the board is set up for the first game of a match (a ``new_match``)."""
+        self._now = now
+        self.next_variant = variant
+        if self.phase is Phase.SETUP and self.match.score == (0, 0) \
+                and variant != self.tavli.name:
+            self._new_match(self.match.match_length)
+        return self._flush()
+
     def _new_match(self, length: int, variant: str | None = None) -> None:
         self.menu.cancel()
-        name = variant or self.tavli.name
+        if variant is not None:
+            self.next_variant = variant
+        name = self.next_variant
         self.tavli = TavliMatch.new(name, length, self.settings.tavli)
         self.variant_position = None
         portes = name == "portes"
-        self.menu.engine_missing = self._engine_missing if portes else PORTES_ONLY
         if not portes:  # the computer plays Portes only: two players
             self.next_opponent = replace(self.next_opponent, color=None)
         opponent = self.next_opponent
-        self.settings = replace(self.settings, opponent=opponent)
+        self.settings = replace(self.settings, opponent=opponent, variant=name)
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
         if opponent.color is not None:
@@ -510,10 +521,10 @@ class Referee(Offers, VariantGames):
             self._check_setup(self.obs)
 
     def _menu(self, long: bool) -> None:
-        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent))
+        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent, self.next_variant))
         if chosen is not None:
             self.next_opponent = chosen.apply(self.next_opponent)
-            self._new_match(self.settings.match_length)
+            self._new_match(self.settings.match_length, chosen.variant)
 
     # -- the computer ----------------------------------------------------------------
 

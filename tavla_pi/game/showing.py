@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
-from tavla_pi.game.tavli import VariantResult, first_checker
+from tavla_pi.game.tavli import VariantResult, bound_first_checker
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile.fix import Fix
@@ -58,7 +58,7 @@ def tavli_fields(referee: Referee) -> dict[str, Any]:
     tavli, vpos = referee.tavli, referee.variant_position
     pinned = {} if vpos is None else {at: Color(c) for at, c in vpos.board()["pinned"].items()}
     return {"variant": tavli.variant, "match_variant": tavli.name, "tavli_game": tavli.game,
-            "pinned": pinned, "first_checker": first_checker(vpos)}
+            "pinned": pinned, "first_checker": bound_first_checker(vpos)}
 
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,

@@ -152,7 +152,7 @@ def opened(tavli: TavliMatch, match: MatchState, starter: Color
     return tavli, match.replace(dice=None), start_position(tavli.variant, starter)
 
 
-def first_checker(position: VariantPosition | None) -> str | None:
+def bound_first_checker(position: VariantPosition | None) -> str | None:
     """Fevga: the point of the player on roll's first checker while the first-checker
     rule binds it (14 still on the start, the other not yet past the opponent's start);
     else None."""

@@ -154,12 +154,20 @@ def cube(view: GameView) -> list[Light]:
     return lights
 
 
+_MENU_GAMES: dict[str, tuple[int, ...]] = {
+    "portes": (), "plakoto": (4,), "fevga": (8,), "tavli": (2, 4, 8)}
+"""The cube values whose LEDs show a two-player MENU mode's game (as the cube column
+shows the game being played: Portes 2, Plakoto 4, Fevga 8)."""
+
+
 def menu(view: GameView) -> list[Light]:
     """The armed MENU: the mode a second long press starts, on the cube column.
 
     The computer's mode: its end of the column in its colour and one LED per
     level (beginner 1 .. world class 6, from the 2 up), in its colour too; two
-    players: both ends, each in its player's colour, the values dark.  The rest
+    players: both ends, each in its player's colour, the values dark for
+    Portes, and for a Greek game its LED of the column's 2, 4 and 8 (Portes,
+    Plakoto, Fevga; all three for a tavli match) in the cube's colour.  The rest
     of the column is dark, so the cube's own light cannot be mistaken for it.
     """
     if view.menu is None:
@@ -167,6 +175,7 @@ def menu(view: GameView) -> list[Light]:
     mode = view.menu.mode
     if mode.color is None:
         lit = [Light(f"cube.owner.{c.value}", palette.player(c), waves.MENU) for c in Color]
+        lit += [Light(f"cube.{v}", palette.CUBE, waves.MENU) for v in _MENU_GAMES[mode.variant]]
     else:
         colour = palette.player(mode.color)
         lit = [Light(f"cube.owner.{mode.color.value}", colour, waves.MENU)]

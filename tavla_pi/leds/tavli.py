@@ -11,10 +11,11 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import palette, waves
 from tavla_pi.leds.layout import location_feature
 from tavla_pi.leds.light import Light
+from tavla_pi.rules.tavlimatch import GAMES
 
-GAMES: tuple[str, ...] = ("portes", "plakoto", "fevga")
-"""The tavli cycle in order; game n of it lights the cube column's n-th LED from the 2."""
 GAME_LEDS: tuple[str, ...] = ("cube.2", "cube.4", "cube.8")
+"""Game n of the tavli cycle (:data:`~tavla_pi.rules.tavlimatch.GAMES`) lights the cube
+column's n-th LED from the 2."""
 
 
 def has_cube(view: GameView) -> bool:

@@ -115,13 +115,14 @@ def coaching(coach: Coach | None) -> dict[str, Any]:
 
 def menu_state(view: MenuView | None) -> dict[str, Any] | None:
     """The armed MENU's mode: the computer's colour (``opponent``, null for two players),
-    its ``level`` (null for two players) and ``notice``: what to install, or null."""
+    its ``level`` (null for two players), the game (``variant``) and ``notice``: what to
+    install, or null."""
     if view is None:
         return None
     color = view.mode.color
     return {"opponent": color.value if color is not None else None,
             "level": view.mode.level.value if color is not None else None,
-            "notice": view.notice}
+            "variant": view.mode.variant, "notice": view.notice}
 
 
 def resignation_state(view: GameView) -> dict[str, Any] | None:
