@@ -282,6 +282,7 @@ VALUES = st.one_of(st.integers(-10**20, 10**20), st.floats(allow_nan=True), st.b
 KEYS = st.sampled_from([k for keys in SCHEMA.values() for k in keys] + ["x", "board"])
 
 
+@pytest.mark.slow
 @given(st.dictionaries(st.sampled_from([*SCHEMA, "extra"]),
                        st.dictionaries(KEYS, VALUES, max_size=4), max_size=4))
 @settings(max_examples=300, deadline=None)
@@ -295,6 +296,7 @@ def test_any_document_is_a_config_or_one_config_error(doc: dict[str, Any]) -> No
         assert isinstance(config, Config)
 
 
+@pytest.mark.slow
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
 @settings(max_examples=300, deadline=None)
 def test_any_bytes_are_a_config_or_one_config_error(data: bytes) -> None:

@@ -9,6 +9,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tavla_pi.events import Event, EventType, UnknownType
 from tavla_pi.events.schema import OPTIONAL, REQUIRED, parse_event
 
@@ -70,6 +72,7 @@ Event("played", 0)
 """
 
 
+@pytest.mark.slow
 def test_mypy_refuses_a_misspelt_or_plain_string_event_type(tmp_path: Path) -> None:
     # in a process of its own: mypy raises the recursion limit of the process it runs in
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",

@@ -74,7 +74,7 @@ def choosing(step_call: tuple[object, ...], events: list[Event]) -> bool:
     return step_call[0] == "button" and not events
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=pytest.mark.slow) for s in (1, 2))])
 def test_a_referee_resumed_anywhere_goes_on_as_the_live_one(seed: int) -> None:
     match = resigning_match(200 + seed, 5, games=3)
     rng = random.Random(seed)

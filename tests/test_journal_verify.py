@@ -43,6 +43,7 @@ def whole(events: list[Event], game: GameSettings) -> bool:
     return checked.trusted == len(events)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), length=st.sampled_from([0, 1, 3, 5, 7]), rules=RULES,
        later=RULES)

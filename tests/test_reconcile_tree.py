@@ -60,6 +60,7 @@ def test_complete_nodes_are_exactly_the_legal_plays_of_the_start(dice: tuple[int
         assert (node.theirs, node.mine) == (node.play.result.mine, node.play.result.theirs)
 
 
+@pytest.mark.slow
 def test_complete_nodes_match_legal_plays_over_random_positions() -> None:
     rng = random.Random(3)
     for position, mover in random_positions(rng, 80):

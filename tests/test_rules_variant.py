@@ -204,6 +204,7 @@ def fixture_cases() -> list[tuple[str, tuple[int, int]]]:
     return cases
 
 
+@pytest.mark.slow
 def test_portes_plays_are_the_positions_plays_in_their_order() -> None:
     """Every case of the gnubg move-generation fixture, either colour on roll."""
     for pid, dice in fixture_cases():
@@ -281,6 +282,7 @@ def differential(game: str, walked: int, special: int, seed: int) -> int:
     return (walked + special) * len(oracle.ROLLS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["plakoto", "fevga"])
 def test_legal_plays_agree_with_a_brute_force_on_random_positions(game: str) -> None:
     assert differential(game, walked=100, special=20, seed=11) == 2520

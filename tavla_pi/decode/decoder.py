@@ -31,6 +31,7 @@ from tavla_pi.decode.tables import (
     ONE_PLUS,
     TWO_PLUS,
     UNKNOWN,
+    WEAK,
     Tables,
     tables_for,
 )
@@ -131,11 +132,11 @@ class Decoder:
     def _classify(self, frame: Sequence[int], stuck: list[int]) -> tuple[list[int], list[int]]:
         levels, signs = [EMPTY] * self._n, [0] * self._n
         prev, comp, mean = self._levels, self._crosstalk.comp, self._quiet.mean
-        magnitudes = self._magnitudes
+        magnitudes, dead = self._magnitudes, self._dead
         fixed, bounds_at, spreads = self._fixed, self._bounds_at, self._quiet.spreads()
         rail_low, rail_high = self._rails
         for i, raw in enumerate(frame):
-            if raw < rail_low or raw > rail_high or i in self._dead:
+            if raw < rail_low or raw > rail_high or i in dead:
                 levels[i] = UNKNOWN
                 continue
             spread = spreads[i]
@@ -143,13 +144,11 @@ class Decoder:
             a = v if v >= 0.0 else -v
             magnitudes[i] = a
             margin = fixed[i] + NOISE_SIGMAS * spread
+            p = prev[i]
+            if p == EMPTY and a < margin:  # most pockets: empty and below the first bound
+                continue
             bounds = bounds_at.get(margin) or self._bounds(margin)
-            p, hyst = prev[i], HYSTERESIS_SIGMAS * spread
-            level = EMPTY
-            for k, bound in enumerate(bounds):
-                if a < (bound if p <= k else bound - hyst):
-                    break
-                level = k + 1
+            level = _level(a, bounds, p, HYSTERESIS_SIGMAS * spread)
             if level >= ONE:
                 if self._saturated(i, raw):
                     level = TWO_PLUS if a > bounds[3] else ONE_PLUS
@@ -157,9 +156,10 @@ class Decoder:
             levels[i] = level
         for i in stuck:
             levels[i] = UNKNOWN
-        for i, level in enumerate(levels):
-            if level == UNKNOWN:
-                self._quiet.restart(i, self._samples[i])
+        if UNKNOWN in levels:
+            for i, level in enumerate(levels):
+                if level == UNKNOWN:
+                    self._quiet.restart(i, self._samples[i])
         return levels, signs
 
     def _bounds(self, margin: float) -> tuple[float, float, float, float]:
@@ -181,7 +181,9 @@ class Decoder:
 
     def _sensor_faults(self, frame: Sequence[int], levels: list[int],
                        stuck: list[int]) -> list[SensorFault]:
-        faults = []
+        faults: list[SensorFault] = []
+        if UNKNOWN not in levels:
+            return faults
         rail_low, rail_high = self._rails
         for i, level in enumerate(levels):
             if level != UNKNOWN:
@@ -208,6 +210,22 @@ class Decoder:
         self._fixed = [off + max(u, 0.0) for off, u in zip(self._offset_unc, unc, strict=True)]
         self._bounds_at.clear()  # new margins: the memo would only grow
         self._basis = (levels, signs)
+
+
+def _level(a: float, bounds: tuple[float, float, float, float], previous: int,
+           hyst: float) -> int:
+    """The level of a reading of magnitude ``a`` between ``bounds`` (weak, one, one+,
+    two+): a bound below the ``previous`` level is ``hyst`` lower (hysteresis)."""
+    weak, one, one_plus, two_plus = bounds
+    if a < (weak if previous <= EMPTY else weak - hyst):
+        return EMPTY
+    if a < (one if previous <= WEAK else one - hyst):
+        return WEAK
+    if a < (one_plus if previous <= ONE else one_plus - hyst):
+        return ONE
+    if a < (two_plus if previous <= ONE_PLUS else two_plus - hyst):
+        return ONE_PLUS
+    return TWO_PLUS
 
 
 def site_text(site: SensorSite) -> str:

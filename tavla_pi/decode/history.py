@@ -20,21 +20,22 @@ class QuietMean:
 
     def __init__(self, noise: Sequence[float]) -> None:
         self._noise = list(noise)
+        self._jump = [JUMP_SIGMAS * x for x in noise]
         self.mean = [0.0] * len(noise)
         self._count = [0] * len(noise)
         self._root = [0.0] + [1.0 / math.sqrt(n) for n in range(1, WINDOW + 1)]
 
     def update(self, samples: Sequence[float]) -> None:
         """Fold one frame's samples (readings less offsets) into the means."""
-        mean, count, noise = self.mean, self._count, self._noise
+        mean, count, jump = self.mean, self._count, self._jump
         for i, x in enumerate(samples):
-            n = count[i]
-            if n == 0 or abs(x - mean[i]) > JUMP_SIGMAS * noise[i]:
+            n, m = count[i], mean[i]
+            if n == 0 or abs(x - m) > jump[i]:
                 mean[i], count[i] = x, 1
-            else:
-                n = min(n + 1, WINDOW)
-                mean[i] += (x - mean[i]) / n
-                count[i] = n
+                continue
+            if n < WINDOW:
+                n = count[i] = n + 1
+            mean[i] = m + (x - m) / n
 
     def restart(self, i: int, x: float) -> None:
         """Start sensor ``i``'s mean afresh at ``x`` (its surroundings changed)."""

@@ -22,6 +22,9 @@ class TallWatch:
     def __init__(self, groups: Sequence[Group], sensors: int) -> None:
         self._groups = tuple(groups)
         self.tall = [False] * sensors
+        self._fed: tuple[list[int], list[int | None], frozenset[int]] | None = None
+        """The last frame's inputs: fed again, they change nothing (an update is
+        idempotent), so it is skipped; any other input runs it."""
 
     def update(self, levels: Sequence[int], known: Sequence[int | None],
                covered: Collection[int]) -> list[bool]:
@@ -29,6 +32,10 @@ class TallWatch:
         checker with the other colour on it: a gap in the layer of either colour);
         which pockets are tall."""
         tall = self.tall
+        fed = (list(levels), list(known), frozenset(covered))
+        if fed == self._fed:
+            return tall
+        self._fed = fed
         for group in self._groups:
             low = [i in covered or _at_most_one(levels[i], known[i]) for i in group.sensors]
             full = not any(low)

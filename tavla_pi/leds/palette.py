@@ -7,6 +7,7 @@ pattern also differs in position and in its on/off timing (see ``waves``).
 
 from __future__ import annotations
 
+import functools
 import math
 
 from tavla_pi.errors import ConfigError
@@ -55,11 +56,18 @@ def check_brightness(value: object, where: str = "brightness") -> float:
     return float(value)
 
 
+PIXELS_KEPT = 1024
+"""How many scaled pixels :func:`scale` keeps: a frame's colours and steady levels repeat
+scan after scan (a ramp's levels are many, and push the oldest out)."""
+
+
+@functools.lru_cache(maxsize=PIXELS_KEPT)
 def scale(color: RGB, level: float) -> RGB:
     """``color`` at ``level`` (0..1, already times the brightness setting).
 
     A channel that is lit stays at least 1, so dim marks (a used die, the
     centred cube) do not vanish at low brightness; level 0 is always off.
+    Memoised: a pure function of its arguments, so an entry never goes stale.
     """
     if level <= 0.0:
         return DARK

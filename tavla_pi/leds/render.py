@@ -7,6 +7,7 @@ web view, the tests and the documentation pictures all show the same light.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from tavla_pi.game.view import GameView
@@ -49,6 +50,18 @@ def scene(view: GameView) -> dict[str, Light]:
     return lights
 
 
+SCENES_KEPT = 64
+"""How many views' lights :func:`render` keeps (a view stands for many scans; the
+lights of a few recent ones are asked for again)."""
+
+
+@functools.lru_cache(maxsize=SCENES_KEPT)
+def _lights(view: GameView) -> tuple[Light, ...]:
+    """The lights of ``view``'s scene, memoised: a view is a value and its scene a
+    function of it alone, so an entry never goes stale (only the oldest are dropped)."""
+    return tuple(scene(view).values())
+
+
 def render(view: GameView, layout: LedLayout, now_ms: int, brightness: float) -> tuple[RGB, ...]:
     """The frame for ``view`` at ``now_ms``: one RGB per LED, in index order.
 
@@ -58,6 +71,6 @@ def render(view: GameView, layout: LedLayout, now_ms: int, brightness: float) ->
     level = check_brightness(brightness, "LED brightness")
     elapsed = now_ms - view.since_ms
     frame = [DARK] * layout.count
-    for light in scene(view).values():
+    for light in _lights(view):
         frame[layout.index(light.feature)] = light.rgb_at(elapsed, level)
     return tuple(frame)

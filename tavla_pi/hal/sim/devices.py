@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from tavla_pi.errors import HardwareError
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
@@ -24,10 +25,11 @@ class SimPixels:
             raise HardwareError("the simulated pixel strip is closed")
         if len(pixels) != self.count:
             raise ValueError(f"a frame of {len(pixels)} pixels for a strip of {self.count}")
-        for i, rgb in enumerate(pixels):
-            if len(rgb) != 3 or any(not 0 <= v <= 255 for v in rgb):
-                raise ValueError(f"pixel {i}: {rgb!r} is not an (r, g, b) of 0..255")
-        self.frame = tuple((r, g, b) for r, g, b in pixels)
+        frame = tuple(map(tuple, pixels))
+        if not all(_is_rgb(rgb) for rgb in set(frame)):  # a few colours: each checked once
+            i = next(i for i, rgb in enumerate(frame) if not _is_rgb(rgb))
+            raise ValueError(f"pixel {i}: {pixels[i]!r} is not an (r, g, b) of 0..255")
+        self.frame = cast("tuple[RGB, ...]", frame)
         self.shows += 1
 
     def close(self) -> None:
@@ -39,6 +41,10 @@ class SimPixels:
     def closed(self) -> bool:
         """True once closed."""
         return self._closed
+
+
+def _is_rgb(rgb: tuple[int, ...]) -> bool:
+    return len(rgb) == 3 and all(0 <= v <= 255 for v in rgb)
 
 
 class SimButtons:

@@ -21,6 +21,7 @@ from tavla_pi.hardware.pinmap import SensorSite
 
 SKIP_CHUNK_WORDS = 1 << 20
 """Random words skipped at a time by :meth:`SensorModel.skip_noise` (4 MB)."""
+_TWO_PI = 2.0 * math.pi
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,37 @@ def truncated_normal(rng: random.Random, tol: float) -> float:
         value = rng.gauss(0.0, tol / 3.0)
         if abs(value) <= tol:
             return value
+
+
+def unit_normals(rng: random.Random, n: int) -> list[float]:
+    """``n`` draws of ``rng.gauss()``, made in one loop: the same numbers, and ``rng``
+    left as ``n`` calls of it would leave it.
+
+    CPython's ``gauss()`` makes its draws in pairs from two ``random()`` calls
+    and keeps the second of a pair in the instance's ``gauss_next`` for the next
+    call; this does the same, inlined (tests/test_hal_sim_noise.py checks the
+    two agree, half-used pair included).
+    """
+    state = vars(rng)
+    pending: float | None = state["gauss_next"]
+    draws: list[float] = []
+    if pending is not None and n > 0:
+        draws.append(pending)
+        pending = None
+        n -= 1
+    uniform, cos, sin, log, sqrt = rng.random, math.cos, math.sin, math.log, math.sqrt
+    for _ in range(n // 2):
+        x2pi = uniform() * _TWO_PI
+        g2rad = sqrt(-2.0 * log(1.0 - uniform()))
+        draws.append(cos(x2pi) * g2rad)
+        draws.append(sin(x2pi) * g2rad)
+    if n % 2:
+        x2pi = uniform() * _TWO_PI
+        g2rad = sqrt(-2.0 * log(1.0 - uniform()))
+        draws.append(cos(x2pi) * g2rad)
+        pending = sin(x2pi) * g2rad
+    state["gauss_next"] = pending
+    return draws
 
 
 class SensorModel:
@@ -86,12 +118,13 @@ class SensorModel:
         """One scan: each sensor's output clipped to its swing, plus noise, as ADC codes."""
         noise, top = self.design.noise_counts, self.design.adc_max
         base = self._output(field)
-        if noise > 0.0:
-            gauss = rng.gauss
-            values = [round(out + gauss(0.0, noise)) for out in base]
+        if noise > 0.0:  # z * noise: gauss(0.0, noise), which adds it to 0.0
+            values = [round(out + z * noise)
+                      for out, z in zip(base, unit_normals(rng, len(base)), strict=True)]
         else:
             values = [round(out) for out in base]
-        values = [v if 0 <= v <= top else (0 if v < 0 else top) for v in values]
+        if min(values) < 0 or max(values) > top:  # the ADC's range (rare: a wide swing)
+            values = [v if 0 <= v <= top else (0 if v < 0 else top) for v in values]
         for i, value in stuck.items():
             values[i] = value
         return tuple(values)
@@ -114,9 +147,7 @@ class SensorModel:
                 rng.getrandbits(32 * chunk)
                 words -= chunk
             scans = 1
-        gauss = rng.gauss
-        for _ in range(draws * scans):
-            gauss(0.0, 1.0)
+        unit_normals(rng, draws * scans)
 
     def _output(self, field: Sequence[float]) -> list[float]:
         """Each sensor's noiseless output for ``field``, clipped to its swing (kept
