@@ -99,3 +99,13 @@ def test_a_resignation_holds_the_column_in_a_game_without_a_cube() -> None:
 def test_an_unknown_variant_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match=r"GameView\.variant"):
         scene(GameView(Phase.SETUP, variant="narde"))
+
+
+def test_a_view_with_pins_is_a_value_the_lights_can_be_memoised_by() -> None:
+    one = GameView(phase=Phase.MOVING, variant="plakoto", match_variant="plakoto",
+                   pinned={"19": Color.BLACK})
+    other = GameView(phase=Phase.MOVING, variant="plakoto", match_variant="plakoto",
+                     pinned={"19": Color.BLACK})
+    assert one == other and hash(one) == hash(other)
+    assert one.pinned == {"19": Color.BLACK} and dict(one.pinned) == {"19": Color.BLACK}
+    assert frame(one) == frame(other) and lit(one)  # rendered, not refused as unhashable

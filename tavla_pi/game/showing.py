@@ -14,7 +14,7 @@ from tavla_pi.game import carry
 from tavla_pi.game.coach import Coach
 from tavla_pi.game.tavli import VariantResult, bound_first_checker
 from tavla_pi.game.turn import Turn, TurnLights
-from tavla_pi.game.view import GameView, Phase
+from tavla_pi.game.view import GameView, Phase, Pins
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.scoring import GameResult
@@ -56,7 +56,8 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
 def tavli_fields(referee: Referee) -> dict[str, Any]:
     """The view's fields of the tavli match: the game now, its pins, Fevga's first checker."""
     tavli, vpos = referee.tavli, referee.variant_position
-    pinned = {} if vpos is None else {at: Color(c) for at, c in vpos.board()["pinned"].items()}
+    pinned = Pins() if vpos is None else Pins(
+        {at: Color(c) for at, c in vpos.board()["pinned"].items()})
     return {"variant": tavli.variant, "match_variant": tavli.name, "tavli_game": tavli.game,
             "pinned": pinned, "first_checker": bound_first_checker(vpos)}
 

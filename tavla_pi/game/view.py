@@ -7,7 +7,7 @@ A ``GameView`` is a plain value derived from the game state; the renderer in
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from tavla_pi.game.menu import MenuView
@@ -28,6 +28,32 @@ class Phase(enum.Enum):
     NO_MOVE = "no_move"              # the roll has no legal play; passes by itself
     GAME_OVER = "game_over"          # showing the winner and the points
     MATCH_OVER = "match_over"        # the match is decided
+
+
+class Pins(Mapping[str, Color]):
+    """The pinned checkers of a board, point -> the pinned checker's colour: a mapping
+    that is immutable and hashed, so a view holding it stays a value (the lights are
+    memoised by view)."""
+
+    __slots__ = ("_pins",)
+
+    def __init__(self, pins: Mapping[str, Color] | None = None) -> None:
+        self._pins: dict[str, Color] = dict(pins or {})
+
+    def __getitem__(self, at: str) -> Color:
+        return self._pins[at]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pins)
+
+    def __len__(self) -> int:
+        return len(self._pins)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._pins.items()))
+
+    def __repr__(self) -> str:
+        return f"Pins({self._pins!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,5 +135,9 @@ class GameView:
     variant: str = "portes"
     match_variant: str = "portes"
     tavli_game: int = 1
-    pinned: Mapping[str, Color] = field(default_factory=dict)
+    pinned: Mapping[str, Color] = field(default_factory=Pins)
     first_checker: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.pinned, Pins):  # a plain dict given: kept as a value
+            object.__setattr__(self, "pinned", Pins(self.pinned))
