@@ -494,13 +494,16 @@ class Session:
         self.counts[f"won_{result.kind.value}"] += 1
         self._one(events, EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
                   cube=self.match.cube, points=result.points, score=list(self.match.score))
-        winner = self.match.match_winner
+        self._match_over(events, self.match.match_winner, self.match.score)
+
+    def _match_over(self, events: list[Event], winner: Color | None,
+                    score: tuple[int, int]) -> None:
+        """``match_over`` among ``events`` exactly when the match has a ``winner``."""
         if winner is None:
             self._none(events, EventType.MATCH_OVER)
         else:
             self.counts["matches"] += 1
-            self._one(events, EventType.MATCH_OVER, winner=winner.value,
-                      score=list(self.match.score))
+            self._one(events, EventType.MATCH_OVER, winner=winner.value, score=list(score))
 
     # -- actions and events ------------------------------------------------------------
 
@@ -542,12 +545,10 @@ class Session:
             raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
         return event
 
-    def _none(self, events: Sequence[Event], kind: EventType,
-              failure: str | None = None) -> None:
-        """No event of ``kind`` among ``events``; else abort with ``failure``."""
-        found = [e for e in events if e.type == kind]
-        if found:
-            raise _AbortError(failure or _mismatch(kind), f"unexpected {_brief(found)}")
+    def _none(self, events: Sequence[Event], kind: EventType) -> None:
+        """No event of ``kind`` among ``events``; else abort."""
+        if found := [e for e in events if e.type == kind]:
+            raise _AbortError(_mismatch(kind), f"unexpected {_brief(found)}")
 
     # -- failures ----------------------------------------------------------------------
 
