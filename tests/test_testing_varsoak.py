@@ -17,7 +17,7 @@ from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules import variant
-from tavla_pi.testing.varrules import VarSides, orders, partial_boards
+from tavla_pi.testing.varrules import VarSides, variant_orders, variant_partials
 from tavla_pi.testing.varsoak import VariantSession
 
 FAILURES = Path(__file__).parent / "soak_failures"
@@ -41,9 +41,9 @@ def test_every_chosen_play_has_a_legal_order_and_its_result_is_a_partial_board(
                 break
             play = rng.choice(plays)
             start = VarSides.of(play)
-            assert orders(start, play, legal=True), (position, dice, play.notation)
+            assert variant_orders(start, play, legal=True), (position, dice, play.notation)
             mine = play.result.theirs  # type: ignore[attr-defined]
-            assert mine in partial_boards(start, dice)
+            assert mine in variant_partials(start, dice)
             position = play.result
             if position.is_game_over():
                 break

@@ -19,10 +19,10 @@ from tavla_pi.testing.hand import UNSEEN_UNDER, Hand, HandStep, _Turn
 from tavla_pi.testing.handrules import Single
 from tavla_pi.testing.varrules import (
     VarSides,
-    location,
-    orders,
-    partial_boards,
-    reads_legal,
+    variant_location,
+    variant_orders,
+    variant_partials,
+    variant_reads_legal,
 )
 
 
@@ -53,10 +53,10 @@ class VariantTurn(_Turn):
         self.legal_order = True
 
     def _loc(self, point: int) -> str:
-        return location(self.sides.name, point, self.mover)
+        return variant_location(self.sides.name, point, self.mover)
 
     def _orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        return orders(VarSides.of(self.vplay), self.vplay, legal)
+        return variant_orders(VarSides.of(self.vplay), self.vplay, legal)
 
     def _moved(self, frm: int, to: int) -> bool:
         self.sides = self.sides.moved(frm, to)
@@ -65,9 +65,9 @@ class VariantTurn(_Turn):
 
     def _stacks(self) -> list[tuple[str, Color, int]]:
         name, s = self.sides.name, self.sides
-        stacks = [(location(name, p, self.mover), self.mover, n)
+        stacks = [(variant_location(name, p, self.mover), self.mover, n)
                   for p, n in s.points() if n >= 2]
-        return stacks + [(location(name, p, self.opponent), self.opponent, n)
+        return stacks + [(variant_location(name, p, self.opponent), self.opponent, n)
                          for p, n in s.points(theirs=True) if n >= 2]
 
     def _held(self, point: int) -> bool:
@@ -82,7 +82,7 @@ class VariantTurn(_Turn):
         colour (a pin), an opposing lone checker (a pin to be), nor a pile the sensors
         count only as a range (every pocket two high)."""
         if self._partials is None:
-            self._partials = partial_boards(VarSides.of(self.vplay), self.vplay.dice)
+            self._partials = variant_partials(VarSides.of(self.vplay), self.vplay.dice)
         partials = self._partials
         s = self.sides
         mine = list(before[0])
@@ -99,6 +99,6 @@ class VariantTurn(_Turn):
                 continue
             m = list(mine)
             m[i] += 1
-            if held or not reads_legal(tuple(m), partials):
+            if held or not variant_reads_legal(tuple(m), partials):
                 candidates.append(point)
         return self.hand.rng.choice(candidates) if candidates else None

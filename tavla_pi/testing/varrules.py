@@ -18,7 +18,7 @@ from tavla_pi.rules.side import CHECKERS, OFF_POINT
 from tavla_pi.rules.tavli import VariantPlay
 from tavla_pi.testing.handrules import Single, dice_list
 
-START = 23
+_START = 23
 """Own index of each side's starting point (own point 24)."""
 
 
@@ -72,9 +72,9 @@ class VarSides:
 
     def _may_leave(self, index: int) -> bool:
         """Fevga's first checker: none other leaves the start before it passes own 12."""
-        if self.name != "fevga" or index != START or self.mine[START] != CHECKERS - 1:
+        if self.name != "fevga" or index != _START or self.mine[_START] != CHECKERS - 1:
             return True
-        return not any(self.mine[11:START])
+        return not any(self.mine[11:_START])
 
     def moved(self, frm: int, to: int) -> VarSides:
         """The board after one checker moves (a lone checker landed on is pinned, a pin
@@ -105,7 +105,7 @@ def own_index(name: str, point: int, color: Color) -> int:
     return 24 - point if name == "plakoto" else (point + 11) % 24
 
 
-def location(name: str, point: int, color: Color) -> str:
+def variant_location(name: str, point: int, color: Color) -> str:
     """The docs/CONTRACTS.md §1 location of ``color``'s own ``point`` (0 = "off")."""
     if point == OFF_POINT:
         return "off"
@@ -114,7 +114,7 @@ def location(name: str, point: int, color: Color) -> str:
     return str(25 - point if name == "plakoto" else (point + 11) % 24 + 1)
 
 
-def orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single, ...]]:
+def variant_orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single, ...]]:
     """Orders of ``play``'s single moves a hand can make: each lift from a point holding
     a free checker; with ``legal``, each move legal by a die still unused."""
     found: set[tuple[Single, ...]] = set()
@@ -143,7 +143,7 @@ def orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single
     return sorted(found)
 
 
-def partial_boards(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, ...]]:
+def variant_partials(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, ...]]:
     """The mover's counts of every board some order of single-die moves reaches."""
     boards: set[tuple[int, ...]] = set()
     seen: set[tuple[VarSides, tuple[int, ...]]] = set()
@@ -164,7 +164,7 @@ def partial_boards(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, ...
     return boards
 
 
-def reads_legal(mine: tuple[int, ...], partials: set[tuple[int, ...]]) -> bool:
+def variant_reads_legal(mine: tuple[int, ...], partials: set[tuple[int, ...]]) -> bool:
     """Whether the mover's counts could be a legal partial play's, or one's with a checker
     in the hand (the trays are not sensed)."""
     if mine in partials:
