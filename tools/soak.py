@@ -1,10 +1,14 @@
 """The long soak run: thousands of random games through the whole modelled pipeline.
 
     python tools/soak.py --games 1000 --seed 1 --jobs 2 [--dump-dir DIR] [--journal FILE]
+    python tools/soak.py --variant plakoto|fevga|tavli --games 1000 --seed 1 --jobs 2
+    python tools/soak.py --variant tavli --matches 200 --match-length 3
 
-Each session is a money session (1-3 games) or a match (1, 3 or 5 points),
-played by :class:`tavla_pi.testing.soak.Session` with its own seed (the board's
-parts, the noise, the dice and the hand all follow it).  Sessions run in
+Each session is a money session (1-3 games) or a match (1, 3 or 5 points; all
+of ``--match-length`` when given, tavli matches to 3 unless told), played by
+:class:`tavla_pi.testing.soak.Session` (Portes) or
+:class:`tavla_pi.testing.varsoak.VariantSession` (``--variant``) with its own
+seed (the board's parts, the noise, the dice and the hand all follow it).  Sessions run in
 parallel worker processes; the counts are summed and printed, with every
 failure (seed, game, turn, what happened) and the scenario files written
 for the first failure of each kind in a session.  Exit status 1 if there was
@@ -27,11 +31,19 @@ from pathlib import Path
 from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.testing.hand import HandStyle
 from tavla_pi.testing.soak import Failure, Session, SessionResult
+from tavla_pi.testing.varsoak import VARIANTS, VariantSession
 
 MATCH_LENGTHS = (0, 0, 1, 3, 5)
 """Session kinds drawn per seed: money play twice as often as each match length."""
 EXPECTED_GAMES = {0: 2.0, 1: 1.0, 3: 2.5, 5: 4.0}
 """Roughly how many games a session of each kind plays (to stop near --games)."""
+TAVLI_LENGTH = 3
+"""The length of a tavli match unless ``--match-length`` says."""
+
+
+def expected_games(length: int) -> float:
+    """Roughly how many games a session of ``length`` (0: money) plays."""
+    return EXPECTED_GAMES.get(length, 0.8 * length)
 
 
 @dataclass(frozen=True)
@@ -45,17 +57,22 @@ class Unit:
     games: int
 
 
-def unit(base: int, index: int) -> Unit:
-    """The ``index``-th session of a run seeded ``base`` (reproducible on its own)."""
+def unit(base: int, index: int, length: int | None = None) -> Unit:
+    """The ``index``-th session of a run seeded ``base`` (reproducible on its own); a
+    match of ``length`` when given (0: a money session), else of a random kind."""
     seed = base * 1_000_003 + index
     rng = random.Random(seed)
-    length = rng.choice(MATCH_LENGTHS)
+    length = rng.choice(MATCH_LENGTHS) if length is None else length
     return Unit(index, seed, length, rng.randint(1, 3) if length == 0 else 0)
 
 
 def play(u: Unit, args: argparse.Namespace) -> SessionResult:
     """Play one session (in a worker process)."""
     style = HandStyle(illegal_held=not args.far_only)
+    if args.variant != "portes":
+        return VariantSession(load_pinmap(), u.seed, args.variant, match_length=u.match_length,
+                              games=u.games, style=style, dump_dir=args.dump_dir,
+                              naive_done=args.naive_done).run()
     session = Session(load_pinmap(), u.seed, match_length=u.match_length, games=u.games,
                       style=style, dump_dir=args.dump_dir, naive_done=args.naive_done)
     return session.run()
@@ -96,15 +113,18 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     start = time.perf_counter()
     run = Run(args.journal)
-    units = (unit(args.seed, i) for i in itertools.count() if i not in run.done)
+    length = args.match_length
+    if length is None and args.variant == "tavli":
+        length = TAVLI_LENGTH
+    units = (unit(args.seed, i, length) for i in itertools.count() if i not in run.done)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending: dict[Future[SessionResult], Unit] = {}
         while True:
-            planned = sum(EXPECTED_GAMES[u.match_length] for u in pending.values())
-            while len(pending) < 2 * args.jobs and run.totals["games"] + planned < args.games:
+            planned = sum(expected_games(u.match_length) for u in pending.values())
+            while len(pending) < 2 * args.jobs and _wanted(run, planned, len(pending), args):
                 u = next(units)
                 pending[pool.submit(play, u, args)] = u
-                planned += EXPECTED_GAMES[u.match_length]
+                planned += expected_games(u.match_length)
             if not pending:
                 break
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -115,9 +135,24 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if run.failures else 0
 
 
+def _wanted(run: Run, planned: float, pending: int, args: argparse.Namespace) -> bool:
+    """Whether another session is wanted: --matches sessions in all, else games enough."""
+    if args.matches is not None:
+        return len(run.done) + pending < args.matches
+    return run.totals["games"] + planned < args.games
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games to play (at least)")
+    parser.add_argument("--variant", choices=("portes", *VARIANTS), default="portes",
+                        help="the game: portes (backgammon), plakoto, fevga or tavli "
+                             "(the three in turn)")
+    parser.add_argument("--match-length", type=int, default=None,
+                        help="every session a match of this length (0: money play); "
+                             f"default a random kind, tavli matches to {TAVLI_LENGTH}")
+    parser.add_argument("--matches", type=int, default=None,
+                        help="play this many sessions (matches), not --games games")
     parser.add_argument("--seed", type=int, default=1, help="the run's seed")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--dump-dir", type=Path, default=None,
@@ -198,6 +233,12 @@ ROWS = (
     ("won_single", "games won single"),
     ("won_gammon", "games won gammon"),
     ("won_backgammon", "games won backgammon"),
+    ("games_portes", "tavli: games of Portes"),
+    ("games_plakoto", "  of Plakoto"),
+    ("games_fevga", "  of Fevga"),
+    ("pins", "plays that pinned a checker (Plakoto)"),
+    ("won_mother", "games won by the mother rule (Plakoto)"),
+    ("won_draw", "games drawn (both mothers pinned)"),
 )
 
 
@@ -205,6 +246,9 @@ def _report(totals: Counter[str], failures: list[Failure], wall_s: float,
             args: argparse.Namespace) -> None:
     flags = [f for f, on in (("--naive-done", args.naive_done),
                               ("--far-only", args.far_only)) if on]
+    flags += [f"--variant {args.variant}"] if args.variant != "portes" else []
+    flags += [f"--{k.replace('_', '-')} {v}" for k in ("match_length", "matches")
+              if (v := getattr(args, k)) is not None]
     print(f"soak: --games {args.games} --seed {args.seed} --jobs {args.jobs} {' '.join(flags)}")
     for key, label in ROWS:
         print(f"  {label:<58} {totals[key]:>8}")

@@ -37,7 +37,7 @@ from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.tavli import start_board
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
 from tavla_pi.hal.sim.board import SimBoard, counts_of
-from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.hardware.pinmap import POINT_SLOTS, PinMap
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.replay.actions import (
@@ -207,7 +207,7 @@ class ScenarioRunner:
                     length = self.referee.match.match_length if match_length is None \
                         else match_length
                     yield from self.referee.new_match(length, self.clock.now_ms(), variant)
-                self._set_up(board)
+                yield from self._set_up(board)
                 self._mark("other")
             case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
@@ -235,14 +235,26 @@ class ScenarioRunner:
             case WaitAction(ms):
                 yield from self.advance(ms)
 
-    def _set_up(self, board: SimBoard) -> None:
-        """Lay out the start of the match's game now, as a person setting up would."""
+    def _set_up(self, board: SimBoard) -> Iterator[Event]:
+        """Lay out the start of the match's game now, as a person setting up would: a pile
+        of more than six (Plakoto's and Fevga's fifteen) layer by layer, a scan between
+        layers (hardware/GEOMETRY.md, "How the fifteen lie"; a second layer put down in
+        the same scan as the first would read as one checker).  In Plakoto a checker put
+        on a lone opposing one is laid on top of it (a pin)."""
         name = self.referee.tavli.variant
+        board.pin_on_top = name == "plakoto"
         if name == "portes":
             board.setup_start()
-        else:
-            board.lay_out({(at, color): n for color in Color
-                           for at, n in start_board(name)[color.value].items()})
+            return
+        counts = {(at, color): n for color in Color
+                  for at, n in start_board(name)[color.value].items()}
+        board.lay_out({key: min(n, POINT_SLOTS) for key, n in counts.items()})
+        for layer in range(1, max(counts.values()) // POINT_SLOTS + 1):
+            yield from self.advance(SCAN_MS)
+            for (at, color), n in counts.items():
+                for _ in range(min(n - layer * POINT_SLOTS, POINT_SLOTS)):
+                    board.lift("off", color)
+                    board.place(at, color)
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None

@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tavla_pi.events.types import EventType
 from tavla_pi.hardware.pinmap import POINT_SLOTS
@@ -213,6 +214,36 @@ class _Turn:
         self.others = plays
         self.legal_order = True
 
+    # -- the model of the board (Portes; :mod:`tavla_pi.testing.varhand` has the others)
+
+    def _loc(self, point: int) -> str:
+        """The location of the mover's own ``point``."""
+        return location(point, self.mover)
+
+    def _orders(self, legal: bool) -> list[tuple[Single, ...]]:
+        """Orders of the play's single moves (with ``legal``, each legal when made)."""
+        return orders(self.play.position, self.play, legal)
+
+    def _moved(self, frm: int, to: int) -> bool:
+        """The model after one single move; True if it hit."""
+        self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
+        return hit
+
+    def _stacks(self) -> list[tuple[str, Color, int]]:
+        """(location, colour, count) of every stack of two or more."""
+        stacks = [(location(p, self.mover), self.mover, n)
+                  for p, n in points(self.mine) if n >= 2]
+        return stacks + [(location(p, self.opponent), self.opponent, n)
+                         for p, n in points(self.theirs) if n >= 2]
+
+    def _held(self, point: int) -> bool:
+        """Whether the opponent holds the mover's own ``point``."""
+        return self.theirs[24 - point] >= 2
+
+    def _careful_turn(self, careful: Hand, other: Any) -> list[HandStep]:
+        """The steps a careful hand makes of another legal play ``other``."""
+        return careful.turn(other, self.mover)
+
     # -- the whole turn ----------------------------------------------------------------
 
     def build(self) -> list[HandStep]:
@@ -221,8 +252,7 @@ class _Turn:
         if h.chance(self.style.takeback):
             self._detour()
         legal = self.legal_order = not h.chance(self.style.any_order)
-        order = h.rng.choice(orders(self.play.position, self.play, legal)
-                             or orders(self.play.position, self.play, False))
+        order = h.rng.choice(self._orders(legal) or self._orders(False))
         h.tally["order_any" if not legal else "order_legal"] += 1
         last: list[Action] | None = None
         for chain in self._chains(order):
@@ -260,10 +290,7 @@ class _Turn:
 
     def _knock(self) -> None:
         """Lift two or three checkers of a stack, wait, put them back."""
-        stacks = [(location(p, self.mover), self.mover, n)
-                  for p, n in points(self.mine) if n >= 2]
-        stacks += [(location(p, self.opponent), self.opponent, n)
-                   for p, n in points(self.theirs) if n >= 2]
+        stacks = self._stacks()
         if not stacks:
             return
         at, color, n = self.hand.rng.choice(stacks)
@@ -281,7 +308,7 @@ class _Turn:
             any_order=0.0, multi_die=self.style.multi_die, use_move=self.style.use_move,
             slide=0.0, glitch=0.0, illegal=0.0, early_done=0.0, takeback=0.0, knock=0.0,
             pauses=self.style.pauses))
-        steps = careful.turn(other, self.mover)
+        steps = self._careful_turn(careful, other)
         actions = [a for s in steps for a in s.actions]
         if self.hand.chance(0.5):
             lifts = [i for i, a in enumerate(actions) if isinstance(a, LiftAction | MoveAction)]
@@ -302,8 +329,7 @@ class _Turn:
         origin, dest = chain[0][0], chain[-1][1]
         hits = []
         for frm, to in chain:
-            self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
-            if hit:
+            if self._moved(frm, to):
                 hits.append(to)
         h.tally["movement"] += 1
         h.tally["multi_die"] += len(chain) > 1
@@ -316,8 +342,7 @@ class _Turn:
         actions = self._carry(origin, dest, hits)
         self._add(*actions)
         legal = self.legal_order and not hits
-        self._cut("move", carries=(location(origin, self.mover), location(dest, self.mover))
-                  if legal else None)
+        self._cut("move", carries=(self._loc(origin), self._loc(dest)) if legal else None)
         return actions
 
     def _carry(self, origin: int, dest: int, hits: list[int]) -> list[Action]:
@@ -327,7 +352,7 @@ class _Turn:
         held: list[Action] = []
         post: list[Action] = []
         for point in hits:
-            at = location(point, me)
+            at = self._loc(point)
             lift, to_bar = LiftAction(at, them), PlaceAction("bar", them)
             when = h.rng.choice(("before", "in_hand", "after", "blot_held"))
             h.tally[f"hit_{when}"] += 1
@@ -340,7 +365,7 @@ class _Turn:
             else:
                 pre += [lift, *self._wait()]
                 post += [*self._wait(), to_bar]
-        src, dst = location(origin, me), location(dest, me)
+        src, dst = self._loc(origin), self._loc(dest)
         if not held and h.chance(self.style.use_move):
             h.tally["move_action"] += 1
             return [*pre, MoveAction(src, dst, me), *post, *self._wait()]
@@ -357,7 +382,7 @@ class _Turn:
         stops = sorted(rng.sample(between, min(len(between), rng.randint(1, 3))), reverse=True)
         out: list[Action] = []
         for point in stops:
-            at = location(point, self.mover)
+            at = self._loc(point)
             out += [PlaceAction(at, self.mover), WaitAction(rng.randrange(*SLIDE_MS, 10)),
                     LiftAction(at, self.mover)]
         return out
@@ -393,8 +418,8 @@ class _Turn:
         ``illegal_far`` (no dice lead there).
         """
         h, me = self.hand, self.mover
-        src, bad, dst = location(origin, me), location(wrong, me), location(dest, me)
-        kind = "illegal_held" if self.theirs[24 - wrong] >= 2 else "illegal_far"
+        src, bad, dst = self._loc(origin), self._loc(wrong), self._loc(dest)
+        kind = "illegal_held" if self._held(wrong) else "illegal_far"
         h.tally["illegal"] += 1
         h.tally[kind] += 1
         self._cut("move")

@@ -28,8 +28,12 @@ def action_json(action: Action) -> dict[str, Any]:
     """The docs/CONTRACTS.md §4 JSON object of one action."""
     out: dict[str, Any]
     match action:
-        case SetupAction():
+        case SetupAction(match_length, _, variant):
             out = {"setup": "start"}
+            if match_length is not None:
+                out["match_length"] = match_length
+            if variant is not None:
+                out["variant"] = variant
         case LoadAction(position_id, match_id):
             out = {"load": {"position_id": position_id, "match_id": match_id}}
         case DiceAction(a, b):

@@ -144,12 +144,13 @@ class Session:
 
     def __init__(self, pinmap: PinMap, seed: int, *, match_length: int = 0, games: int = 1,
                  style: HandStyle = DEFAULT_STYLE, players: Players = DEFAULT_PLAYERS,
-                 dump_dir: Path | None = None, naive_done: bool = False) -> None:
+                 dump_dir: Path | None = None, naive_done: bool = False,
+                 variant: str = "portes") -> None:
         self.seed = seed
         self.match_length = match_length
         self.games = games
         self.rng = random.Random(seed)
-        self.settings = GameSettings(match_length=match_length)
+        self.settings = GameSettings(match_length=match_length, variant=variant)
         self.rules = self.settings.rules
         self.runner = ScenarioRunner(pinmap, self.settings, seed=seed)
         self.flickers = FlickerCount()
@@ -326,7 +327,7 @@ class Session:
         steps = self.hand.turn(play, mover)
         for step in steps:
             self._step(step, mover)
-        events = self._done(play, mover)
+        events = self._done(play.notation, mover)
         self.counts["illegal_recovered"] += sum(s.what.startswith("illegal") for s in steps)
         self._check_sync(self.events[start:])
         result = None
@@ -454,21 +455,21 @@ class Session:
             if quiet and self.runner.settled:
                 return
 
-    def _done(self, play: Play, mover: Color) -> list[Event]:
-        """Press DONE (confirming the play if the board asks) until it commits."""
+    def _done(self, notation: str, mover: Color) -> list[Event]:
+        """Press DONE (confirming the play ``notation`` if the board asks) until it commits."""
         for attempt in range(DONE_ATTEMPTS):
             self._settle()
-            self._confirm(play, mover)
+            self._confirm(notation, mover)
             events = self._do(_press(done_button(mover)), expect=GAME_END)
             if any(e.type == EventType.PLAYED for e in events):
                 return events
             reasons = [e.fields.get("reason") for e in events if e.type == EventType.REJECTED]
-            self._fail("done_refused", f"DONE on the complete board {play.notation}: "
+            self._fail("done_refused", f"DONE on the complete board {notation}: "
                        f"{reasons or [str(e.type) for e in events]} (attempt {attempt + 1})")
             self._do(WaitAction(1000))
-        raise _AbortError("stuck", f"DONE never committed {play.notation}")
+        raise _AbortError("stuck", f"DONE never committed {notation}")
 
-    def _confirm(self, play: Play, mover: Color) -> None:
+    def _confirm(self, notation: str, mover: Color) -> None:
         """When plays read the same, cycle (CUBE) until the one DONE confirms is ours.
 
         The lights do not say which play DONE would confirm; this player reads
@@ -483,23 +484,26 @@ class Session:
         offered: list[str | None] = []
         for _ in range(CANDIDATES_LIMIT):
             offered.append(state["confirms"])
-            if offered[-1] == play.notation or not state["candidates"]:
+            if offered[-1] == notation or not state["candidates"]:
                 return
             self._do(_press(f"{mover.value}.cube"))
             state = self.runner.state()
-        raise _AbortError("wrong_belief", f"asked, DONE offered {offered}, not {play.notation}")
+        raise _AbortError("wrong_belief", f"asked, DONE offered {offered}, not {notation}")
 
     def _game_over(self, events: list[Event], result: GameResult) -> None:
         self.counts[f"won_{result.kind.value}"] += 1
         self._one(events, EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
                   cube=self.match.cube, points=result.points, score=list(self.match.score))
-        winner = self.match.match_winner
+        self._match_over(events, self.match.match_winner, self.match.score)
+
+    def _match_over(self, events: list[Event], winner: Color | None,
+                    score: tuple[int, int]) -> None:
+        """``match_over`` among ``events`` exactly when the match has a ``winner``."""
         if winner is None:
             self._none(events, EventType.MATCH_OVER)
         else:
             self.counts["matches"] += 1
-            self._one(events, EventType.MATCH_OVER, winner=winner.value,
-                      score=list(self.match.score))
+            self._one(events, EventType.MATCH_OVER, winner=winner.value, score=list(score))
 
     # -- actions and events ------------------------------------------------------------
 
@@ -541,12 +545,10 @@ class Session:
             raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
         return event
 
-    def _none(self, events: Sequence[Event], kind: EventType,
-              failure: str | None = None) -> None:
-        """No event of ``kind`` among ``events``; else abort with ``failure``."""
-        found = [e for e in events if e.type == kind]
-        if found:
-            raise _AbortError(failure or _mismatch(kind), f"unexpected {_brief(found)}")
+    def _none(self, events: Sequence[Event], kind: EventType) -> None:
+        """No event of ``kind`` among ``events``; else abort."""
+        if found := [e for e in events if e.type == kind]:
+            raise _AbortError(_mismatch(kind), f"unexpected {_brief(found)}")
 
     # -- failures ----------------------------------------------------------------------
 

@@ -1,0 +1,70 @@
+"""The soak of Plakoto, Fevga and the tavli match, short: the hand's model of the
+variants' single-die rules, a game of each through the whole pipeline, and the bugs
+the variant soak found (each as the smallest scenario that shows it).
+
+The long run is ``tools/soak.py --variant plakoto|fevga|tavli``.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.hardware.pinmap import load_pinmap
+from tavla_pi.replay.actions import read_scenario
+from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.rules import variant
+from tavla_pi.testing.varrules import VarSides, variant_orders, variant_partials
+from tavla_pi.testing.varsoak import VariantSession
+
+FAILURES = Path(__file__).parent / "soak_failures"
+
+
+def replay(name: str, seed: int) -> list[str]:
+    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=seed)
+    return [e.type for e in runner.run(list(read_scenario(FAILURES / name)))]
+
+
+@pytest.mark.parametrize("name", ["plakoto", "fevga"])
+def test_every_chosen_play_has_a_legal_order_and_its_result_is_a_partial_board(
+        name: str) -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        position = variant(name).initial()
+        for _ in range(rng.randint(0, 30)):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = position.legal_plays(dice)
+            if not plays:
+                break
+            play = rng.choice(plays)
+            start = VarSides.of(play)
+            assert variant_orders(start, play, legal=True), (position, dice, play.notation)
+            mine = play.result.theirs  # type: ignore[attr-defined]
+            assert mine in variant_partials(start, dice)
+            position = play.result
+            if position.is_game_over():
+                break
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "seed"), [("plakoto", 1), ("fevga", 1)])
+def test_a_variant_game_commits_every_chosen_play_and_nothing_else(name: str,
+                                                                   seed: int) -> None:
+    result = VariantSession(load_pinmap(), seed, name, match_length=1).run()
+    assert not result.failures, [str(f) for f in result.failures]
+    assert result.counts["games"] == 1 and result.counts["plays_committed"] > 20
+
+
+@pytest.mark.slow
+def test_a_tavli_match_plays_the_three_games_in_turn() -> None:
+    result = VariantSession(load_pinmap(), 2, "tavli", match_length=3).run()
+    assert not result.failures, [str(f) for f in result.failures]
+    assert result.counts["matches"] == 1
+    assert result.counts["games_portes"] and result.counts["games_plakoto"]
+
+
+def test_fifteen_on_a_point_set_up_are_laid_layer_by_layer() -> None:
+    assert "game_started" in replay("fifteen_laid_at_once.jsonl", seed=1000003)
