@@ -94,6 +94,15 @@ class ReplayDice:
         return self.roll_one(), self.roll_one()
 
 
+def lay_out_start(board: SimBoard, name: str) -> None:
+    """Set the simulated board up for a game of ``name`` ("portes", "plakoto", "fevga")."""
+    if name == "portes":
+        board.setup_start()
+    else:
+        board.lay_out({(at, color): n for color in Color
+                       for at, n in start_board(name)[color.value].items()})
+
+
 class ScenarioRunner:
     """Drives the modelled board, the buttons and the dice through a scenario.
 
@@ -237,12 +246,7 @@ class ScenarioRunner:
 
     def _set_up(self, board: SimBoard) -> None:
         """Lay out the start of the match's game now, as a person setting up would."""
-        name = self.referee.tavli.variant
-        if name == "portes":
-            board.setup_start()
-        else:
-            board.lay_out({(at, color): n for color in Color
-                           for at, n in start_board(name)[color.value].items()})
+        lay_out_start(board, self.referee.tavli.variant)
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None
