@@ -43,6 +43,13 @@ def parse_events(lines: Iterable[str], where: str = "events") -> list[Event]:
     return events
 
 
+def plays_tavli(path: Path) -> bool:
+    """Whether a scenario sets up Plakoto, Fevga or a tavli match (``setup``'s
+    ``variant``): not a game GNU Backgammon can referee."""
+    first = next((line for line in load_events(path) if "setup" in line or "load" in line), {})
+    return bool(first.get("variant", "portes") != "portes")
+
+
 def load_events(path: Path) -> list[Event]:
     """The events of a JSON-lines file."""
     return parse_events(path.read_text().splitlines(), str(path))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario_compare import COMPARED, load_events
+from scenario_compare import COMPARED, load_events, plays_tavli
 
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.rules import MatchState, Position
@@ -31,8 +31,8 @@ EXAMPLES = ROOT / "examples"
 EXTRA = [Path(p) for p in os.environ.get("TAVLA_SCENARIOS", "").split(os.pathsep) if p]
 SCENARIOS = sorted(
     path for folder in (CORPUS, EXAMPLES, *EXTRA) for path in folder.glob("*.jsonl")
-    if not path.name.endswith(".expected.jsonl")
-)
+    if not path.name.endswith(".expected.jsonl") and not plays_tavli(path)
+)  # the tavli games are in tests/test_replay_tavli_scenarios.py
 LOCATIONS = {str(n) for n in range(1, 25)} | {"bar", "off"}
 BUTTONS = {"white.roll", "white.cube", "black.roll", "black.cube", "menu"}
 START = {"24": 2, "13": 5, "8": 3, "6": 5}

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
-from scenario_compare import compare, load_events, parse_events
+from scenario_compare import compare, load_events, parse_events, plays_tavli
 
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
@@ -31,8 +31,8 @@ SCENARIOS = sorted(
     path
     for folder in (ROOT / "tests" / "scenarios" / "gnubg", ROOT / "examples", *EXTRA)
     for path in folder.glob("*.jsonl")
-    if not path.name.endswith(".expected.jsonl")
-)
+    if not path.name.endswith(".expected.jsonl") and not plays_tavli(path)
+)  # the tavli games are in tests/test_replay_tavli_scenarios.py
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -176,7 +176,14 @@ def scenarios_in(paths: list[str]) -> list[Path]:
     for name in paths:
         path = Path(name)
         found += sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
-    return [p for p in found if not p.name.endswith(".expected.jsonl")]
+    return [p for p in found if not p.name.endswith(".expected.jsonl") and not plays_tavli(p)]
+
+
+def plays_tavli(path: Path) -> bool:
+    """Whether a scenario sets up Plakoto, Fevga or a tavli match (tools/gen_tavli_scenarios.py
+    writes those): not a game gnubg referees."""
+    first = next((line for line in read_json_lines(path) if "setup" in line), {})
+    return first.get("variant", "portes") != "portes"
 
 
 def inside(gnubg: Any, job: dict[str, Any]) -> dict[str, Any]:
@@ -193,8 +200,9 @@ def inside(gnubg: Any, job: dict[str, Any]) -> dict[str, Any]:
     else:
         specs = list(CORPUS if job["mode"] == "corpus" else EXAMPLES)
         origin = f"tools/gen_gnubg_scenarios.py {job['mode']}"
-        for old in out.glob("*.jsonl"):
+        for old in scenarios_in([str(out)]):
             old.unlink()
+            old.with_name(old.name.removesuffix(".jsonl") + ".expected.jsonl").unlink(True)
     written = []
     for spec in specs:
         written += render(spec, run_spec(gnubg, spec), out, origin)

@@ -49,9 +49,11 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
+from tavla_pi.replay.runner import lay_out_start
 from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavlimatch import cycle_of
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -166,13 +168,18 @@ class SimDesk:
     async def _apply(self, action: Action) -> None:
         board, queue = self.board, self.dice.queue
         match action:
-            case SetupAction(match_length, opponent):
+            case SetupAction(match_length, opponent, variant):
+                referee = self.core.referee
                 if opponent is not None:  # played by the daemon's engine, if it runs one
-                    self.core.referee.set_opponent(opponent)
-                self._saved(board.setup_start)
-                if match_length is not None:
+                    referee.set_opponent(opponent)
+                new = match_length is not None or variant is not None
+                # the game now, or the first game of the new match
+                game = cycle_of(variant or referee.tavli.name)[0] if new else referee.tavli.variant
+                self._saved(lambda: lay_out_start(board, game))
+                if new:
+                    length = referee.match.match_length if match_length is None else match_length
                     now = self.core.pipeline.clock.now_ms()
-                    self.core.commit(self.core.referee.new_match(match_length, now))
+                    self.core.commit(referee.new_match(length, now, variant))
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):

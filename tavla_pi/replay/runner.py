@@ -94,6 +94,17 @@ class ReplayDice:
         return self.roll_one(), self.roll_one()
 
 
+def lay_out_start(board: SimBoard, name: str) -> None:
+    """Set the simulated board up for a game of ``name`` ("portes", "plakoto", "fevga") at
+    once (the simulator page's setup; a scenario lays a pile layer by layer, see
+    :meth:`ScenarioRunner._set_up`)."""
+    if name == "portes":
+        board.setup_start()
+    else:
+        board.lay_out({(at, color): n for color in Color
+                       for at, n in start_board(name)[color.value].items()})
+
+
 class ScenarioRunner:
     """Drives the modelled board, the buttons and the dice through a scenario.
 
