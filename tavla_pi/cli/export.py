@@ -7,6 +7,14 @@ rules with the rest of their match, are left out with a warning
 (:mod:`tavla_pi.cli.trusted`).  By default the latest match with a finished game is
 written; ``--match N`` picks one, ``--all`` writes each to its own file.
 GNU Backgammon reads the result with ``import mat FILE``.
+
+GNU Backgammon plays Portes only.  A match that is not Portes alone (a tavli
+match, or Plakoto or Fevga alone) is still one file gnubg imports: its
+Portes games are gnubg's games, each at the score it started from, and the
+Plakoto and Fevga games are comments in the same rows, in the file's header
+(:mod:`tavla_pi.export.mat` says why there), so a person reads every game
+and gnubg analyses the Portes ones.  A match with no Portes game gives gnubg
+no game to import: ``--list`` says so, and writing one warns.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.history import MatchLog
 from tavla_pi.export import MatchRecord, format_match, record_match
+from tavla_pi.export.games import PORTES
+from tavla_pi.export.mat import game_list
 
 
 def add_parser(subparsers: Any) -> None:
@@ -29,7 +39,12 @@ def add_parser(subparsers: Any) -> None:
         "export", help="write finished games as GNU Backgammon match files (.mat)",
         description="Writes the finished games of a match in GNU Backgammon's match format "
                     "(import it in gnubg with: import mat FILE). White is gnubg's player 0, "
-                    "Black player 1; a money session is a 0 point match.")
+                    "Black player 1; a money session is a 0 point match. gnubg plays Portes "
+                    "only: in a tavli match (or Plakoto or Fevga alone) the Portes games are "
+                    "gnubg's games and the Plakoto and Fevga games are written as comments "
+                    "in the file's header, in the same rows; a match with no Portes game "
+                    "gives gnubg no game to import (--list says so). With no cube in the "
+                    "match, give gnubg 1.07 'set cube use off' before 'import mat'.")
     parser.add_argument("--state-dir", type=Path, default=None,
                         help="state directory holding journal.jsonl and matches/")
     parser.add_argument("--out", type=Path, default=None, metavar="PATH",
@@ -54,8 +69,11 @@ def run(args: argparse.Namespace) -> int:
         print(listing(records))
         return 0
     chosen = _chosen(args, records, state_dir)
-    for _, rec in chosen:
+    for log, rec in chosen:
         _warn(rec.skipped)
+        if not any(game.variant == PORTES for game in rec.games):
+            _warn([f"match {log.number} has no game of Portes: gnubg finds no game to "
+                   "import in its file"])
     if args.all:
         folder = args.out or Path()
         for log, rec in chosen:
@@ -77,15 +95,24 @@ def record(log: MatchLog) -> MatchRecord:
 
 
 def listing(records: list[tuple[MatchLog, MatchRecord]]) -> str:
-    """One line per match: number, length, finished games, score, file."""
+    """One line per match: number, length, finished games, score, file; and for a match
+    that is not Portes alone, its variant and the games gnubg imports."""
     if not records:
         return "no match recorded yet"
     lines = ["  N  length  games  score  file"]
     for log, rec in records:
         length = f"{rec.match_length} pt" if rec.match_length else "money"
         score = "-".join(map(str, rec.games[-1].final_score)) if rec.games else "0-0"
-        lines.append(f"{log.number:>3}  {length:>6}  {len(rec.games):>5}  {score:>5}  {log.path}")
+        line = f"{log.number:>3}  {length:>6}  {len(rec.games):>5}  {score:>5}  {log.path}"
+        lines.append(line if rec.portes_only else f"{line}  ({_for_gnubg(rec)})")
     return "\n".join(lines)
+
+
+def _for_gnubg(record: MatchRecord) -> str:
+    """What gnubg takes of a match that is not Portes alone."""
+    portes = [game.number for game in record.games if game.variant == PORTES]
+    taken = f"gnubg imports {game_list(portes)}" if portes else "no game for gnubg"
+    return f"{record.variant}: {taken}"
 
 
 def _chosen(args: argparse.Namespace, records: list[tuple[MatchLog, MatchRecord]],

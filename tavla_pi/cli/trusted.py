@@ -6,6 +6,13 @@ leaves damaged lines out; here each match is also checked by the rules
 resume: the first event that does not follow and the rest of its match are
 left out, with one warning naming file, line and reason.  Nothing on disk
 is changed (the daemon may be writing the journal).
+
+Plakoto, Fevga and the tavli match are checked by their own rules (the
+``new_match`` names the variant).  The journal does not record a tavli
+match's house rules (``[tavli] cube_in_portes``, ``backgammon_points``) and the
+config may have changed since, so a tavli match that does not follow the
+default ones is checked by the others too, and the one it follows furthest
+is kept.
 """
 
 from __future__ import annotations
@@ -14,8 +21,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from tavla_pi.events.history import History, MatchLog, read_history
-from tavla_pi.game.restore import verify
+from tavla_pi.events.types import EventType
+from tavla_pi.game.restore import Verified, verify
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.rules.tavlimatch import TavliRules
+
+HOUSE_RULES = tuple(TavliRules(cube_in_portes=cube, backgammon_points=points)
+                    for cube in (False, True) for points in (2, 3))
+"""Every setting of a tavli match's house rules, the default first."""
 
 
 def trusted_history(state_dir: Path) -> History:
@@ -33,10 +46,26 @@ def trusted_history(state_dir: Path) -> History:
 
 def trusted(log: MatchLog) -> tuple[MatchLog, str]:
     """``log`` up to its first event that does not follow, and a warning if one does not."""
-    checked = verify(log.events, GameSettings(match_length=log.match_length or 0))
+    checked = checked_by_rules(log)
     if not checked.reason:
         return log, ""
     n = checked.trusted
     warning = (f"{log.where(n)}: {checked.reason} (left out, with the "
                f"{len(log.events) - n - 1} event(s) after it in this match)")
     return replace(log, events=log.events[:n], lines=log.lines[:n]), warning
+
+
+def checked_by_rules(log: MatchLog) -> Verified:
+    """``log`` checked by the default rules; a tavli match that does not follow them by
+    every house rule, the check that trusts the most events kept."""
+    length = log.match_length or 0
+    checks = [verify(log.events, GameSettings(match_length=length))]
+    if checks[0].reason and _is_tavli(log):
+        checks += [verify(log.events, GameSettings(match_length=length, tavli=rules))
+                   for rules in HOUSE_RULES[1:]]
+    return max(checks, key=lambda checked: (not checked.reason, checked.trusted))
+
+
+def _is_tavli(log: MatchLog) -> bool:
+    return any(e.type == EventType.NEW_MATCH and e.fields.get("variant") == "tavli"
+               for e in log.events)

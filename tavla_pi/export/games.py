@@ -2,19 +2,24 @@
 
 Each finished game becomes a list of :class:`Entry` (a roll and its play in
 the mover's own numbering, or a cube action), the score it started from and
-its result: what a match file (``.mat``) writes.  Plays are derived from the
-positions, wildbg style: the legal play of the roll that leads from the
-position before to the Position ID after, its single-die moves written
-"from/to" (25 the bar, 0 off, ``*`` a hit).
+its result: what a match file (``.mat``) writes.  Portes plays are derived
+from the positions, wildbg style: the legal play of the roll that leads from
+the position before to the Position ID after, its single-die moves written
+"from/to" (25 the bar, 0 off, ``*`` a hit), as GNU Backgammon reads them.
+A Plakoto or Fevga play is the ``played`` event's own notation (the mover's
+numbering, ``*`` a pin; the journal's check, :mod:`tavla_pi.cli.trusted`,
+has made sure it is the legal play leading to the event's ``board``): gnubg
+cannot read those games, a person can (:mod:`tavla_pi.export.mat`).
 
-Only games that start from the starting position and end (``game_over``)
-are recorded; the others are listed in ``skipped`` with the reason.
+Only games that start from their variant's starting position and end
+(``game_over``) are recorded; the others are listed in ``skipped`` with the
+reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tavla_pi.errors import JournalError, TavlaError
 from tavla_pi.events.event import Event
@@ -37,24 +42,44 @@ class Entry:
     text: str
 
 
+PORTES = "portes"
+"""The one game of tavli GNU Backgammon plays."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game: the score before and after it, the entries, who won how much."""
+    """One finished game: the score before and after it, the entries, who won how much
+    (``winner`` None: a Plakoto draw), the game (``variant``), how it ended (``kind``,
+    as ``game_over`` says) and its number in the match (every ``game_started``
+    counts, from 1; 0 when not known)."""
 
     score: tuple[int, int]
     entries: tuple[Entry, ...]
-    winner: Color
+    winner: Color | None
     points: int
     final_score: tuple[int, int]
+    variant: str = PORTES
+    kind: str = ""
+    number: int = 0
 
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """The finished games of a match and the games that could not be recorded."""
+    """The finished games of a match and the games that could not be recorded.
+
+    ``variant`` is the match's (``new_match``'s: "portes", "plakoto", "fevga" or
+    "tavli"); ``cube_used`` whether any cube action was taken in it."""
 
     match_length: int
     games: tuple[GameRecord, ...]
     skipped: tuple[str, ...] = ()
+    variant: str = PORTES
+    cube_used: bool = False
+
+    @property
+    def portes_only(self) -> bool:
+        """Whether the match is backgammon alone: a plain GNU Backgammon match file."""
+        return self.variant == PORTES and all(g.variant == PORTES for g in self.games)
 
 
 def record_match(events: Sequence[Event], where: Callable[[int], str],
@@ -63,18 +88,36 @@ def record_match(events: Sequence[Event], where: Callable[[int], str],
     games: list[GameRecord] = []
     skipped: list[str] = []
     starts = [i for i, e in enumerate(events) if e.type == EventType.GAME_STARTED]
-    for start, end in zip(starts, [*starts[1:], len(events)], strict=True):
+    ends = [*starts[1:], len(events)]
+    for number, (start, end) in enumerate(zip(starts, ends, strict=True), start=1):
         try:
             game = _record_game(events, start, end, where)
         except (TavlaError, ValueError) as exc:
             skipped.append(str(exc))
             continue
         if game is not None:
-            games.append(game)
+            games.append(replace(game, number=number))
     length = match_length
     if starts:
         length = MatchState.from_match_id(events[starts[0]]["match_id"]).match_length
-    return MatchRecord(length or 0, tuple(games), tuple(skipped))
+    cube_used = any(e.type in CUBE_EVENTS for e in events)
+    return MatchRecord(length or 0, tuple(games), tuple(skipped), _match_variant(events),
+                       cube_used)
+
+
+def _match_variant(events: Sequence[Event]) -> str:
+    """The match's variant: its ``new_match``'s, else what its games were."""
+    for event in events:
+        if event.type == EventType.NEW_MATCH:
+            return str(event.fields.get("variant", PORTES))
+    games = {_variant(e) for e in events if e.type == EventType.GAME_STARTED}
+    if len(games) > 1:
+        return "tavli"
+    return games.pop() if games else PORTES
+
+
+def _variant(game_started: Event) -> str:
+    return str(game_started.fields.get("variant", PORTES))
 
 
 @dataclass
@@ -82,6 +125,7 @@ class _Game:
     """A game being recorded: the position with the player on roll, the entries so far."""
 
     position: Position
+    variant: str = PORTES
     where: str = ""
     entries: list[Entry] = field(default_factory=list)
     offered: int = 1
@@ -92,6 +136,9 @@ class _Game:
 
     def played(self, event: Event) -> None:
         a, b = event["dice"]
+        if self.variant != PORTES:  # the journal's check has made sure it is legal
+            self.add(event["player"], f"{_roll(a, b)}: {event['play']}")
+            return
         play = _find_play(self.position, (a, b), event["position_id"])
         if play is None:
             raise JournalError(self.where, f'played: "{event["play"]}" with {a}-{b} does not '
@@ -110,7 +157,8 @@ class _Game:
     def no_move(self, event: Event) -> None:
         a, b = event["dice"]
         self.add(event["player"], f"{_roll(a, b)}:")
-        self.position = self.position.swap()
+        if self.variant == PORTES:
+            self.position = self.position.swap()
 
     def cube(self, event: Event) -> None:
         if event.type == EventType.DOUBLE_OFFERED:
@@ -132,11 +180,12 @@ def _record_game(events: Sequence[Event], start: int, end: int,
                  where: Callable[[int], str]) -> GameRecord | None:
     """The record of the game started at ``events[start]``; None if it did not end."""
     first = events[start]
-    if Position.from_position_id(first["position_id"]) != Position.initial():
+    name = _variant(first)
+    if name == PORTES and Position.from_position_id(first["position_id"]) != Position.initial():
         raise JournalError(where(start), "game_started: the game starts from a loaded "
                            "position, which a match file cannot hold")
     before = MatchState.from_match_id(first["match_id"])
-    game = _Game(Position.initial())
+    game = _Game(Position.initial(), name)
     for index in range(start + 1, end):
         event = events[index]
         game.where = where(index)
@@ -161,7 +210,8 @@ RECORDED = frozenset({EventType.GAME_STARTED, EventType.PLAYED, EventType.NO_LEG
 class GameBook:
     """A match's finished games, by their number in the match (each ``game_started``
     counts, from 1), followed event by event; a game a match file cannot hold (one
-    started from a loaded position) is left out, with the reason in ``skipped``."""
+    started from a loaded position, or a game of Plakoto or Fevga) is left out, with the
+    reason in ``skipped``."""
 
     def __init__(self) -> None:
         self.number = 0
@@ -196,12 +246,15 @@ class GameBook:
             record = record_match(self._game, lambda i: f"its event {i + 1}")
         except (TavlaError, ValueError) as exc:
             record = MatchRecord(0, (), (str(exc),))
+        if record.games and record.games[0].variant != PORTES:
+            record = MatchRecord(0, (), (f"a game of {record.games[0].variant}, which "
+                                         "GNU Backgammon cannot play",))
         if not record.games:
             self.skipped[number] = "; ".join(record.skipped) or "it has no game_started"
             return None
-        self.records[number] = record.games[0]
+        game = self.records[number] = replace(record.games[0], number=number)
         self.length = record.match_length
-        return record.games[0]
+        return game
 
     def match_file(self, upto: int | None = None) -> tuple[MatchRecord, list[int]]:
         """The record of the games up to game ``upto`` (None: all), and the number in
@@ -212,9 +265,10 @@ class GameBook:
 
 def _finished(game: _Game, before: MatchState, over: Event) -> GameRecord:
     a, b = over["score"]
-    return GameRecord(score=before.score, entries=tuple(game.entries),
-                      winner=Color(over["winner"]), points=int(over["points"]),
-                      final_score=(int(a), int(b)))
+    winner = None if over["winner"] is None else Color(over["winner"])
+    return GameRecord(score=before.score, entries=tuple(game.entries), winner=winner,
+                      points=int(over["points"]), final_score=(int(a), int(b)),
+                      variant=game.variant, kind=str(over["kind"]))
 
 
 def _find_play(position: Position, dice: tuple[int, int], position_id: str) -> Play | None:
