@@ -281,8 +281,7 @@ FIELDS: Mapping[str, tuple[str, ...]] = {
     "place": ("place", "color"), "move": ("move", "color"), "glitch": ("glitch",),
     "wait": ("wait",), "load.": ("position_id", "match_id"), "glitch.": ("at", "color", "ms"),
 }
-"""The fields each action may have (``"load."``: inside its object); any other is refused.
-``setup``'s ``variant`` is in docs/CONTRACTS.md §4 but not read yet."""
+"""The fields each action may have (``"load."``: inside its object); any other is refused."""
 
 
 def parse_line(text: str, where: str) -> Action | None:
