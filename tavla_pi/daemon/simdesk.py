@@ -3,7 +3,10 @@
 Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
-place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
+place, settle; ``wait`` sleeps; ``setup`` lays out the start of the game being
+played (Portes', Plakoto's or Fevga's), after the new match its ``variant`` or
+``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
+is laid on top of it, as a hand pins.  Actions run one at a time in the order they
 arrive; a request whose client hangs up is cancelled (a move is undone: its
 checker goes back where it was; a press still releases its button).  After each change the
 board and the dice queue are saved
@@ -33,6 +36,8 @@ from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.game.tavli import start_board
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import counts_of
@@ -49,6 +54,7 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
@@ -165,14 +171,10 @@ class SimDesk:
 
     async def _apply(self, action: Action) -> None:
         board, queue = self.board, self.dice.queue
+        board.pin_on_top = self.core.referee.tavli.variant == "plakoto"  # as hands pin
         match action:
-            case SetupAction(match_length, opponent):
-                if opponent is not None:  # played by the daemon's engine, if it runs one
-                    self.core.referee.set_opponent(opponent)
-                self._saved(board.setup_start)
-                if match_length is not None:
-                    now = self.core.pipeline.clock.now_ms()
-                    self.core.commit(self.core.referee.new_match(match_length, now))
+            case SetupAction(match_length, opponent, variant):
+                self._set_up(match_length, opponent, variant)
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):
@@ -193,6 +195,25 @@ class SimDesk:
                 board.glitch(at, color, ms)
             case WaitAction(ms):
                 await self.sleep_ms(ms)
+
+    def _set_up(self, match_length: int | None, opponent: OpponentSettings | None,
+                variant: str | None) -> None:
+        """``setup``: the opponent, a new match when a length or a game is given, then the
+        start of the match's game now (its variant's) on the board."""
+        referee = self.core.referee
+        if opponent is not None:  # played by the daemon's engine, if it runs one
+            referee.set_opponent(opponent)
+        if match_length is not None or variant is not None:
+            length = referee.match.match_length if match_length is None else match_length
+            now = self.core.pipeline.clock.now_ms()
+            self.core.commit(referee.new_match(length, now, variant))
+        name = referee.tavli.variant
+        if name == "portes":
+            self._saved(self.board.setup_start)
+            return
+        start = {(at, color): n for color in Color
+                 for at, n in start_board(name)[color.value].items()}
+        self._saved(lambda: self.board.lay_out(start))
 
     def _saved(self, change: Callable[[], object],
                undo: Callable[[], object] | None = None) -> None:
