@@ -4,8 +4,8 @@ Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
 place, settle; ``wait`` sleeps; ``setup`` lays out the start of the game being
-played (Portes', Plakoto's or Fevga's), after the new match its ``variant`` or
-``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
+played (Portes', Plakoto's or Fevga's), and starts the new match its
+``variant`` or ``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
 is laid on top of it, as a hand pins.  Actions run one at a time in the order they
 arrive; a request whose client hangs up is cancelled (a move is undone: its
 checker goes back where it was; a press still releases its button).  After each change the
@@ -58,6 +58,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavlimatch import cycle_of
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -198,22 +199,23 @@ class SimDesk:
 
     def _set_up(self, match_length: int | None, opponent: OpponentSettings | None,
                 variant: str | None) -> None:
-        """``setup``: the opponent, a new match when a length or a game is given, then the
-        start of the match's game now (its variant's) on the board."""
+        """``setup``: the opponent; the start of the game to be played (its variant's) on
+        the board, saved; then a new match when a length or a game is given."""
         referee = self.core.referee
         if opponent is not None:  # played by the daemon's engine, if it runs one
             referee.set_opponent(opponent)
-        if match_length is not None or variant is not None:
+        anew = match_length is not None or variant is not None
+        name = cycle_of(variant or referee.next_variant)[0] if anew else referee.tavli.variant
+        if name == "portes":
+            self._saved(self.board.setup_start)
+        else:
+            start = {(at, color): n for color in Color
+                     for at, n in start_board(name)[color.value].items()}
+            self._saved(lambda: self.board.lay_out(start))
+        if anew:
             length = referee.match.match_length if match_length is None else match_length
             now = self.core.pipeline.clock.now_ms()
             self.core.commit(referee.new_match(length, now, variant))
-        name = referee.tavli.variant
-        if name == "portes":
-            self._saved(self.board.setup_start)
-            return
-        start = {(at, color): n for color in Color
-                 for at, n in start_board(name)[color.value].items()}
-        self._saved(lambda: self.board.lay_out(start))
 
     def _saved(self, change: Callable[[], object],
                undo: Callable[[], object] | None = None) -> None:
