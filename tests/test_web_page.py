@@ -4,6 +4,7 @@ its fixes, the cube offered and taken, a reload and a daemon restart mid-game, l
 presses, a phantom checker, the three languages, gnubg's review after a game.
 Screenshots: ``test-artifacts/``.
 """
+# ruff: noqa: RUF001 (the page's Greek and Turkish words are checked letter by letter)
 
 from __future__ import annotations
 
@@ -530,7 +531,7 @@ def test_a_resignation_chosen_declined_then_accepted(daemon: SimDaemon,
     press(page, "white.roll")
     assert wait_log(page, "resign_accepted") == ["White accepts the resignation: 3 points"]
     assert wait_log(page, "game_over") == [
-        "White wins a backgammon: 3 points (cube 1); score 3–0"]  # noqa: RUF001
+        "White wins a backgammon: 3 points (cube 1); score 3–0"]
     shot(page, "simulator-resigned")
 
 
@@ -655,7 +656,7 @@ def test_greek_from_the_browser_turkish_from_the_switch(daemon: SimDaemon,
     page.wait_for_selector("body[data-phase=moving]")
     assert page.eval_on_selector("html", "e => e.lang") == "el"
     assert page.inner_text("#phase") == "Λευκά: παίζουν 3-1"
-    assert page.inner_text("[data-button='white.roll']") == "ΖΑΡΙΑ / ΤΕΛΟΣ"  # noqa: RUF001
+    assert page.inner_text("[data-button='white.roll']") == "ΖΑΡΙΑ / ΤΕΛΟΣ"
     assert log_lines(page, "opening_roll") == [
         "Πρώτη ζαριά: Λευκά 3, Μαύρα 1· ξεκινούν τα Λευκά"]
     shot(page, "simulator-greek")
@@ -663,7 +664,7 @@ def test_greek_from_the_browser_turkish_from_the_switch(daemon: SimDaemon,
     assert page.inner_text("#phase") == "Beyaz oynuyor: 3-1"
     assert page.inner_text("[data-button='white.cube']") == "KÜP"
     assert log_lines(page, "opening_roll") == [
-        "Başlangıç zarı: Beyaz 3, Siyah 1; Beyaz başlar"]  # noqa: RUF001
+        "Başlangıç zarı: Beyaz 3, Siyah 1; Beyaz başlar"]
     page.reload()
     page.wait_for_selector("#conn[data-state=live]")
     assert page.inner_text("#phase") == "Beyaz oynuyor: 3-1"  # the choice is remembered
@@ -719,78 +720,212 @@ def test_a_long_cube_lists_the_five_best_plays_and_lights_the_best(daemon: SimDa
 
 # ---- Greek tavli ------------------------------------------------------------------------
 
-PINNED_STATE = {"variant": "plakoto", "match_variant": "tavli", "tavli_game": 2,
-                "pinned": {"5": "black"}, "first_checker": None}
-"""A Plakoto game of a tavli match with Black pinned on 5, laid over the daemon's state."""
+
+def lit(page: Page, color: str) -> list[str]:
+    """The points whose LED shows ``color`` now, in the board's numbering."""
+    points: list[str] = page.eval_on_selector_all(
+        ".led[data-feature^='point.']",
+        "(els, c) => els.filter(e => e.dataset.color === c).map(e => e.dataset.feature.slice(6))",
+        color)
+    return sorted(points, key=int)
 
 
-def crafted_state(page: Page, extra: dict[str, Any]) -> None:
-    """Serve /api/state as the daemon answers it, with ``extra`` laid over it (and the
-    pinned point's pockets as the pin lies: the pinned checker under its pinner)."""
-    def answer(route: Any) -> None:
-        try:
-            state = route.fetch().json()
-        except sync_api.Error:  # the page went away meanwhile
-            return
-        state.update(extra)
-        for at, color in extra.get("pinned", {}).items():
-            pinner = "white" if color == "black" else "black"
-            state["physical"]["points"][at] = [[color, pinner], [pinner]]
-            state["sensed"][color][at], state["sensed"][pinner][at] = [1, 1], [2, 2]
-        route.fulfill(status=200, content_type="application/json", body=json.dumps(state))
-    page.route("**/api/state", answer)
+def choose_game(page: Page, variant: str, name: str) -> None:
+    """Choose the game in the settings panel and apply it: taken at once, the board being
+    set up for a match's first game."""
+    page.select_option("#set-variant", variant)
+    assert page.inner_text("#set-engine") == (
+        "Ο υπολογιστής παίζει μόνο Πόρτες: για άλλο παιχνίδι διαλέξτε δύο παίκτες")
+    assert page.is_disabled("#set-level")
+    page.click("#set-apply")
+    page.wait_for_selector("#settings[data-applied=now]")
+    assert page.inner_text("#set-status") == "Αποθηκεύτηκε: ισχύει τώρα"
+    page.wait_for_selector(f"#game[data-variant={variant}]")
+    assert page.inner_text("#game") == name
 
 
-def test_plakoto_in_greek_the_choice_the_match_panel_and_a_pin(daemon: SimDaemon,
-                                                             open_page: OpenPage) -> None:
+def set_up(page: Page) -> None:
+    """Press the simulator's "set up" button, then scroll back to the board to play on."""
+    page.click("#sim-setup")
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def test_plakoto_in_greek_a_pin_played_on_the_page(daemon: SimDaemon,
+                                                   open_page: OpenPage) -> None:
     page = open_page(daemon.url, locale="el-GR")
     page.wait_for_selector("#settings[data-engine=installed]")
-    assert page.inner_text("#settings h2") == "Ο επόμενος αγώνας"  # noqa: RUF001
+    assert page.inner_text("#settings h2") == "Ο επόμενος αγώνας"
     games = page.eval_on_selector_all("#set-variant option", "os => os.map(o => o.text)")
     assert games[:3] == ["Πόρτες", "Πλακωτό", "Φεύγα"] and games[3].startswith("Τάβλι")
     assert page.inner_text("#game") == "Πόρτες"
+    choose_game(page, "plakoto", "Πλακωτό")
+    assert log_lines(page, "new_match")[0].endswith(" · Πλακωτό")
+    # the setup guidance is Plakoto's start: fifteen a side, on 24 and on 1
+    page.wait_for_selector("#fix[data-count='2']")
+    assert page.locator("#fix li").all_inner_texts() == [
+        "θέση 1: βάλτε 15 μαύρα πούλια", "θέση 24: βάλτε 15 λευκά πούλια"]
+    state = daemon.state()
+    wait_led(page, "point.24", pixel(ADD, state))
+    wait_led(page, "point.1", pixel(ADD, state))
+    assert lit(page, pixel(ADD, state)) == ["1", "24"]
+    assert page.locator(".engine-note").count() == 0  # nothing committed yet to differ from
+    assert page.locator("#cube").is_hidden()  # Plakoto has no cube
+    shot(page, "plakoto-setup-greek")
 
-    posted: list[dict[str, Any]] = []
-    page.route("**/api/settings", lambda route: (
-        route.request.method == "POST" and posted.append(route.request.post_data_json),
-        route.continue_()))
-    page.select_option("#set-variant", "plakoto")
-    assert page.inner_text("#set-engine") == (
-        "Ο υπολογιστής παίζει μόνο Πόρτες: για άλλο παιχνίδι διαλέξτε δύο παίκτες")  # noqa: RUF001
-    assert page.is_disabled("#set-level")
-    page.click("#set-apply")
-    page.wait_for_function("() => document.querySelector('#set-status').textContent !== ''")
-    assert posted and posted[-1]["variant"] == "plakoto" and posted[-1]["color"] is None
-    _, answer = daemon.request("GET", "/api/settings")
-    if answer["variant"] == "plakoto":  # the game plays the variants: it is taken
-        assert page.inner_text("#set-status").startswith("Αποθηκεύτηκε")
-    else:  # a referee that plays Portes only: refused by name, in the page's words
-        assert page.inner_text("#set-status") == (
-            "Δεν αποθηκεύτηκε: request body: variant: this board plays Portes only so far, "
-            "not 'plakoto'")
-    shot(page, "settings-plakoto-greek")
+    set_up(page)  # the page's button lays out the game's own start
+    page.wait_for_selector("body[data-phase=opening]")
+    assert (count(page, "24"), count(page, "1", "black")) == (15, 15)
+    assert page.locator("#fix li").all_inner_texts() == ["τίποτα: το ταμπλό ταιριάζει"]
+    for dice in ([6, 1], [6, 5], [6, 5], [2, 1]):  # the opening, then each turn's roll
+        daemon.sim({"dice": dice})
+    press(page, "black.roll")
+    assert wait_log(page, "opening_roll") == ["Πρώτη ζαριά: Λευκά 6, Μαύρα 1· ξεκινούν τα Λευκά"]
+    page.wait_for_selector("body[data-phase=await_roll]")  # the winner rolls both dice
+    assert page.inner_text("#phase") == "Λευκά: σειρά για ζαριά"  # no cube to double with
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    lift(page, "24")  # unseen: one checker less on a pile of fifteen reads the same
+    drop(page, "13")  # one checker runs 24/18/13
+    wait_count(page, "13", 1)
+    press(page, "white.roll")
+    assert wait_log(page, "played") == ["Λευκά: έπαιξαν 24/13"]
 
-    crafted_state(page, PINNED_STATE)
-    page.reload()
-    page.wait_for_selector("#game[data-variant=plakoto]")
-    assert page.inner_text("#game") == "Τάβλι, παρτίδα 2: Πλακωτό"
-    page.wait_for_selector("polygon.point.closed[data-loc='5'][data-closed-to=black]")
+    press(page, "black.roll")
+    daemon.sim({"move": "1/12", "color": "black"})  # Black runs one out: alone on 12
+    press(page, "black.roll")
+    assert wait_log(page, "played", 2)[0] == "Μαύρα: έπαιξαν 24/13"  # Black's numbering
+
+    press(page, "white.roll")
+    page.wait_for_selector("#dice .die[data-value='1']")
+    lift(page, "13")
+    page.wait_for_selector(".hints li >> text=Το πούλι από θέση 13 μπορεί να πάει: "
+                           "θέση 10, θέση 11, θέση 12")
+    assert lit(page, pixel(DESTINATION, state)) == ["10", "11", "12"]
+    drop(page, "12")  # on the lone black checker: laid on top of it, a pin
+    wait_count(page, "12", 1)
+    lift(page, "24")
+    drop(page, "22")
+    wait_count(page, "22", 1)
+    press(page, "white.roll")
+    assert wait_log(page, "played", 3)[0] == "Λευκά: έπαιξαν 24/22 13/12*"
+    assert daemon.state()["board"] == {"white": {"12": 1, "22": 1, "24": 13},
+                                       "black": {"1": 14, "12": 1}, "pinned": {"12": "black"}}
+    page.wait_for_selector("polygon.point.closed[data-loc='12'][data-closed-to=black]")
     drawn = page.eval_on_selector_all(
-        ".layer-checkers [data-loc='5']",
-        "els => els.map(e => `${e.tagName}.${e.getAttribute('class')}`)")
-    assert drawn[:3] == ["circle.checker black pinned", "circle.pin-ring white",
-                         "circle.checker white"]  # the pinned one first: under its pinner
-    assert page.text_content(".pin-ring[data-loc='5'] title") == (
-        "Εδώ είναι πλακωμένο ένα μαύρο πούλι: η θέση είναι κλειστή για τα μαύρα")  # noqa: RUF001
-    assert "Πλακωμένα: θέση 5 (μαύρο)" in page.inner_text("#hints")
+        ".layer-checkers [data-loc='12']",
+        "els => els.map(e => `${e.tagName}.${e.getAttribute('class')}.${e.dataset.slot}`)")
+    assert drawn == ["circle.checker black pinned.0", "circle.pin-ring white.undefined",
+                     "circle.checker white.0"]  # in one pocket, the pinned one under
+    assert page.text_content(".pin-ring[data-loc='12'] title") == (
+        "Εδώ είναι πλακωμένο ένα μαύρο πούλι: η θέση είναι κλειστή για τα μαύρα")
+    assert "Πλακωμένα: θέση 12 (μαύρο)" in page.inner_text("#hints")
     assert "πλακωμένο πούλι" in page.inner_text(".legend")
+    assert page.inner_text("#sensors") == "όλοι οι αισθητήρες απαντούν"  # a pin, not a fault
+    assert page.inner_text("#phase") == "Μαύρα: σειρά για ζαριά"
+    assert page.locator("#cube").is_hidden()
     shot(page, "plakoto-pin-greek")
+    ends = page.evaluate(GAME_ENDS)  # the log's last line of a game: no cube in Plakoto
+    assert ends == ["Νίκη για τα Λευκά (μάνα): 2 πόντοι· σκορ 2–0",
+                    "Νίκη για τα Λευκά (απλή): 1 πόντοι (κύβος 1)· σκορ 1–0"]
+    page.select_option("#lang", "tr")
+    assert page.inner_text("#game") == "Tapa (Plakoto)"
+    assert "Tapalı pullar: 12. hane (siyah)" in page.inner_text("#hints")
+    assert page.text_content(".pin-ring[data-loc='12'] title") == (
+        "Burada tapalı bir siyah pul var: bu hane siyah pullara kapalı")
+    assert page.evaluate(GAME_ENDS)[0] == "Beyaz kazandı (ana pul): 2 sayı; skor 2–0"
 
-    page.unroute("**/api/state")
-    crafted_state(page, {"variant": "fevga", "match_variant": "fevga", "first_checker": "18"})
-    page.reload()
-    page.wait_for_selector("#game[data-variant=fevga]")
-    assert page.inner_text("#game") == "Φεύγα"
-    assert ("Φεύγα: το πρώτο πούλι, στη θέση 18, πρέπει να περάσει την αφετηρία του "  # noqa: RUF001
-            "αντιπάλου πριν φύγει άλλο") in page.inner_text("#hints")
-    assert not page.locator("polygon.point.closed").count()
+
+GAME_ENDS = """async () => {
+  const words = await import('/static/words.js');
+  const end = { type: 'game_over', winner: 'white', kind: 'mother', cube: 1, points: 2,
+                score: [2, 0] };
+  return [words.eventText(end, 'plakoto'),
+          words.eventText({ ...end, kind: 'single', points: 1, score: [1, 0] }, 'portes')];
+}"""
+
+
+def test_fevga_in_greek_only_the_first_checker_lights(daemon: SimDaemon,
+                                                      open_page: OpenPage) -> None:
+    page = open_page(daemon.url, locale="el-GR")
+    page.wait_for_selector("#settings[data-engine=installed]")
+    choose_game(page, "fevga", "Φεύγα")
+    page.wait_for_selector("#fix li >> text=θέση 12: βάλτε 15 μαύρα πούλια")
+    set_up(page)
+    page.wait_for_selector("body[data-phase=opening]")
+    assert (count(page, "24"), count(page, "12", "black")) == (15, 15)
+    for dice in ([5, 3], [4, 2], [6, 5], [3, 1]):  # the opening, then each turn's roll
+        daemon.sim({"dice": dice})
+    press(page, "white.roll")
+    assert wait_log(page, "opening_roll") == ["Πρώτη ζαριά: Λευκά 5, Μαύρα 3· ξεκινούν τα Λευκά"]
+    page.wait_for_selector("body[data-phase=await_roll]")
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    lift(page, "24")
+    drop(page, "20")
+    page.wait_for_selector("#dice .die[data-value='4'][data-used=true]")
+    state = daemon.state()
+    lift(page, "20")  # the first checker goes on with the 2: one checker leaves the start
+    page.wait_for_selector(".hints li >> text=Το πούλι από θέση 20 μπορεί να πάει: θέση 18")
+    assert lit(page, pixel(DESTINATION, state)) == ["18"]
+    drop(page, "18")
+    wait_count(page, "18", 1)
+    press(page, "white.roll")
+    assert wait_log(page, "played") == ["Λευκά: έπαιξαν 24/18"]
+    press(page, "black.roll")
+    daemon.sim({"move": "12/6", "color": "black"})
+    daemon.sim({"move": "6/1", "color": "black"})
+    press(page, "black.roll")
+    assert wait_log(page, "played", 2)[0] == "Μαύρα: έπαιξαν 24/13"  # Black's numbering
+
+    press(page, "white.roll")  # 3-1: White's first checker has not passed Black's start
+    page.wait_for_selector("body[data-phase=moving]")
+    page.wait_for_selector(".hints li >> text=Φεύγα: το πρώτο πούλι, στη θέση 18, πρέπει "
+                           "να περάσει την αφετηρία του αντιπάλου πριν φύγει άλλο")
+    assert lit(page, pixel(DESTINATION, state)) == []
+    lift(page, "18")  # only its destinations light: none from the start on 24
+    page.wait_for_selector(".hints li >> text=Το πούλι από θέση 18 μπορεί να πάει: "
+                           "θέση 14, θέση 15, θέση 17")
+    assert lit(page, pixel(DESTINATION, state)) == ["14", "15", "17"]
+    shot(page, "fevga-first-checker-greek")
+    drop(page, "14")
+    wait_count(page, "14", 1)
+    press(page, "white.roll")
+    assert wait_log(page, "played", 3)[0] == "Λευκά: έπαιξαν 18/14"
+    assert page.locator("#cube").is_hidden()
+
+
+def test_a_tavli_match_shows_which_game_of_the_cycle_is_on(daemon: SimDaemon,
+                                                           open_page: OpenPage) -> None:
+    page = open_page(daemon.url, locale="el-GR")
+    page.wait_for_selector("#settings[data-engine=installed]")
+    page.select_option("#set-variant", "tavli")
+    assert page.is_hidden("#set-engine") is False and page.is_disabled("#set-level")
+    page.click("#set-apply")
+    page.wait_for_selector("#settings[data-applied=now]")
+    page.wait_for_selector("#game[data-variant=portes]")
+    assert page.inner_text("#game") == "Τάβλι, παρτίδα 1: Πόρτες"
+    page.click("#sim-setup")
+    page.wait_for_selector("body[data-phase=opening]")
+    daemon.sim({"dice": [3, 1]})
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=moving]")
+    assert page.inner_text("#phase") == "Λευκά: παίζουν 3-1"
+    daemon.sim({"move": "8/5", "color": "white"})
+    daemon.sim({"move": "6/5", "color": "white"})
+    press(page, "white.roll")
+    page.wait_for_selector("body[data-phase=await_roll]")
+    hold(page, "black.cube")  # Black resigns the first game: one point to White
+    page.wait_for_selector("#resign[data-state=choosing]")
+    press(page, "black.roll")
+    page.wait_for_selector("body[data-phase=resign_offered]")
+    press(page, "white.roll")
+    assert wait_log(page, "game_over") == ["Νίκη για τα Λευκά (απλή): 1 πόντοι (κύβος 1)· σκορ 1–0"]
+    page.wait_for_selector("#game[data-variant=plakoto]", timeout=15_000)
+    assert page.inner_text("#game") == "Τάβλι, παρτίδα 2: Πλακωτό"
+    assert page.inner_text("#phase") == "Τέλος παρτίδας: κερδίζουν τα Λευκά, 1 πόντοι"
+    page.click("#sim-setup")
+    page.wait_for_selector("body[data-phase=await_roll]")  # White won: White rolls, no opening
+    assert page.inner_text("#phase") == "Λευκά: σειρά για ζαριά"
+    assert wait_log(page, "game_started")[0] == "Νέα παρτίδα: Πλακωτό"
+    assert page.locator("#cube").is_hidden()
+    shot(page, "tavli-second-game-greek")

@@ -3,7 +3,10 @@
 Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
-place, settle; ``wait`` sleeps.  Actions run one at a time in the order they
+place, settle; ``wait`` sleeps; ``setup`` lays out the start of the game being
+played (Portes', Plakoto's or Fevga's), and starts the new match its
+``variant`` or ``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
+is laid on top of it, as a hand pins.  Actions run one at a time in the order they
 arrive; a request whose client hangs up is cancelled (a move is undone: its
 checker goes back where it was; a press still releases its button).  After each change the
 board and the dice queue are saved
@@ -33,6 +36,7 @@ from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.backend import SimBackend
 from tavla_pi.hal.sim.board import counts_of
@@ -167,19 +171,10 @@ class SimDesk:
 
     async def _apply(self, action: Action) -> None:
         board, queue = self.board, self.dice.queue
+        board.pin_on_top = self.core.referee.tavli.variant == "plakoto"  # as hands pin
         match action:
             case SetupAction(match_length, opponent, variant):
-                referee = self.core.referee
-                if opponent is not None:  # played by the daemon's engine, if it runs one
-                    referee.set_opponent(opponent)
-                new = match_length is not None or variant is not None
-                # the game now, or the first game of the new match
-                game = cycle_of(variant or referee.tavli.name)[0] if new else referee.tavli.variant
-                self._saved(lambda: lay_out_start(board, game))
-                if new:
-                    length = referee.match.match_length if match_length is None else match_length
-                    now = self.core.pipeline.clock.now_ms()
-                    self.core.commit(referee.new_match(length, now, variant))
+                self._set_up(match_length, opponent, variant)
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):
@@ -200,6 +195,21 @@ class SimDesk:
                 board.glitch(at, color, ms)
             case WaitAction(ms):
                 await self.sleep_ms(ms)
+
+    def _set_up(self, match_length: int | None, opponent: OpponentSettings | None,
+                variant: str | None) -> None:
+        """``setup``: the opponent; the start of the game to be played (its variant's) on
+        the board, saved; then a new match when a length or a game is given."""
+        referee = self.core.referee
+        if opponent is not None:  # played by the daemon's engine, if it runs one
+            referee.set_opponent(opponent)
+        anew = match_length is not None or variant is not None
+        name = cycle_of(variant or referee.next_variant)[0] if anew else referee.tavli.variant
+        self._saved(lambda: lay_out_start(self.board, name))
+        if anew:
+            length = referee.match.match_length if match_length is None else match_length
+            now = self.core.pipeline.clock.now_ms()
+            self.core.commit(referee.new_match(length, now, variant))
 
     def _saved(self, change: Callable[[], object],
                undo: Callable[[], object] | None = None) -> None:

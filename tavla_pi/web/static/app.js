@@ -130,13 +130,18 @@ function onStatus(status) {
 function renderLog() {
   const list = $("log");
   const t0 = events.length ? events[0].t : 0;
-  list.replaceChildren(...events.slice().reverse().map((e) => {
+  let variant = "portes"; // the game each event belongs to: its game_started says
+  const games = events.map((e) => {
+    if (e.type === "game_started") variant = e.variant || "portes";
+    return variant;
+  });
+  list.replaceChildren(...events.map((e, i) => [e, games[i]]).reverse().map(([e, game]) => {
     const li = document.createElement("li");
     li.dataset.type = e.type;
     const time = document.createElement("time");
     time.textContent = clock(e.t - t0);
     const line = document.createElement("span");
-    line.textContent = words.eventText(e);
+    line.textContent = words.eventText(e, game);
     li.append(time, line);
     return li;
   }));
@@ -167,6 +172,7 @@ function renderPanel() {
   $("cube").textContent = cubeText;
   $("cube").dataset.value = cube.value;
   $("cube").dataset.owner = cube.owner || "";
+  $("cube").hidden = $("cube-term").hidden = !words.hasCube(s);
   $("resign").textContent = words.resignText(s);
   $("resign").dataset.state = s.resignation ? s.resignation.state : "";
   $("game").textContent = words.gameText(s);
@@ -178,7 +184,7 @@ function renderPanel() {
   const fixes = s.fix || [];
   list($("fix"), fixes.length ? fixes.map(words.fixText) : [t("fix_none")]);
   $("fix").dataset.count = fixes.length;
-  $("sensors").textContent = sensorsText(s.sensed);
+  $("sensors").textContent = sensorsText(s.sensed, s.variant);
   $("ids").textContent = `${s.position_id} · ${s.match_id}`;
 }
 
@@ -226,10 +232,12 @@ function renderDice(s) {
   });
 }
 
-function sensorsText(sensed) {
+/** What the sensors report; in Plakoto two colours in one place are a pin (or a checker
+ * put on a held point, which the fix list tells), not a fault. */
+function sensorsText(sensed, variant) {
   if (!sensed) return "";
   const parts = [];
-  const faults = sensed.faults || [];
+  const faults = (sensed.faults || []).filter((f) => variant !== "plakoto" || f.kind !== "mixed_colors");
   if (faults.length) {
     parts.push(t("sensors_faults", { list: faults.map((f) => `${f.location} (${f.kind})`).join(", ") }));
   }
@@ -279,6 +287,7 @@ function relabel() {
   color.value = pick;
   onStatus($("conn").dataset.state || "connecting");
   settings.relabel();
+  if (state) view.render(state); // the board's titles (a pin's) are words too
   renderPanel();
   renderLog();
   renderReview($("review"), review);

@@ -153,8 +153,9 @@ export class BoardView {
         cx: x + shift, cy: y - shift, r: G.CHECKER_R,
         class: `checker ${o.c}${o.unseen ? " unseen" : ""}`, "data-loc": loc, "data-color": o.c,
       }, g);
-      if (o.layer === o.size - 1 && o.size > 1) {
-        text(x + shift, y - shift + 4, String(o.size), `stack-count ${o.c}`, g).dataset.loc = loc;
+      const mine = pockets[o.slot].filter((c) => c === o.c).length; // a pin's pinned one is not
+      if (o.layer === o.size - 1 && mine > 1) {
+        text(x + shift, y - shift + 4, String(mine), `stack-count ${o.c}`, g).dataset.loc = loc;
       }
       disc.dataset.slot = String(o.slot);
       if (o === pinnedOne) this._ringPinned(g, disc, x + shift, y - shift, loc, o.c);
@@ -217,6 +218,9 @@ export class BoardView {
   _drawNotes(state) {
     const g = this.layers.notes;
     g.replaceChildren();
+    // while the board is set up the engine holds no game yet (its board is the last one,
+    // or Portes' start in any game): the fix list and the lit points say what goes where
+    if (state.phase === "setup") return;
     for (const loc of [...POINTS, "bar"]) {
       let row = 0;
       for (const c of COLORS) {

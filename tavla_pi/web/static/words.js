@@ -157,7 +157,12 @@ export function hints(s) {
 
 /** Whether the player on roll may well double (the Crawford game is not told apart). */
 function mayDouble(s) {
-  return s.cube.value < 64 && (s.cube.owner === null || s.cube.owner === s.on_roll);
+  return hasCube(s) && s.cube.value < 64 && (s.cube.owner === null || s.cube.owner === s.on_roll);
+}
+
+/** Whether the game now has a cube: Plakoto and Fevga have none. */
+export function hasCube(s) {
+  return !s.variant || s.variant === "portes";
 }
 
 function other(color) {
@@ -229,9 +234,9 @@ const LINES = {
   double_offered: (e) => t("ev_double_offered", { player: player(e.player), cube: e.cube }),
   double_taken: (e) => t("ev_double_taken", { player: player(e.player), cube: e.cube }),
   double_dropped: (e) => t("ev_double_dropped", { player: player(e.player), cube: e.cube }),
-  game_over: (e) => {
+  game_over: (e, variant) => {
     if (e.kind === "draw") return t("ev_game_drawn", { score: score(e.score) });
-    return t("ev_game_over", {
+    return t(hasCube({ variant }) ? "ev_game_over" : "ev_game_over_no_cube", {
       winner: player(e.winner), kind: t(`kind_${e.kind}`), points: e.points, cube: e.cube,
       score: score(e.score),
     });
@@ -258,10 +263,11 @@ const LINES = {
   }),
 };
 
-/** The log line of one event; unknown types show as their JSON. */
-export function eventText(event) {
+/** The log line of one event of a game of `variant` (Plakoto and Fevga have no cube);
+ * unknown types show as their JSON. */
+export function eventText(event, variant = "portes") {
   const line = LINES[event.type];
-  if (line) return line(event);
+  if (line) return line(event, variant);
   const { t: _time, type, ...rest } = event;
   return `${type} ${JSON.stringify(rest)}`;
 }
