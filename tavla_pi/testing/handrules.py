@@ -124,9 +124,15 @@ def reads_legal(mine: tuple[int, ...], theirs: tuple[int, ...],
     Never when a checker stands on a point the opponent holds."""
     if any(mine[i] and theirs[23 - i] for i in range(24)):
         return False
+    return reads_partial(mine, partials)
+
+
+def reads_partial(mine: tuple[int, ...], partials: set[tuple[int, ...]]) -> bool:
+    """Whether the mover's counts are a partial play's, or one's with a checker in the
+    hand (one more on some place of ``mine``)."""
     if mine in partials:
         return True
-    for i in range(25):
+    for i in range(len(mine)):
         m = list(mine)
         m[i] += 1
         if tuple(m) in partials:

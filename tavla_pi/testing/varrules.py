@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.side import CHECKERS, OFF_POINT
 from tavla_pi.rules.tavli import VariantPlay
-from tavla_pi.testing.handrules import Single, dice_list
+from tavla_pi.testing.handrules import Single, dice_list, reads_partial
 
 _START = 23
 """Own index of each side's starting point (own point 24)."""
@@ -167,11 +167,4 @@ def variant_partials(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, .
 def variant_reads_legal(mine: tuple[int, ...], partials: set[tuple[int, ...]]) -> bool:
     """Whether the mover's counts could be a legal partial play's, or one's with a checker
     in the hand (the trays are not sensed)."""
-    if mine in partials:
-        return True
-    for i in range(24):
-        m = list(mine)
-        m[i] += 1
-        if tuple(m) in partials:
-            return True
-    return False
+    return reads_partial(mine, partials)
