@@ -182,3 +182,25 @@ def test_a_step_up_from_a_reference_taken_without_history_is_no_count() -> None:
     assert watch.update([ONE_PLUS], [1600.0], [-1], [False]) == [None]   # no history
     assert watch.update([ONE], [1360.0], [-1], [False]) == [1]   # one, perhaps masked
     assert watch.update([ONE_PLUS], [1610.0], [-1], [False]) == [None]   # unmasked, or two
+
+
+def test_on_a_tall_pocket_the_reference_follows_a_third_layer_lifted_at_once() -> None:
+    # Found by the Plakoto soak (seed 13, session 13000118): a third-layer checker
+    # lifted off a start pile left the reference behind (a third of a step, never
+    # counted), and a phantom of the other colour passing over added the rest of a
+    # step: counted as a step down, the pocket "held one" while two stood.
+    for tall, after in ((True, [2]), (False, [1])):
+        watch = StackWatch(1, second_layer_step=200.0)
+        assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+        assert watch.update([TWO_PLUS], [1740.0], [1], [False]) == [2]  # two, maybe three
+        assert watch.update([ONE_PLUS], [1660.0], [1], [False], [tall]) == [2]  # third off
+        assert watch.update([ONE_PLUS], [1580.0], [1], [False], [tall]) == after  # phantom
+        assert watch.update([ONE_PLUS], [1660.0], [1], [False], [tall]) == after  # gone
+
+
+def test_on_a_tall_pocket_a_lift_off_the_second_layer_still_counts() -> None:
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([TWO_PLUS], [1740.0], [1], [False]) == [2]
+    assert watch.update([ONE_PLUS], [1660.0], [1], [False], [True]) == [2]  # third off
+    assert watch.update([ONE_PLUS], [1450.0], [1], [False], [True]) == [1]  # second off

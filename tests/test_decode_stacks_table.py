@@ -71,6 +71,7 @@ class Reading:
     magnitude: float
     sign: int
     steady: bool = False
+    tall: bool = False
 
 
 def pocket(watch: StackWatch) -> Pocket:
@@ -114,7 +115,8 @@ def fits(row: Row, watch: StackWatch, reading: Reading) -> bool:
             and level == LEVEL_NAMES[reading.level]
             and colour in ([], [colour_of(watch, reading)])
             and within(row["d"], (reading.magnitude - watch.ref[0]) / STEP)
-            and row["steady"] in ("-", "yes" if reading.steady else "no"))
+            and row["steady"] in ("-", "yes" if reading.steady else "no",
+                                  *(("tall",) if reading.tall else ())))
 
 
 def step(watch: StackWatch, reading: Reading) -> str:
@@ -123,7 +125,7 @@ def step(watch: StackWatch, reading: Reading) -> str:
     assert row is not None, f"no row fits state {state_of(watch)} reading {reading}"
     before = pocket(watch)
     reported = watch.update([reading.level], [reading.magnitude], [reading.sign],
-                            [reading.steady])
+                            [reading.steady], [reading.tall])
     after, name = pocket(watch), row["row"]
     count = before.count if row["count"] == "=" else COUNTS[row["count"]]
     assert reported == [count], f"row {name}: reported {reported}, the table says {count}"
@@ -170,12 +172,13 @@ class Example:
     d: float | None = None
     """Steps from the reference; None: the level's typical magnitude."""
     steady: bool = False
+    tall: bool = False
 
     def reading(self, watch: StackWatch) -> Reading:
         held = watch.sign[0]
         sign = {"": 0, "same": held, "new": -held if held else HELD}[self.colour]
         magnitude = TYPICAL[self.level] if self.d is None else watch.ref[0] + self.d * STEP
-        return Reading(self.level, magnitude, sign, self.steady)
+        return Reading(self.level, magnitude, sign, self.steady, self.tall)
 
 
 EXAMPLES = {
@@ -199,6 +202,7 @@ EXAMPLES = {
     "two-unsure-opens": Example("two?", ONE_PLUS, "same", d=0.1),
     "drift": Example("two", ONE_PLUS, "same", d=0.1),
     "steady-drift": Example("one", ONE_PLUS, "same", d=0.45, steady=True),
+    "tall-drift": Example("two", ONE_PLUS, "same", d=-0.35, tall=True),  # a third off
     "not-a-step": Example("one", ONE_PLUS, "same", d=0.45),
     "weak": Example("one", WEAK),
     "unknown": Example("two", UNKNOWN),
@@ -230,7 +234,7 @@ def test_the_table_uses_its_own_words() -> None:
         level, *colour = row["reads"].split()
         assert set(row["holds"].split()) <= {"any", *STATES}, row
         assert level in LEVEL_NAMES and colour in ([], ["new"], ["same"]), row
-        assert row["steady"] in ("-", "yes", "no"), row
+        assert row["steady"] in ("-", "yes", "no", "tall"), row
         assert row["next"] in {"kept", "follows", *STATES}, row
         if row["next"] in STATES:
             assert row["count"] == STATES[row["next"]]["count"], row
@@ -257,7 +261,8 @@ def random_reading(rng: random.Random, watch: StackWatch) -> Reading:
     d = rng.uniform(-1.5, 1.5)
     while any(abs(d - b) < 0.01 for b in BOUNDS):
         d = rng.uniform(-1.5, 1.5)
-    return Reading(level, watch.ref[0] + d * STEP, sign, rng.random() < 0.5)
+    return Reading(level, watch.ref[0] + d * STEP, sign, rng.random() < 0.5,
+                   rng.random() < 0.3)
 
 
 def test_every_step_of_random_walks_is_the_first_row_that_fits() -> None:

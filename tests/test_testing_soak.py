@@ -323,6 +323,17 @@ def test_a_checker_carried_over_a_tall_point_does_not_add_to_it() -> None:
 
 
 @pytest.mark.slow
+def test_a_phantom_over_a_start_pile_after_a_third_layer_lift_adds_no_pin() -> None:
+    turn = last_turn(replay("third_layer_lift_then_phantom.jsonl", seed=13000118,
+                            match_length=5))
+    assert turn[0]["player"] == "white" and turn[0]["dice"] == [1, 1]
+    assert not [e for e in turn if e.type == "out_of_sync"]
+    refused = [e["reason"] for e in turn if e.type == "rejected" and e["player"] == "white"]
+    assert refused == ["not all dice are used"]  # the hand's early DONE
+    assert [e["play"] for e in turn if e.type == "played"] == ["24/22(2)"]
+
+
+@pytest.mark.slow
 def test_done_pressed_while_a_glitch_hides_the_last_lift_commits_the_play() -> None:
     turn = last_turn(replay("glitch_hides_last_lift.jsonl", seed=1000003014))
     assert turn[0]["player"] == "black" and turn[0]["dice"] == [6, 4]

@@ -66,5 +66,16 @@ def test_a_tavli_match_plays_the_three_games_in_turn() -> None:
     assert result.counts["games_portes"] and result.counts["games_plakoto"]
 
 
+def test_an_illegal_move_read_as_a_legal_one_from_the_pile_is_unseen() -> None:
+    # Found by the Fevga soak (seed 12, session 12000044, turn 8): Black 6-2 carries
+    # 11 -> 4 (illegal) in one scan.  Black's start pile on 12 reads "12 to 13", so
+    # the board also reads as 12/4 played and the checker of 11 still in the hand:
+    # the referee says "lifted from 11", no out_of_sync.  The sensors cannot tell the
+    # two; DONE is refused ("a checker is still in the hand"), never committed.
+    result = VariantSession(load_pinmap(), 12000044, "fevga", match_length=1).run()
+    assert not result.failures, [str(f) for f in result.failures]
+    assert result.counts["illegal_far_unseen"] == 1
+
+
 def test_fifteen_on_a_point_set_up_are_laid_layer_by_layer() -> None:
     assert "game_started" in replay("fifteen_laid_at_once.jsonl", seed=1000003)

@@ -104,7 +104,8 @@ class Decoder:
                 break
             self._compensate(levels, signs)
         self._levels = levels
-        known = self._stacks.update(levels, self._magnitudes, signs, self._quiet.steady())
+        known = self._stacks.update(levels, self._magnitudes, signs, self._quiet.steady(),
+                                    self._tall.tall)
         covered = self._covered(levels)
         tall = self._tall.update(levels, known, covered)
         faults = self._sensor_faults(frame, levels, stuck)

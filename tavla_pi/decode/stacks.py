@@ -40,7 +40,8 @@ and its colour: ``new`` a colour the pocket does not hold (any colour, to
 an empty or unseen pocket), ``same`` the one it holds, none written: any
 (empty and weak readings have none, nor unknown ones but a stuck sensor's).
 ``d``: the reading minus the reference, in second-layer steps.  ``steady``:
-the reading has stood still a whole window.  ``next``: the new state, its
+the reading has stood still a whole window (``tall``: the pocket may hold a
+third layer, :mod:`tavla_pi.decode.tall`).  ``next``: the new state, its
 reference (where it has one) this reading, its colour the reading's;
 ``follows``: the same state, its reference now this reading; ``kept``:
 nothing changes.  ``count``: what ``update`` reports (``=``: as before).
@@ -67,6 +68,7 @@ nothing changes.  ``count``: what ``update`` reports (``=``: as before).
 | two-unsure-opens | two?           | one+ same   | -              | -      | open    | open  |
 | drift            | one one? two   | one+ same   | -1/4 < d < 1/4 | -      | follows | =     |
 | steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2 | yes    | follows | =     |
+| tall-drift       | one one? two   | one+ same   | -1/2 < d < 1/2 | tall   | follows | =     |
 | not-a-step       | one one? two   | one+ same   | -              | -      | kept    | =     |
 | weak             | any            | weak        | -              | -      | kept    | =     |
 | unknown          | any            | unknown     | -              | -      | kept    | =     |
@@ -104,6 +106,13 @@ Why the rows that are not obvious (commits; ``tests/soak_failures/``):
   in a pocket within one scan (+90 counts, not a step); the reference stayed
   behind and noise later counted a second checker (584f01a; soak
   6000018286, ``setup_swaps_a_stronger_checker.jsonl``).
+- ``tall-drift``: on a pocket that may hold a third layer (``tall``, from
+  :mod:`tavla_pi.decode.tall`) the reference follows within half a step at
+  once: a third-layer checker lifted (a third of a step, never counted) left
+  the reference behind, and a phantom of the other colour passing over the
+  pocket added the rest of a step: a step down counted on a Plakoto start
+  pile, one checker short there, the next lift read as a pin under it, DONE
+  refused for ever (soak 13000118, ``third_layer_lift_then_phantom.jsonl``).
 - ``not-a-step``: too far to follow, no step to count: noise, a masked one
   still reading one-or-more, a rise from two (two is the most it counts).
 """
@@ -136,10 +145,12 @@ class StackWatch:
         taken with no history (a checker of the other colour may have lain on it)."""
 
     def update(self, levels: Sequence[int], magnitudes: Sequence[float],
-               signs: Sequence[int], steady: Sequence[bool]) -> list[int | None]:
-        """Feed one frame's levels, field magnitudes, signs (0 where a level has none)
-        and which readings have been steady a while; each pocket's known count (per
-        pocket, the first row of the module's table that fits)."""
+               signs: Sequence[int], steady: Sequence[bool],
+               tall: Sequence[bool] = ()) -> list[int | None]:
+        """Feed one frame's levels, field magnitudes, signs (0 where a level has none),
+        which readings have been steady a while and which pockets may hold a third
+        layer (none if not given); each pocket's known count (per pocket, the first
+        row of the module's table that fits)."""
         count, ref, sign, sure, half = self.count, self.ref, self.sign, self.sure, self.half_step
         mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
@@ -158,7 +169,8 @@ class StackWatch:
             elif level == TWO_PLUS:  # row reads-two
                 count[i], ref[i], sure[i] = 2, a, True
             elif level == ONE_PLUS:  # rows stays-open to not-a-step
-                count[i], ref[i] = _stepped(count[i], ref[i], a, half, steady[i])
+                loose = steady[i] or (bool(tall) and tall[i])
+                count[i], ref[i] = _stepped(count[i], ref[i], a, half, loose)
                 if count[i] == 2 and not sure[i]:
                     count[i] = None  # a step up from a reference that may have been masked
             # else rows weak, unknown: nothing changes
@@ -184,12 +196,13 @@ def _fresh(level: int, known: int | None) -> int | None:
 
 
 def _stepped(known: int | None, ref: float, a: float, half: float,
-             steady: bool) -> tuple[int | None, float]:
+             loose: bool) -> tuple[int | None, float]:
     """The count after a one-or-more reading ``a``, from the last known count and reading.
 
     The reference follows small changes (drift, the crosstalk estimate, a checker
     swapped for a slightly stronger one): at once within a quarter step, and
-    within half a step once the reading has been steady a while.
+    within half a step when ``loose`` (the reading has been steady a while, or a
+    third layer may stand on the pocket).
     """
     if known is None:
         return None, a
@@ -199,5 +212,5 @@ def _stepped(known: int | None, ref: float, a: float, half: float,
         return 2, a
     if known == 2 and ref - a > half:
         return 1, a
-    follows = abs(a - ref) < (half if steady else half / 2.0)
+    follows = abs(a - ref) < (half if loose else half / 2.0)
     return known, a if follows else ref

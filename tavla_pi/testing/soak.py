@@ -56,6 +56,7 @@ from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
 from tavla_pi.testing.scenario_writer import action_json, scenario_lines
+from tavla_pi.testing.unseen import unseen_placement
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
@@ -384,7 +385,8 @@ class Session:
         self.counts[f"{step.what}_answered"] += answered
         if answered:
             return 0
-        if step.carries is not None and self._unseen(step.carries[1], mover):
+        if step.carries is not None and unseen_placement(self.runner.state(), step.carries,
+                                                         mover):
             self.counts[f"{step.what}_unseen"] += 1
             return 0
         self._fail(f"{step.what}_unanswered",
@@ -424,17 +426,6 @@ class Session:
             self._fail("destination_not_lit",
                        f"lifted from {src}, lit {lifts[-1].fields.get('destinations')}, "
                        f"legal to {dst}")
-
-    def _unseen(self, at: str, mover: Color) -> bool:
-        """True if the sensors cannot tell a checker of ``mover`` put on ``at``: they
-        read fewer of its checkers there than really stand there (a tall stack whose
-        count interval also holds one fewer, a checker over the opponent's)."""
-        state = self.runner.state()
-        if state["sensed"] is None or at in ("bar", "off"):
-            return False
-        low, _ = state["sensed"][mover.value].get(at, (0, 0))
-        pockets = state["physical"]["points"].get(at, ())
-        return bool(low < sum(stack.count(mover.value) for stack in pockets))
 
     def _ambiguous(self) -> bool:
         """True when the board asks which of several plays it shows."""
