@@ -11,6 +11,7 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.pipeline.snapshot import tavli_state
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.tavlimatch import TavliRules
 
 
 def test_a_plakoto_view_in_words() -> None:
@@ -36,3 +37,16 @@ def test_a_portes_game_states_portes_game_one_and_nothing_pinned() -> None:
     assert tavli_state(GameView(Phase.SETUP)) == {
         "variant": "portes", "match_variant": "portes", "tavli_game": 1, "pinned": {},
         "first_checker": None}
+
+
+def test_the_cube_is_in_play_in_portes_alone_and_in_tavli_by_its_rules() -> None:
+    def cube_in_play(settings: GameSettings) -> bool:
+        runner = ScenarioRunner(PINMAP, settings)
+        list(runner.run(scenario({"setup": "start"}, {"wait": 200})))
+        return bool(runner.state()["cube_in_play"])
+
+    assert cube_in_play(GameSettings())
+    assert not cube_in_play(GameSettings(variant="plakoto"))
+    assert not cube_in_play(GameSettings(variant="tavli", match_length=5))
+    assert cube_in_play(GameSettings(variant="tavli", match_length=5,
+                                     tavli=TavliRules(cube_in_portes=True)))

@@ -507,7 +507,7 @@ def test_a_resignation_chosen_declined_then_accepted(daemon: SimDaemon,
     assert page.inner_text("#resign") == "none"
     hold(page, "black.cube")
     page.wait_for_selector("#resign[data-state=choosing]")
-    assert page.inner_text("#resign").startswith("Black chooses: a single game (1 points)")
+    assert page.inner_text("#resign").startswith("Black chooses: a single game (1 point)")
     state = daemon.state()
     wait_led(page, "cube.2", pixel(AMBER, state))
     press(page, "black.cube")
@@ -637,8 +637,8 @@ def test_a_game_against_the_computer_its_play_the_hints_and_the_review(
     hold(page, "white.cube")  # White resigns a single game; the computer answers at once
     page.wait_for_selector("#resign[data-state=choosing]")
     press(page, "white.roll")
-    assert wait_log(page, "resign_offered") == ["White offers to resign: 1 points"]
-    assert wait_log(page, "resign_accepted") == ["Black accepts the resignation: 1 points"]
+    assert wait_log(page, "resign_offered") == ["White offers to resign: 1 point"]
+    assert wait_log(page, "resign_accepted") == ["Black accepts the resignation: 1 point"]
     wait_log(page, "game_over")
     page.wait_for_selector("#review:not([hidden])", timeout=60_000)
     assert page.inner_text("#review h2") == "Review by GNU Backgammon: game 1"
@@ -826,7 +826,7 @@ def test_plakoto_in_greek_a_pin_played_on_the_page(daemon: SimDaemon,
     shot(page, "plakoto-pin-greek")
     ends = page.evaluate(GAME_ENDS)  # the log's last line of a game: no cube in Plakoto
     assert ends == ["Νίκη για τα Λευκά (μάνα): 2 πόντοι· σκορ 2–0",
-                    "Νίκη για τα Λευκά (απλή): 1 πόντοι (κύβος 1)· σκορ 1–0"]
+                    "Νίκη για τα Λευκά (απλή): 1 πόντος (κύβος 1)· σκορ 1–0"]
     page.select_option("#lang", "tr")
     assert page.inner_text("#game") == "Tapa (Plakoto)"
     assert "Tapalı pullar: 12. hane (siyah)" in page.inner_text("#hints")
@@ -904,6 +904,7 @@ def test_a_tavli_match_shows_which_game_of_the_cycle_is_on(daemon: SimDaemon,
     page.wait_for_selector("#settings[data-applied=now]")
     page.wait_for_selector("#game[data-variant=portes]")
     assert page.inner_text("#game") == "Τάβλι, παρτίδα 1: Πόρτες"
+    assert page.locator("#cube").is_hidden()  # no cube in a tavli match's Portes
     page.click("#sim-setup")
     page.wait_for_selector("body[data-phase=opening]")
     daemon.sim({"dice": [3, 1]})
@@ -919,10 +920,10 @@ def test_a_tavli_match_shows_which_game_of_the_cycle_is_on(daemon: SimDaemon,
     press(page, "black.roll")
     page.wait_for_selector("body[data-phase=resign_offered]")
     press(page, "white.roll")
-    assert wait_log(page, "game_over") == ["Νίκη για τα Λευκά (απλή): 1 πόντοι (κύβος 1)· σκορ 1–0"]
+    assert wait_log(page, "game_over") == ["Νίκη για τα Λευκά (απλή): 1 πόντος· σκορ 1–0"]
     page.wait_for_selector("#game[data-variant=plakoto]", timeout=15_000)
     assert page.inner_text("#game") == "Τάβλι, παρτίδα 2: Πλακωτό"
-    assert page.inner_text("#phase") == "Τέλος παρτίδας: κερδίζουν τα Λευκά, 1 πόντοι"
+    assert page.inner_text("#phase") == "Τέλος παρτίδας: κερδίζουν τα Λευκά, 1 πόντος"
     page.click("#sim-setup")
     page.wait_for_selector("body[data-phase=await_roll]")  # White won: White rolls, no opening
     assert page.inner_text("#phase") == "Λευκά: σειρά για ζαριά"

@@ -78,3 +78,11 @@ def test_the_tavli_strings_of_the_page_are_there() -> None:
                 "hint_first_checker", "legend_pinned", "kind_mother", "kind_draw",
                 "ev_game_drawn", "ev_game_started_variant", "set_variant_computer"):
         assert all(TABLES[lang][key] for lang in LANGS), key
+
+
+def test_one_point_is_said_in_the_singular() -> None:
+    for key, english in TABLES["en"].items():
+        if re.search(r"\{(points|n)\} points", english):
+            assert TABLES["en"][f"{key}_one"] == re.sub(
+                r"\{(points|n)\} points", r"{\1} point", english), key
+            assert "πόντοι" not in TABLES["el"][f"{key}_one"], key

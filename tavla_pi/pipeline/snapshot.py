@@ -21,7 +21,8 @@ the simulated board only, ``physical``: where the modelled checkers really are
 ``engine_play`` (its play and the next checker to move for it),
 ``engine_thinking`` and ``engine_trouble``; for Greek tavli ``variant`` (the game
 now), ``match_variant`` (the setting), ``tavli_game``, ``pinned`` and
-``first_checker``.
+``first_checker``, and ``cube_in_play`` (no cube in Plakoto, Fevga, nor in a tavli
+match's Portes unless its rules say).
 
 The daemon serves it; :meth:`tavla_pi.replay.runner.ScenarioRunner.state` gives
 the same for a scenario.
@@ -87,6 +88,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "engine_thinking": view.engine_thinking,
         "engine_trouble": view.engine_trouble,
         **tavli_state(view),
+        "cube_in_play": referee.tavli.cube_allowed,
     }
 
 

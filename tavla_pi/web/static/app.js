@@ -131,9 +131,11 @@ function renderLog() {
   const list = $("log");
   const t0 = events.length ? events[0].t : 0;
   let variant = "portes"; // the game each event belongs to: its game_started says
+  let tavli = false; // whether it is of a tavli match: its new_match says
   const games = events.map((e) => {
+    if (e.type === "new_match") tavli = e.variant === "tavli";
     if (e.type === "game_started") variant = e.variant || "portes";
-    return variant;
+    return [variant, tavli];
   });
   list.replaceChildren(...events.map((e, i) => [e, games[i]]).reverse().map(([e, game]) => {
     const li = document.createElement("li");
@@ -141,7 +143,7 @@ function renderLog() {
     const time = document.createElement("time");
     time.textContent = clock(e.t - t0);
     const line = document.createElement("span");
-    line.textContent = words.eventText(e, game);
+    line.textContent = words.eventText(e, ...game);
     li.append(time, line);
     return li;
   }));

@@ -160,8 +160,10 @@ function mayDouble(s) {
   return hasCube(s) && s.cube.value < 64 && (s.cube.owner === null || s.cube.owner === s.on_roll);
 }
 
-/** Whether the game now has a cube: Plakoto and Fevga have none. */
+/** Whether the game now has a cube: Plakoto and Fevga have none, nor a tavli match's
+ * Portes unless its house rules put one in (older states: Portes has one). */
 export function hasCube(s) {
+  if (typeof s.cube_in_play === "boolean") return s.cube_in_play;
   return !s.variant || s.variant === "portes";
 }
 
@@ -234,9 +236,10 @@ const LINES = {
   double_offered: (e) => t("ev_double_offered", { player: player(e.player), cube: e.cube }),
   double_taken: (e) => t("ev_double_taken", { player: player(e.player), cube: e.cube }),
   double_dropped: (e) => t("ev_double_dropped", { player: player(e.player), cube: e.cube }),
-  game_over: (e, variant) => {
+  game_over: (e, variant, inTavli) => {
     if (e.kind === "draw") return t("ev_game_drawn", { score: score(e.score) });
-    return t(hasCube({ variant }) ? "ev_game_over" : "ev_game_over_no_cube", {
+    const cube = hasCube({ variant }) && !(inTavli && e.cube === 1); // tavli: if doubled
+    return t(cube ? "ev_game_over" : "ev_game_over_no_cube", {
       winner: player(e.winner), kind: t(`kind_${e.kind}`), points: e.points, cube: e.cube,
       score: score(e.score),
     });
@@ -263,11 +266,12 @@ const LINES = {
   }),
 };
 
-/** The log line of one event of a game of `variant` (Plakoto and Fevga have no cube);
+/** The log line of one event of a game of `variant` (Plakoto and Fevga have no cube;
+ * `inTavli`: of a tavli match, whose Portes has one only by its house rules);
  * unknown types show as their JSON. */
-export function eventText(event, variant = "portes") {
+export function eventText(event, variant = "portes", inTavli = false) {
   const line = LINES[event.type];
-  if (line) return line(event, variant);
+  if (line) return line(event, variant, inTavli);
   const { t: _time, type, ...rest } = event;
   return `${type} ${JSON.stringify(rest)}`;
 }
