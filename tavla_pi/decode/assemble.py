@@ -15,7 +15,7 @@ third layer (:mod:`tavla_pi.decode.tall`) leaves it open above.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tavla_pi.decode.observation import (
@@ -49,13 +49,14 @@ class _Summary:
     )
     first: list[tuple[Color, int]] = field(default_factory=list)
     covered: Color | None = None
+    maybe: bool = False
     unknown: bool = False
     weak_runs: list[list[int]] = field(default_factory=list)
 
 
 def _summarise(group: Group, levels: list[int], signs: list[int],
                known: Sequence[int | None], covered: Mapping[int, int], *,
-               tall: Sequence[bool]) -> _Summary:
+               tall: Sequence[bool], maybe: Collection[int]) -> _Summary:
     summary = _Summary()
     previous_weak = False
     exact = _pocket_counts(group, levels, known, covered, tall)
@@ -80,6 +81,7 @@ def _summarise(group: Group, levels: list[int], signs: list[int],
         count = exact[slot]
         summary.low[color] += max(_LOW[level], known[i] or 0) if count is None else count
         summary.open[color] |= count is None
+        summary.maybe |= i in maybe
         if not any(c is color for c, _ in summary.first):
             summary.first.append((color, i))
     return summary
@@ -139,7 +141,8 @@ def _reading(summary: _Summary, totals: dict[Color, int]) -> Reading:
     if summary.first:
         color = summary.first[0][0]
         return Reading(color, _count(summary, color, totals),
-                       _count(summary, color.opponent, totals), summary.covered)
+                       _count(summary, color.opponent, totals), summary.covered,
+                       summary.maybe and summary.covered is None)
     if summary.unknown:
         cap = CHECKERS - min(totals.values())
         return Reading(None, count_range(0, cap))
@@ -167,19 +170,23 @@ def assemble(tables: Tables, levels: list[int], signs: list[int],
              sensor_faults: list[SensorFault], *,
              known: Sequence[int | None] | None = None,
              covered: Mapping[int, int] | None = None,
-             tall: Sequence[bool] | None = None) -> Observation:
+             tall: Sequence[bool] | None = None,
+             maybe_covered: Collection[int] = frozenset()) -> Observation:
     """The observation of one frame's slot levels and signs.
 
     ``known`` holds each pocket's count as its history tells it (0..2, or
     None), from :class:`~tavla_pi.decode.stacks.StackWatch`; ``covered`` the
     pockets whose one checker has one of the other colour on it (sensor ->
     sign of the checker below); ``tall`` the pockets that may hold a third
-    layer (:class:`~tavla_pi.decode.tall.TallWatch`).
+    layer (:class:`~tavla_pi.decode.tall.TallWatch`); ``maybe_covered`` the pockets
+    read as one checker that may have one of the other colour on it, unseen
+    (``Reading.maybe_covered``).
     """
     history = known if known is not None else [None] * len(levels)
     masked = covered if covered is not None else {}
     high = tall if tall is not None else [False] * len(levels)
-    summaries = [_summarise(g, levels, signs, history, masked, tall=high) for g in tables.groups]
+    summaries = [_summarise(g, levels, signs, history, masked, tall=high, maybe=maybe_covered)
+                 for g in tables.groups]
     totals = {
         color: sum(s.low[color] for s in summaries) for color in (Color.WHITE, Color.BLACK)
     }

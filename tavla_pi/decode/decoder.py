@@ -80,6 +80,8 @@ class Decoder:
         self._magnitudes = [0.0] * n
         self._stacks = StackWatch(n, self.tables.second_layer_step)
         self._tall = TallWatch(self.tables.groups, n)
+        self._maybe: dict[int, float] = {}
+        """Pockets that may hide a pin (:meth:`_maybe_covered`), and their readings then."""
         self._basis: tuple[list[int], list[int]] | None = None
         self._crosstalk = Crosstalk(self.tables)
         self._fixed = list(self._offset_unc)
@@ -104,12 +106,14 @@ class Decoder:
                 break
             self._compensate(levels, signs)
         self._levels = levels
+        before = list(self._stacks.count)
         known = self._stacks.update(levels, self._magnitudes, signs, self._quiet.steady(),
                                     self._tall.tall)
         covered = self._covered(levels)
         tall = self._tall.update(levels, known, covered)
         faults = self._sensor_faults(frame, levels, stuck)
-        return self._assemble(levels, signs, faults, known, covered, tall=tall)
+        maybe = self._maybe_covered(levels, before, covered)
+        return self._assemble(levels, signs, faults, known, covered, tall=tall, maybe=maybe)
 
     def _covered(self, levels: list[int]) -> dict[int, int]:
         """Pockets whose one checker has one of the other colour on it: the sign of the
@@ -118,15 +122,34 @@ class Decoder:
         return {i: below[i] for i in self._stacks.masked(levels, self._magnitudes)
                 if (mean[i] > comp[i]) == (below[i] > 0)}
 
+    def _maybe_covered(self, levels: list[int], before: list[int | None],
+                       covered: dict[int, int]) -> frozenset[int]:
+        """Pockets read as one checker since the stack watch anchored them without
+        history (``one?`` from a count it did not know) no stronger than a pin can
+        read: a pin laid before the decoder started (a resume) reads so where weak
+        parts put it in the overlap (hardware/GEOMETRY.md, "A pin").  Decided once,
+        when anchored, so noise about the bound does not flicker the observation;
+        ended by any other reading, and by a rise of half a step (the pinner lifted)."""
+        watch, maybe, magnitudes = self._stacks, self._maybe, self._magnitudes
+        half = self.tables.second_layer_step / 2.0
+        for i, level in enumerate(levels):
+            if level != ONE or watch.count[i] != 1 or watch.sure[i] or i in covered:
+                maybe.pop(i, None)
+            elif before[i] is None and magnitudes[i] <= self.tables.pin_max:
+                maybe[i] = magnitudes[i]
+            elif i in maybe and magnitudes[i] - maybe[i] > half:
+                del maybe[i]
+        return frozenset(maybe)
+
     def _assemble(self, levels: list[int], signs: list[int], faults: list[SensorFault],
                   known: list[int | None], covered: dict[int, int], *,
-                  tall: list[bool]) -> Observation:
+                  tall: list[bool], maybe: frozenset[int]) -> Observation:
         """:func:`assemble`, reusing the last observation while the board is still."""
-        key = (levels, signs, faults, tuple(known), covered, tuple(tall))  # the watches' own lists
+        key = (levels, signs, faults, tuple(known), covered, tuple(tall), maybe)  # own lists
         if self._assembled is not None and self._assembled[0] == key:
             return self._assembled[1]
         observation = assemble(self.tables, levels, signs, faults, known=known, covered=covered,
-                               tall=tall)
+                               tall=tall, maybe_covered=maybe)
         self._assembled = (key, observation)
         return observation
 

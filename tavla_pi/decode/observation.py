@@ -47,12 +47,19 @@ class Reading:
     checker put on a point the opponent holds): that pocket reads weaker by
     the field of the one on top, which its history tells (hardware/GEOMETRY.md).
     It counts one of ``covered``'s colour and at least one of the other.
+
+    ``maybe_covered`` is True when one of ``color``'s checkers here may have one of
+    the other colour on it, unseen: a pocket read as one checker without its
+    history, no stronger than a pin can read (a pin laid before the decoder
+    started, a resume).  The counts say what is seen; whether a pin is there is
+    the rules' to say (the matching takes a pin there as read).
     """
 
     color: Color | None
     count: CountRange
     other: CountRange = ZERO
     covered: Color | None = None
+    maybe_covered: bool = False
 
 
 NOTHING = Reading(None, ZERO)

@@ -64,6 +64,9 @@ class Tables:
         one, two = stack_field_mt(design, 1) * cpm, stack_field_mt(design, 2) * cpm
         self.one_min, self.one_max, self.two_min = one * low_gain, one * high_gain, two * low_gain
         self.second_layer_step = (two - one) * low_gain
+        self.pin_max = self.one_max - self.second_layer_step
+        """The most a pocket can read with one checker and one of the other colour on it
+        (a pin: the top checker's field opposes the one below)."""
         self.gain_spread = high_gain - 1.0
         self.couplings = _couplings(design, sites)
 

@@ -67,11 +67,13 @@ def interval(white: CountRange, black: CountRange) -> tuple[int, int]:
 class Sensed:
     """One observation, ready for matching boards against it."""
 
-    __slots__ = ("hi", "lo", "mixed", "ranges", "readings")
+    __slots__ = ("hi", "lo", "maybe_covered", "mixed", "ranges", "readings")
 
     def __init__(self, obs: Observation) -> None:
         self.readings = readings_of(obs)
         self.mixed = mixed_cells(obs)
+        self.maybe_covered = frozenset(i for i, r in enumerate(self.readings)
+                                       if r.maybe_covered)
         self.ranges = tuple(ranges(r, i in self.mixed) for i, r in enumerate(self.readings))
         bounds = [interval(w, b) for w, b in self.ranges]
         self.lo = tuple(b[0] for b in bounds)
@@ -104,8 +106,13 @@ class Sensed:
 
     def fits_pin(self, i: int, v: int) -> bool:
         """True if point ``i`` reads as ``v`` (signed) checkers on one pinned of the other
-        colour: a covered pocket is what the rules expect there, not a fault."""
-        return self.fits_content(i, pin_content(v))
+        colour: a covered pocket is what the rules expect there, not a fault.  Where the
+        decoder says a lone checker may be covered unseen, one of those on top may be
+        unseen (:attr:`~tavla_pi.decode.observation.Reading.maybe_covered`)."""
+        if self.fits_content(i, pin_content(v)):
+            return True
+        hidden = (v - 1, 1) if v > 0 else (1, -v - 1)
+        return i in self.maybe_covered and self.fits_content(i, hidden)
 
     def fits_content(self, i: int, content: Content) -> bool:
         """True if location ``i`` holding ``content`` (white, black) reads as observed."""
