@@ -77,5 +77,16 @@ def test_an_illegal_move_read_as_a_legal_one_from_the_pile_is_unseen() -> None:
     assert result.counts["illegal_far_unseen"] == 1
 
 
+@pytest.mark.slow
+def test_two_complete_plays_that_read_the_same_are_asked_however_far_apart() -> None:
+    runner = ScenarioRunner(load_pinmap(), GameSettings(), seed=21000209)
+    scenario = read_scenario(FAILURES / "two_plays_read_the_same_far_apart.jsonl")
+    events = list(runner.run(list(scenario)))
+    turn = events[max(i for i, e in enumerate(events) if e.type == "rolled"):]
+    assert turn[0]["player"] == "black" and turn[0]["dice"] == [3, 6]
+    assert not [e for e in turn if e.type == "rejected"]  # CUBE lit the other play
+    assert [e["play"] for e in turn if e.type == "played"] == ["5/off 3/off"]
+
+
 def test_fifteen_on_a_point_set_up_are_laid_layer_by_layer() -> None:
     assert "game_started" in replay("fifteen_laid_at_once.jsonl", seed=1000003)

@@ -167,7 +167,8 @@ class TurnTracker:
         lifts = self._lifts(sensed, diff, dict.fromkeys((*belief.seen, *belief.held)))
         lifted = self._in_hand(lifts) if lifts else None
         held = tuple(lift[0] for d, _, lift in lifts if d == 0)
-        unseen = self._unseen_from(best, set(nodes)) - belief.declined
+        unseen = (self._unseen_from(best, set(nodes)) | _other_plays(best, nodes)) \
+            - belief.declined
         groups = _by_board(best)
         shown = {(g[0].mine, g[0].theirs) for g in groups}
         hidden = [g for g in _by_board(sorted(unseen, key=_index))
@@ -329,6 +330,17 @@ class TurnTracker:
                      key=lambda n: (self._belief.distance(n, self.mover), n.index))
         fixes = cells_fixes(target.cells, sensed, diff | target.changed, target.pinned)
         return OutOfSync(fixes, target)
+
+
+def _other_plays(best: list[Node], nodes: list[Node]) -> set[Node]:
+    """When the nearest reading is a complete play, the other complete plays the board
+    reads as too, however far: the sensors cannot tell them (a count read as a range,
+    the tray), and the hand may have moved more than the stable board saw (a checker
+    put back and carried on within one stable window), so DONE must ask, not guess
+    (soak 21000209, ``tests/soak_failures/two_plays_read_the_same_far_apart.jsonl``)."""
+    if not any(n.complete for n in best):
+        return set()
+    return {n for n in nodes if n.complete and n not in best}
 
 
 def _fits_node(node: Node, sensed: Sensed, diff: frozenset[int]) -> bool:
