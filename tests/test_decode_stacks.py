@@ -37,8 +37,8 @@ def test_the_watch_counts_second_layer_steps() -> None:
     assert watch.update([ONE_PLUS], [1655.0], [1], [False]) == [1]  # noise: still one
     assert watch.update([ONE_PLUS], [1860.0], [1], [False]) == [2]  # a second on top: a step up
     assert watch.update([ONE_PLUS], [1650.0], [1], [False]) == [1]  # taken off again
-    assert watch.update([TWO_PLUS], [1900.0], [1], [False]) == [2]
-    assert watch.update([ONE], [1500.0], [1], [False]) == [1]
+    assert watch.update([TWO_PLUS], [1860.0], [1], [False]) == [2]
+    assert watch.update([ONE], [1650.0], [1], [False]) == [1]
 
 
 def test_without_history_one_or_more_stays_unknown() -> None:
@@ -204,3 +204,16 @@ def test_on_a_tall_pocket_a_lift_off_the_second_layer_still_counts() -> None:
     assert watch.update([TWO_PLUS], [1740.0], [1], [False]) == [2]
     assert watch.update([ONE_PLUS], [1660.0], [1], [False], [True]) == [2]  # third off
     assert watch.update([ONE_PLUS], [1450.0], [1], [False], [True]) == [1]  # second off
+
+
+def test_a_lift_under_a_phantom_of_the_other_colour_is_counted_once_it_has_gone() -> None:
+    # Found by the Plakoto soak (seed 21, session 21000307): a checker lifted off a
+    # two while a white phantom passed over the black one left read two steps weaker;
+    # anchored there as one, the phantom's going counted a second checker put on.
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE_PLUS], [1500.0], [-1], [False]) == [1]
+    assert watch.update([ONE_PLUS], [1700.0], [-1], [False]) == [2]
+    assert watch.update([ONE], [1300.0], [-1], [False]) == [2]  # lifted, and a phantom
+    assert watch.update([ONE_PLUS], [1500.0], [-1], [False]) == [1]  # gone: the lift
+    assert watch.update([ONE_PLUS], [1505.0], [-1], [False]) == [1]

@@ -191,6 +191,7 @@ EXAMPLES = {
     "fresh-two": Example("two", TWO_PLUS, "new"),
     "fresh-unknown": Example("one", UNKNOWN, "new"),  # a stuck sensor
     "masked": Example("one", ONE, "same", d=-1.1),
+    "lifted-masked": Example("two", ONE, "same", d=-1.9),  # a lift under a phantom
     "reads-one": Example("one", ONE, "same", d=-0.55),  # a weaker one swapped in
     "reads-one-unsure": Example("open", ONE, "same"),
     "reads-two": Example("one?", TWO_PLUS, "same"),
@@ -247,7 +248,7 @@ def test_the_reasons_are_given_for_rows_of_the_table() -> None:
     assert named and named <= set(NAMES), named - set(NAMES)
 
 
-BOUNDS = (-0.75, -0.5, -0.25, 0.25, 0.5)
+BOUNDS = (-1.75, -0.75, -0.5, -0.25, 0.25, 0.5)
 """The ``d`` bounds in the table: random readings keep clear of them."""
 
 
@@ -258,9 +259,9 @@ def random_reading(rng: random.Random, watch: StackWatch) -> Reading:
     sign = 0 if level in (EMPTY, WEAK) else rng.choice([held, held, held, -held])
     if level == UNKNOWN:
         sign = rng.choice([0, 0, sign])
-    d = rng.uniform(-1.5, 1.5)
+    d = rng.uniform(-2.2, 1.5)
     while any(abs(d - b) < 0.01 for b in BOUNDS):
-        d = rng.uniform(-1.5, 1.5)
+        d = rng.uniform(-2.2, 1.5)
     return Reading(level, watch.ref[0] + d * STEP, sign, rng.random() < 0.5,
                    rng.random() < 0.3)
 

@@ -88,5 +88,11 @@ def test_two_complete_plays_that_read_the_same_are_asked_however_far_apart() -> 
     assert [e["play"] for e in turn if e.type == "played"] == ["5/off 3/off"]
 
 
+def test_a_lift_from_a_pile_under_a_phantom_counts_the_pile_right() -> None:
+    events = replay("lift_under_a_phantom.jsonl", seed=21000307)
+    turn = events[max(i for i, e in enumerate(events) if e == "rolled"):]
+    assert "rejected" not in turn and turn[-1] == "played"
+
+
 def test_fifteen_on_a_point_set_up_are_laid_layer_by_layer() -> None:
     assert "game_started" in replay("fifteen_laid_at_once.jsonl", seed=1000003)

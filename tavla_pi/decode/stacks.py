@@ -57,6 +57,7 @@ nothing changes.  ``count``: what ``update`` reports (``=``: as before).
 | fresh-two        | any            | two+ new    | -              | -      | two?    | 2     |
 | fresh-unknown    | any            | unknown new | -              | -      | open    | open  |
 | masked           | one one?       | one same    | d <= -3/4      | -      | kept    | 1     |
+| lifted-masked    | two two?       | one same    | d <= -7/4      | -      | kept    | =     |
 | reads-one        | one two        | one same    | -              | -      | one     | 1     |
 | reads-one-unsure | open one? two? | one same    | -              | -      | one?    | 1     |
 | reads-two        | any            | two+ same   | -              | -      | two     | 2     |
@@ -90,6 +91,12 @@ Why the rows that are not obvious (commits; ``tests/soak_failures/``):
   3/4 step, not 1/2: two magnets of one colour differ by up to 0.6 of a step
   (4834540, :data:`MASK_STEPS`).  ``masked()`` then reads both colours there
   (39098d5; soak 3000009093, ``checker_on_a_held_point_masked.jsonl``).
+- ``lifted-masked``: a two that reads one checker near two steps weaker lost its
+  top and has one of the other colour over the one left (a lift leaves a step,
+  never two); anchored there, the phantom's going counted a second checker
+  put on, one too many on a Plakoto start pile and DONE refused for ever (soak
+  21000307, ``lift_under_a_phantom.jsonl``).  Kept: once the phantom has gone,
+  the step down from two counts the lift.
 - ``reads-one``: less than 3/4 step weaker is a weaker checker of its colour
   swapped in, no mask (4834540).
 - ``reads-one-unsure``, ``step-up-unsure``: a white checker lay on a black
@@ -129,6 +136,11 @@ with one of the other colour on it: that checker's field, about one step (1.0-1.
 Two magnets of one colour differ by up to 0.6 of a step (Br +-5 % each)."""
 
 
+LIFTED_MASKED_STEPS = 1.75
+"""How much weaker than a two (in steps) a reading of one checker must be to be a lift
+with a checker of the other colour over the one left: a lift alone is one step."""
+
+
 class StackWatch:
     """Per pocket: how many checkers (0, 1, 2) it holds, when its history says so
     (its states and transitions: the module's tables)."""
@@ -160,7 +172,9 @@ class StackWatch:
             elif signs[i] and signs[i] != sign[i]:  # rows put-*, fresh-*
                 sure[i] = count[i] == 0
                 count[i], ref[i], sign[i] = _fresh(level, count[i]), a, signs[i]
-            elif level == ONE:  # rows masked, reads-one, reads-one-unsure
+            elif level == ONE:  # rows masked, lifted-masked, reads-one, reads-one-unsure
+                if count[i] == 2 and ref[i] - a >= LIFTED_MASKED_STEPS * 2.0 * half:
+                    continue  # a lift and a phantom over the one left: wait for it to go
                 if count[i] != 1 or ref[i] - a < mask:
                     sure[i] = count[i] is not None and sure[i]
                     count[i], ref[i] = 1, a

@@ -78,6 +78,13 @@ class Pipeline:
         return self.latest is not None and self.latest == self.stability.stable
 
     @property
+    def shows_stable(self) -> bool:
+        """True when the lights show the stable board: no provisional board differs
+        from it (one that has not stood two scans, or a phantom's, still lit)."""
+        seen = self.provisional.current
+        return seen is None or seen == self.stability.stable
+
+    @property
     def still(self) -> bool:
         """True when the board is settled and the decoder's running means are full:
         more scans of an unchanged board would change nothing but the noise."""

@@ -438,12 +438,16 @@ class Session:
         And not before the hand's glitches are over: a phantom where a checker
         was just lifted hides the lift, so the sensors read the board as it was
         and look settled; no player looks at the lights before a phantom
-        (a checker carried over the board) is gone.
+        (a checker carried over the board) is gone, nor while the lights still show
+        a provisional board that is not the stable one (a phantom's fixes lit a scan
+        after it has gone: session 23000173 read no candidates there and pressed DONE
+        without choosing the play).
         """
+        pipeline = self.runner.pipeline
         for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):
             self._do(WaitAction(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
-            if quiet and self.runner.settled:
+            if quiet and self.runner.settled and pipeline.shows_stable:
                 return
 
     def _done(self, notation: str, mover: Color) -> list[Event]:
