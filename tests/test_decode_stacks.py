@@ -206,6 +206,23 @@ def test_on_a_tall_pocket_a_lift_off_the_second_layer_still_counts() -> None:
     assert watch.update([ONE_PLUS], [1450.0], [1], [False], [True]) == [1]  # second off
 
 
+def test_a_lift_under_a_phantom_of_the_same_colour_leaves_the_one_unmasked() -> None:
+    # Found by the Fevga soak (seed 32, session 32000198): a second white checker put
+    # on a lone one and lifted off while a white phantom passed over the point read a
+    # step stronger; anchored there, the phantom's going read as a black checker laid
+    # on the white one ("remove 1 black" for ever).
+    watch = StackWatch(1, second_layer_step=200.0)
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE], [1500.0], [1], [False]) == [1]
+    assert watch.update([TWO_PLUS], [1900.0], [1], [False]) == [2]  # put on, a phantom
+    assert watch.update([ONE_PLUS], [1700.0], [1], [False]) == [1]  # lifted off
+    assert watch.update([ONE], [1505.0], [1], [False]) == [1]  # the phantom has gone
+    assert watch.masked([ONE], [1505.0]) == []
+    assert watch.update([ONE], [1290.0], [1], [False]) == [1]  # now a black one on it
+    assert watch.masked([ONE], [1290.0]) == [0]
+    assert watch.update([ONE], [1502.0], [1], [False]) == [1]  # and off again
+
+
 def test_a_lift_under_a_phantom_of_the_other_colour_is_counted_once_it_has_gone() -> None:
     # Found by the Plakoto soak (seed 21, session 21000307): a checker lifted off a
     # two while a white phantom passed over the black one left read two steps weaker;

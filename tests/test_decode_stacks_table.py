@@ -30,7 +30,8 @@ TYPICAL = {EMPTY: 3.0, WEAK: 400.0, ONE: 1550.0, ONE_PLUS: 1700.0, TWO_PLUS: 190
 """A magnitude for each level, where a row does not look at the reference."""
 COUNTS: dict[str, int | None] = {"open": None, "0": 0, "1": 1, "2": 2}
 COMPARE: dict[str, Callable[[float, float], bool]] = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "~": lambda x, y: abs(x - y) < 0.25}
 Row = dict[str, str]
 
 
@@ -61,6 +62,7 @@ class Pocket:
     ref: float
     sign: int
     sure: bool
+    bare: float | None
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Reading:
 
 def pocket(watch: StackWatch) -> Pocket:
     """What a one-pocket watch holds now."""
-    return Pocket(watch.count[0], watch.ref[0], watch.sign[0], watch.sure[0])
+    return Pocket(watch.count[0], watch.ref[0], watch.sign[0], watch.sure[0], watch.bare[0])
 
 
 def state_of(watch: StackWatch) -> str:
@@ -97,14 +99,21 @@ def colour_of(watch: StackWatch, reading: Reading) -> str:
     return "same" if reading.sign == watch.sign[0] else "new"
 
 
-def within(condition: str, d: float) -> bool:
-    """Whether ``d`` meets a ``d`` cell: ``-``, ``d <= -3/4``, ``-1/4 < d < 1/4``..."""
+def within(condition: str, d: float, b: float | None = None) -> bool:
+    """Whether ``d`` (and ``b``, None where the pocket has no ``bare``) meet a ``d``
+    cell: ``-``, ``d <= -3/4``, ``-1/4 < d < 1/4``, ``d <= -3/4, b ~ 0``..."""
     if condition == "-":
         return True
-    words = condition.split()
-    values = [d if w == "d" else float(Fraction(w)) for w in words[::2]]
+    return all(_chain(part.split(), {"d": d, "b": b}) for part in condition.split(", "))
+
+
+def _chain(words: list[str], names: dict[str, float | None]) -> bool:
+    """Whether a chain of comparisons such as ``-1/4 < d < 1/4`` or ``b ~ 0`` holds."""
+    values = [names[w] if w in names else float(Fraction(w)) for w in words[::2]]
+    if None in values:
+        return False
     pairs = zip(values[:-1], words[1::2], values[1:], strict=True)
-    return all(COMPARE[op](a, b) for a, op, b in pairs)
+    return all(COMPARE[op](x, y) for x, op, y in pairs)
 
 
 def fits(row: Row, watch: StackWatch, reading: Reading) -> bool:
@@ -114,9 +123,15 @@ def fits(row: Row, watch: StackWatch, reading: Reading) -> bool:
     return ((holds == ["any"] or state_of(watch) in holds)
             and level == LEVEL_NAMES[reading.level]
             and colour in ([], [colour_of(watch, reading)])
-            and within(row["d"], (reading.magnitude - watch.ref[0]) / STEP)
+            and within(row["d"], (reading.magnitude - watch.ref[0]) / STEP, bare_d(watch, reading))
             and row["steady"] in ("-", "yes" if reading.steady else "no",
                                   *(("tall",) if reading.tall else ())))
+
+
+def bare_d(watch: StackWatch, reading: Reading) -> float | None:
+    """The reading minus the pocket's ``bare`` in steps (None: it has none)."""
+    bare = watch.bare[0]
+    return None if bare is None else (reading.magnitude - bare) / STEP
 
 
 def step(watch: StackWatch, reading: Reading) -> str:
@@ -151,14 +166,20 @@ PATHS = {
     "two?": [Reading(TWO_PLUS, 1860.0, HELD)],
 }
 """Readings that bring a new one-pocket watch into each state."""
+LIFTED = [Reading(EMPTY, 3.0, 0), Reading(ONE, 1600.0, HELD),
+          Reading(TWO_PLUS, 2000.0, HELD), Reading(ONE_PLUS, 1800.0, HELD)]
+"""Readings that leave a ``one`` with ``bare`` (1600): a second checker put on the
+first and lifted off again, both under a phantom of the same colour."""
 
 
-def watch_in(state: str) -> StackWatch:
-    """A one-pocket watch in ``state``, brought there by readings."""
+def watch_in(state: str, lifted: bool = False) -> StackWatch:
+    """A one-pocket watch in ``state`` (``one`` left by a lift if ``lifted``), brought
+    there by readings."""
     watch = StackWatch(1, second_layer_step=STEP)
-    for reading in PATHS[state]:
+    for reading in LIFTED if lifted else PATHS[state]:
         watch.update([reading.level], [reading.magnitude], [reading.sign], [reading.steady])
     assert state_of(watch) == state
+    assert (watch.bare[0] is not None) == lifted
     return watch
 
 
@@ -173,6 +194,8 @@ class Example:
     """Steps from the reference; None: the level's typical magnitude."""
     steady: bool = False
     tall: bool = False
+    lifted: bool = False
+    """From the state left by a lift (``LIFTED``), ``bare`` known."""
 
     def reading(self, watch: StackWatch) -> Reading:
         held = watch.sign[0]
@@ -190,6 +213,7 @@ EXAMPLES = {
     "fresh-one+": Example("unseen", ONE_PLUS, "new"),
     "fresh-two": Example("two", TWO_PLUS, "new"),
     "fresh-unknown": Example("one", UNKNOWN, "new"),  # a stuck sensor
+    "bared": Example("one", ONE, "same", d=-1.0, lifted=True),  # the phantom has gone
     "masked": Example("one", ONE, "same", d=-1.1),
     "lifted-masked": Example("two", ONE, "same", d=-1.9),  # a lift under a phantom
     "reads-one": Example("one", ONE, "same", d=-0.55),  # a weaker one swapped in
@@ -220,7 +244,7 @@ def test_row(name: str) -> None:
     """The row's example, from the row's state, does what the row says."""
     example = EXAMPLES.get(name)
     assert example is not None, f"row {name} of stacks.py's table has no example here"
-    watch = watch_in(example.state)
+    watch = watch_in(example.state, example.lifted)
     assert step(watch, example.reading(watch)) == name
 
 
@@ -239,7 +263,7 @@ def test_the_table_uses_its_own_words() -> None:
         assert row["next"] in {"kept", "follows", *STATES}, row
         if row["next"] in STATES:
             assert row["count"] == STATES[row["next"]]["count"], row
-        within(row["d"], 0.0)  # parses
+        within(row["d"], 0.0, 0.0)  # parses
 
 
 def test_the_reasons_are_given_for_rows_of_the_table() -> None:
@@ -259,11 +283,23 @@ def random_reading(rng: random.Random, watch: StackWatch) -> Reading:
     sign = 0 if level in (EMPTY, WEAK) else rng.choice([held, held, held, -held])
     if level == UNKNOWN:
         sign = rng.choice([0, 0, sign])
-    d = rng.uniform(-2.2, 1.5)
-    while any(abs(d - b) < 0.01 for b in BOUNDS):
-        d = rng.uniform(-2.2, 1.5)
-    return Reading(level, watch.ref[0] + d * STEP, sign, rng.random() < 0.5,
-                   rng.random() < 0.3)
+    magnitude = _clear_of_bounds(rng, watch)
+    return Reading(level, magnitude, sign, rng.random() < 0.5, rng.random() < 0.3)
+
+
+def _clear_of_bounds(rng: random.Random, watch: StackWatch) -> float:
+    """A random magnitude whose ``d`` and ``b`` keep clear of the table's bounds: now
+    and then near ``bare``, where the pocket has one."""
+    bare = watch.bare[0]
+    while True:
+        if bare is not None and rng.random() < 0.3:
+            magnitude = bare + rng.uniform(-0.5, 0.5) * STEP
+        else:
+            magnitude = watch.ref[0] + rng.uniform(-2.2, 1.5) * STEP
+        d = (magnitude - watch.ref[0]) / STEP
+        b = None if bare is None else (magnitude - bare) / STEP
+        if all(abs(d - x) >= 0.01 for x in BOUNDS) and (b is None or abs(abs(b) - 0.25) >= 0.01):
+            return magnitude
 
 
 def test_every_step_of_random_walks_is_the_first_row_that_fits() -> None:

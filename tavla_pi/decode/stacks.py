@@ -23,13 +23,16 @@ how many (the observation says an interval).
 | unseen | open  | nothing: no reading yet (as built)                                 |
 | empty  | 0     | no checker, so no colour                                           |
 | open   | open  | a colour                                                           |
-| one    | 1     | a colour, a reference read of that one checker                     |
+| one    | 1     | a colour, a reference read of that one checker (and ``bare``)      |
 | one?   | 1     | a colour, a reference taken without history                        |
-| two    | 2     | a colour, a reference read of two or more                          |
+| two    | 2     | a colour, a reference read of two or more (and ``bare``)           |
 | two?   | 2     | a colour, a reference of two or more taken without history         |
 
 ``one?`` and ``two?`` are ``sure`` False: a checker of the other colour may
-have lain on the pocket when its reference was taken.  Masked is no state
+have lain on the pocket when its reference was taken.  ``bare``: when a
+``one`` steps up to two, its reference is kept as the bottom checker's own
+reading; it stays while the pocket holds one or two, and a lift leaves that
+checker reading it again (row ``bared``).  Masked is no state
 of its own: a ``one`` (or ``one?``) that reads 3/4 step or more weaker keeps
 its reference (rows ``masked``, ``not-a-step``, ``weak``), and
 :meth:`StackWatch.masked` reports it while it reads 3/4 to 1.6 steps weaker.
@@ -39,40 +42,43 @@ applies.  ``reads``: the level (:data:`~tavla_pi.decode.tables.LEVEL_NAMES`)
 and its colour: ``new`` a colour the pocket does not hold (any colour, to
 an empty or unseen pocket), ``same`` the one it holds, none written: any
 (empty and weak readings have none, nor unknown ones but a stuck sensor's).
-``d``: the reading minus the reference, in second-layer steps.  ``steady``:
+``d``: the reading minus the reference, in second-layer steps (``b``: minus
+``bare``, a row that names it fits only where the pocket has one; ``~``:
+within a quarter step).  ``steady``:
 the reading has stood still a whole window (``tall``: the pocket may hold a
 third layer, :mod:`tavla_pi.decode.tall`).  ``next``: the new state, its
 reference (where it has one) this reading, its colour the reading's;
 ``follows``: the same state, its reference now this reading; ``kept``:
 nothing changes.  ``count``: what ``update`` reports (``=``: as before).
 
-| row              | holds          | reads       | d              | steady | next    | count |
-| ---------------- | -------------- | ----------- | -------------- | ------ | ------- | ----- |
-| emptied          | any            | empty       | -              | -      | empty   | 0     |
-| put-one          | empty          | one new     | -              | -      | one     | 1     |
-| put-one+         | empty          | one+ new    | -              | -      | one     | 1     |
-| put-two          | empty          | two+ new    | -              | -      | two     | 2     |
-| fresh-one        | any            | one new     | -              | -      | one?    | 1     |
-| fresh-one+       | any            | one+ new    | -              | -      | open    | open  |
-| fresh-two        | any            | two+ new    | -              | -      | two?    | 2     |
-| fresh-unknown    | any            | unknown new | -              | -      | open    | open  |
-| masked           | one one?       | one same    | d <= -3/4      | -      | kept    | 1     |
-| lifted-masked    | two two?       | one same    | d <= -7/4      | -      | kept    | =     |
-| reads-one        | one two        | one same    | -              | -      | one     | 1     |
-| reads-one-unsure | open one? two? | one same    | -              | -      | one?    | 1     |
-| reads-two        | any            | two+ same   | -              | -      | two     | 2     |
-| stays-open       | open           | one+ same   | -              | -      | open    | open  |
-| step-up          | one            | one+ same   | d > 1/2        | -      | two     | 2     |
-| step-up-unsure   | one?           | one+ same   | d > 1/2        | -      | open    | open  |
-| step-down        | two            | one+ same   | d < -1/2       | -      | one     | 1     |
-| step-down-unsure | two?           | one+ same   | d < -1/2       | -      | one?    | 1     |
-| two-unsure-opens | two?           | one+ same   | -              | -      | open    | open  |
-| drift            | one one? two   | one+ same   | -1/4 < d < 1/4 | -      | follows | =     |
-| steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2 | yes    | follows | =     |
-| tall-drift       | one one? two   | one+ same   | -1/2 < d < 1/2 | tall   | follows | =     |
-| not-a-step       | one one? two   | one+ same   | -              | -      | kept    | =     |
-| weak             | any            | weak        | -              | -      | kept    | =     |
-| unknown          | any            | unknown     | -              | -      | kept    | =     |
+| row              | holds          | reads       | d                | steady | next    | count |
+| ---------------- | -------------- | ----------- | ---------------- | ------ | ------- | ----- |
+| emptied          | any            | empty       | -                | -      | empty   | 0     |
+| put-one          | empty          | one new     | -                | -      | one     | 1     |
+| put-one+         | empty          | one+ new    | -                | -      | one     | 1     |
+| put-two          | empty          | two+ new    | -                | -      | two     | 2     |
+| fresh-one        | any            | one new     | -                | -      | one?    | 1     |
+| fresh-one+       | any            | one+ new    | -                | -      | open    | open  |
+| fresh-two        | any            | two+ new    | -                | -      | two?    | 2     |
+| fresh-unknown    | any            | unknown new | -                | -      | open    | open  |
+| bared            | one            | one same    | d <= -3/4, b ~ 0 | -      | one     | 1     |
+| masked           | one one?       | one same    | d <= -3/4        | -      | kept    | 1     |
+| lifted-masked    | two two?       | one same    | d <= -7/4        | -      | kept    | =     |
+| reads-one        | one two        | one same    | -                | -      | one     | 1     |
+| reads-one-unsure | open one? two? | one same    | -                | -      | one?    | 1     |
+| reads-two        | any            | two+ same   | -                | -      | two     | 2     |
+| stays-open       | open           | one+ same   | -                | -      | open    | open  |
+| step-up          | one            | one+ same   | d > 1/2          | -      | two     | 2     |
+| step-up-unsure   | one?           | one+ same   | d > 1/2          | -      | open    | open  |
+| step-down        | two            | one+ same   | d < -1/2         | -      | one     | 1     |
+| step-down-unsure | two?           | one+ same   | d < -1/2         | -      | one?    | 1     |
+| two-unsure-opens | two?           | one+ same   | -                | -      | open    | open  |
+| drift            | one one? two   | one+ same   | -1/4 < d < 1/4   | -      | follows | =     |
+| steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2   | yes    | follows | =     |
+| tall-drift       | one one? two   | one+ same   | -1/2 < d < 1/2   | tall   | follows | =     |
+| not-a-step       | one one? two   | one+ same   | -                | -      | kept    | =     |
+| weak             | any            | weak        | -                | -      | kept    | =     |
+| unknown          | any            | unknown     | -                | -      | kept    | =     |
 
 Why the rows that are not obvious (commits; ``tests/soak_failures/``):
 
@@ -84,6 +90,13 @@ Why the rows that are not obvious (commits; ``tests/soak_failures/``):
   read as masked, "remove 1 white" for ever (4834540; soak 4000012341,
   ``hit_within_one_scan.jsonl``).  Not after empty, so ``one?``/``two?``.
 - ``fresh-unknown``: a stuck sensor reads unknown but keeps its sign.
+- ``bared``: a lift off a two under a phantom of the same colour read a
+  step stronger, and the step down anchored there; when the phantom went,
+  the one left read a step weaker than that reference, row ``masked`` took
+  it for one of the other colour laid on it, "remove 1 black" for ever (soak
+  32000198, ``lift_under_a_same_colour_phantom.jsonl``).  A one that reads
+  back the bottom checker's own reading is that checker bare.  A checker of
+  the other colour on it reads a step below that, so the row never hides one.
 - ``masked``: a lone checker reading a layer's step weaker has one of the
   other colour on it; re-anchored there, taking that one off again counted
   a second checker (d5fcbfa; soak 1000003023, 1000003059, 2000006002:
@@ -155,6 +168,9 @@ class StackWatch:
         self.sure = [False] * sensors
         """Whether each reference is a reading of the pocket's own checkers: not one
         taken with no history (a checker of the other colour may have lain on it)."""
+        self.bare: list[float | None] = [None] * sensors
+        """The reading of each pocket's bottom checker alone, kept from the step up
+        to two while the pocket holds one or two (None: not known)."""
 
     def update(self, levels: Sequence[int], magnitudes: Sequence[float],
                signs: Sequence[int], steady: Sequence[bool],
@@ -166,16 +182,16 @@ class StackWatch:
         count, ref, sign, sure, half = self.count, self.ref, self.sign, self.sure, self.half_step
         mask = MASK_STEPS[0] * 2.0 * half
         for i, level in enumerate(levels):
-            a = magnitudes[i]
+            a, was = magnitudes[i], (count[i], ref[i], sure[i])
             if level == EMPTY:  # row emptied
                 count[i], ref[i], sign[i], sure[i] = 0, a, 0, True
             elif signs[i] and signs[i] != sign[i]:  # rows put-*, fresh-*
                 sure[i] = count[i] == 0
                 count[i], ref[i], sign[i] = _fresh(level, count[i]), a, signs[i]
-            elif level == ONE:  # rows masked, lifted-masked, reads-one, reads-one-unsure
+            elif level == ONE:  # rows bared, masked, lifted-masked, reads-one(-unsure)
                 if count[i] == 2 and ref[i] - a >= LIFTED_MASKED_STEPS * 2.0 * half:
                     continue  # a lift and a phantom over the one left: wait for it to go
-                if count[i] != 1 or ref[i] - a < mask:
+                if count[i] != 1 or ref[i] - a < mask or self._bared(i, a):
                     sure[i] = count[i] is not None and sure[i]
                     count[i], ref[i] = 1, a
                 # else: the one checker reads a layer's step weaker (an opposite checker
@@ -188,7 +204,25 @@ class StackWatch:
                 if count[i] == 2 and not sure[i]:
                     count[i] = None  # a step up from a reference that may have been masked
             # else rows weak, unknown: nothing changes
+            self._keep_bare(i, *was)
         return count
+
+    def _bared(self, i: int, a: float) -> bool:
+        """Whether pocket ``i``'s one checker reads back its own reading from before a
+        second stood on it (row bared); that reading is then spent."""
+        bare = self.bare[i]
+        if bare is None or abs(a - bare) >= self.half_step / 2.0:
+            return False
+        self.bare[i] = None
+        return True
+
+    def _keep_bare(self, i: int, count: int | None, ref: float, sure: bool) -> None:
+        """Remember a sure one's reference as it steps up to two; forget it once the
+        pocket holds neither one nor two, or a reference taken without history."""
+        if self.count[i] not in (1, 2) or not self.sure[i]:
+            self.bare[i] = None
+        elif count == 1 and sure and self.count[i] == 2:
+            self.bare[i] = ref
 
     def masked(self, levels: Sequence[int], magnitudes: Sequence[float]) -> list[int]:
         """Pockets known to hold one checker that now read about a step weaker: a
