@@ -447,6 +447,7 @@ def test_the_opponent_panel_and_the_menu_choose_the_computer(daemon: SimDaemon,
     assert page.input_value("#set-color") == "none"
     assert page.input_value("#set-level") == "expert"
     assert page.is_checked("#set-coach") and page.input_value("#set-threshold") == "0.08"
+    assert not page.is_disabled("#set-coach")
     assert "Applies to the next new match" in page.inner_text("#settings")
     page.select_option("#set-color", "black")
     page.select_option("#set-level", "casual")
@@ -495,7 +496,7 @@ def test_without_gnubg_the_panel_shows_the_one_line(daemon: SimDaemon,
     disabled = page.eval_on_selector_all(
         "#set-color option", "os => os.map(o => [o.value, o.disabled])")
     assert disabled == [["none", False], ["black", True], ["white", True]]
-    assert page.is_disabled("#set-level")
+    assert page.is_disabled("#set-level") and page.is_disabled("#set-coach")
     shot(page, "settings-without-gnubg")
 
 
@@ -736,7 +737,8 @@ def choose_game(page: Page, variant: str, name: str) -> None:
     page.select_option("#set-variant", variant)
     assert page.inner_text("#set-engine") == (
         "Ο υπολογιστής παίζει μόνο Πόρτες: για άλλο παιχνίδι διαλέξτε δύο παίκτες")
-    assert page.is_disabled("#set-level")
+    assert page.is_disabled("#set-level") and page.is_disabled("#set-coach")
+    assert page.is_disabled("#set-threshold")
     page.click("#set-apply")
     page.wait_for_selector("#settings[data-applied=now]")
     assert page.inner_text("#set-status") == "Αποθηκεύτηκε: ισχύει τώρα"

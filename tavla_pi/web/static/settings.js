@@ -1,8 +1,9 @@
 // The settings panel: the game of the next new match (Portes, Plakoto, Fevga or a
 // tavli match), who plays it (two players, or the computer as Black or White at one
 // of six levels), the coach and its blunder threshold, read from and saved to
-// /api/settings.  The computer plays Portes only: another game disables its choices.  Without GNU Backgammon the computer choices are
-// disabled and the one line that says how to install it is shown.
+// /api/settings.  The computer and the coach play Portes only: another game disables
+// their choices.  Without GNU Backgammon they are disabled too, and the one line that
+// says how to install it is shown.
 
 import { t } from "./i18n.js";
 import { VARIANTS, gameName, levelText } from "./words.js";
@@ -90,7 +91,7 @@ export class SettingsPanel {
   }
 
   /** Without GNU Backgammon, or for a game other than Portes (the computer plays Portes
-   * only): the one line that says why, and only two players to choose. */
+   * only): the one line that says why, only two players to choose and no coach. */
   showEngine() {
     const missing = !this.installed();
     const portes = this.$("set-variant").value === "portes";
@@ -103,6 +104,8 @@ export class SettingsPanel {
     for (const option of this.$("set-color").options) option.disabled = human && option.value !== "none";
     if (human && this.$("set-color").value !== "none") this.$("set-color").value = "none";
     this.$("set-level").disabled = human;
+    this.$("set-coach").disabled = human;  // the coach reads GNU Backgammon's Portes
+    this.$("set-threshold").disabled = human;
   }
 
   status(text, kind = "info") {
