@@ -92,6 +92,7 @@ def test_a_stale_temporary_link_is_not_followed(tmp_path: Path) -> None:
 
 ACTIONS = [
     ({"setup": "start", "match_length": 3}, []),
+    ({"setup": "start", "variant": "plakoto"}, []),  # laid layer by layer
     ({"load": {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"}}, []),
     ({"dice": [3, 1]}, [{"setup": "start"}]),
     ({"lift": "13", "color": "white"}, [{"setup": "start"}]),

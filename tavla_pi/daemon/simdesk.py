@@ -4,8 +4,9 @@ Lifts, places and glitches happen at once; a press holds the simulated
 button for its time while the scan loop keeps running (the release is
 scheduled, never waited for in a blocking way); ``move`` is lift, settle,
 place, settle; ``wait`` sleeps; ``setup`` lays out the start of the game being
-played (Portes', Plakoto's or Fevga's), and starts the new match its
-``variant`` or ``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
+played (Portes', Plakoto's or Fevga's; a pile of fifteen layer by layer, a scan
+between, as a hand does), and starts the new match its ``variant`` or
+``match_length`` asks for.  In Plakoto a checker put on a lone opposing one
 is laid on top of it, as a hand pins.  Actions run one at a time in the order they
 arrive; a request whose client hangs up is cancelled (a move is undone: its
 checker goes back where it was; a press still releases its button).  After each change the
@@ -53,7 +54,7 @@ from tavla_pi.replay.actions import (
     SetupAction,
     WaitAction,
 )
-from tavla_pi.replay.runner import lay_out_start
+from tavla_pi.replay.runner import start_steps
 from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
@@ -174,7 +175,7 @@ class SimDesk:
         board.pin_on_top = self.core.referee.tavli.variant == "plakoto"  # as hands pin
         match action:
             case SetupAction(match_length, opponent, variant):
-                self._set_up(match_length, opponent, variant)
+                await self._set_up(match_length, opponent, variant)
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):
@@ -196,8 +197,8 @@ class SimDesk:
             case WaitAction(ms):
                 await self.sleep_ms(ms)
 
-    def _set_up(self, match_length: int | None, opponent: OpponentSettings | None,
-                variant: str | None) -> None:
+    async def _set_up(self, match_length: int | None, opponent: OpponentSettings | None,
+                      variant: str | None) -> None:
         """``setup``: the opponent; the start of the game to be played (its variant's) on
         the board, saved; then a new match when a length or a game is given."""
         referee = self.core.referee
@@ -205,11 +206,30 @@ class SimDesk:
             referee.set_opponent(opponent)
         anew = match_length is not None or variant is not None
         name = cycle_of(variant or referee.next_variant)[0] if anew else referee.tavli.variant
-        self._saved(lambda: lay_out_start(self.board, name))
+        await self._lay_out_start(name)
         if anew:
             length = referee.match.match_length if match_length is None else match_length
             now = self.core.pipeline.clock.now_ms()
             self.core.commit(referee.new_match(length, now, variant))
+
+    async def _lay_out_start(self, name: str) -> None:
+        """Lay out the start of ``name`` as a hand would, a scan between layers
+        (:func:`~tavla_pi.replay.runner.start_steps`), and save it; all or nothing: a
+        failed save or a cancelled request lays the board out as it was."""
+        before = simstore.SimSnapshot.of(self.board, self.dice.queue, self.core.rolls)
+        try:
+            first, *rest = start_steps(self.board, name)
+            first()
+            for step in rest:
+                await self.sleep_ms(SCAN_MS)
+                step()
+            self.save()
+        except OSError as exc:
+            before.restore(self.board)
+            raise _not_saved(exc) from None
+        except asyncio.CancelledError:
+            before.restore(self.board)
+            raise
 
     def _saved(self, change: Callable[[], object],
                undo: Callable[[], object] | None = None) -> None:
@@ -224,8 +244,7 @@ class SimDesk:
                 undo()
             else:
                 before.restore(self.board)
-            raise SimSaveError(f"the simulated board cannot be saved ({exc.strerror}): "
-                               "nothing was changed") from None
+            raise _not_saved(exc) from None
 
     def _save_after_press(self) -> None:
         try:
@@ -283,6 +302,12 @@ class SimDesk:
         while not done() and waited < limit_ms and self.core.failure is None:
             await self.sleep_ms(SCAN_MS)
             waited += SCAN_MS
+
+
+def _not_saved(exc: OSError) -> SimSaveError:
+    """The error of a change undone because the board could not be saved."""
+    return SimSaveError(f"the simulated board cannot be saved ({exc.strerror}): "
+                        "nothing was changed")
 
 
 async def real_sleep_ms(ms: int) -> None:

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import random
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -94,15 +95,28 @@ class ReplayDice:
         return self.roll_one(), self.roll_one()
 
 
-def lay_out_start(board: SimBoard, name: str) -> None:
-    """Set the simulated board up for a game of ``name`` ("portes", "plakoto", "fevga") at
-    once (the simulator page's setup; a scenario lays a pile layer by layer, see
-    :meth:`ScenarioRunner._set_up`)."""
+def start_steps(board: SimBoard, name: str) -> list[Callable[[], None]]:
+    """The start of a game of ``name`` ("portes", "plakoto", "fevga") laid on the simulated
+    board as a hand lays it: one step per layer, a scan to pass between steps.  A pile of
+    more than six (Plakoto's and Fevga's fifteen) goes down layer by layer: a second
+    layer put down in the same scan as the first would read as one checker
+    (hardware/GEOMETRY.md, "How the fifteen lie")."""
     if name == "portes":
-        board.setup_start()
-    else:
-        board.lay_out({(at, color): n for color in Color
-                       for at, n in start_board(name)[color.value].items()})
+        return [board.setup_start]
+    counts = {(at, color): n for color in Color
+              for at, n in start_board(name)[color.value].items()}
+    layers = [{key: min(n - layer * POINT_SLOTS, POINT_SLOTS) for key, n in counts.items()}
+              for layer in range(max(counts.values()) // POINT_SLOTS + 1)]
+    return [partial(board.lay_out, layers[0]),
+            *(partial(_lay_on, board, layer) for layer in layers[1:])]
+
+
+def _lay_on(board: SimBoard, layer: dict[tuple[str, Color], int]) -> None:
+    """Put the layer's checkers from the tray on the piles below (none where negative)."""
+    for (at, color), n in layer.items():
+        for _ in range(n):
+            board.lift("off", color)
+            board.place(at, color)
 
 
 class ScenarioRunner:
@@ -247,25 +261,16 @@ class ScenarioRunner:
                 yield from self.advance(ms)
 
     def _set_up(self, board: SimBoard) -> Iterator[Event]:
-        """Lay out the start of the match's game now, as a person setting up would: a pile
-        of more than six (Plakoto's and Fevga's fifteen) layer by layer, a scan between
-        layers (hardware/GEOMETRY.md, "How the fifteen lie"; a second layer put down in
-        the same scan as the first would read as one checker).  In Plakoto a checker put
-        on a lone opposing one is laid on top of it (a pin)."""
+        """Lay out the start of the match's game now, as a person setting up would
+        (:func:`start_steps`: a scan between layers).  In Plakoto a checker put on a lone
+        opposing one is laid on top of it (a pin)."""
         name = self.referee.tavli.variant
         board.pin_on_top = name == "plakoto"
-        if name == "portes":
-            board.setup_start()
-            return
-        counts = {(at, color): n for color in Color
-                  for at, n in start_board(name)[color.value].items()}
-        board.lay_out({key: min(n, POINT_SLOTS) for key, n in counts.items()})
-        for layer in range(1, max(counts.values()) // POINT_SLOTS + 1):
+        first, *rest = start_steps(board, name)
+        first()
+        for step in rest:
             yield from self.advance(SCAN_MS)
-            for (at, color), n in counts.items():
-                for _ in range(min(n - layer * POINT_SLOTS, POINT_SLOTS)):
-                    board.lift("off", color)
-                    board.place(at, color)
+            step()
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None
