@@ -835,6 +835,18 @@ def test_plakoto_in_greek_a_pin_played_on_the_page(daemon: SimDaemon,
     assert page.text_content(".pin-ring[data-loc='12'] title") == (
         "Burada tapalı bir siyah pul var: bu hane siyah pullara kapalı")
     assert page.evaluate(GAME_ENDS)[0] == "Beyaz kazandı (ana pul): 2 sayı; skor 2–0"
+    assert page.evaluate(SENSORS) == "arızalı: 7. hane (takılı), bar (yuvalar arasında bir pul)"
+    page.select_option("#lang", "el")
+    assert page.evaluate(SENSORS) == (
+        "βλάβη: θέση 7 (κολλημένος), μπάρα (πούλι ανάμεσα σε θέσεις)")
+
+
+SENSORS = """async () => {
+  const words = await import('/static/words.js');
+  const faults = [{ sensor: 3, location: '7', kind: 'stuck' },
+                  { sensor: 140, location: 'bar', kind: 'between_slots' }];
+  return words.sensorsText({ white: {}, black: {}, unknown: {}, faults }, 'portes');
+}"""
 
 
 GAME_ENDS = """async () => {

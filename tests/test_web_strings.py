@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tavla_pi.decode.observation import SensorFault
+
 STATIC = Path(__file__).resolve().parent.parent / "tavla_pi" / "web" / "static"
 LANGS = ("en", "el", "tr")
 _ENTRY = re.compile(r'^ {4}([a-z][a-z0-9_]*): "((?:[^"\\]|\\.)*)",$')
@@ -86,3 +88,10 @@ def test_one_point_is_said_in_the_singular() -> None:
             assert TABLES["en"][f"{key}_one"] == re.sub(
                 r"\{(points|n)\} points", r"{\1} point", english), key
             assert "πόντοι" not in TABLES["el"][f"{key}_one"], key
+
+
+def test_every_kind_of_sensor_fault_is_said_in_every_language() -> None:
+    kinds = re.findall(r'``"(\w+)"``', SensorFault.__doc__ or "")
+    assert kinds == ["stuck", "out_of_range", "between_slots", "mixed_colors"]
+    for lang in LANGS:
+        assert all(TABLES[lang].get(f"fault_{kind}") for kind in kinds), lang

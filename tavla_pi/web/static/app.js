@@ -186,7 +186,7 @@ function renderPanel() {
   const fixes = s.fix || [];
   list($("fix"), fixes.length ? fixes.map(words.fixText) : [t("fix_none")]);
   $("fix").dataset.count = fixes.length;
-  $("sensors").textContent = sensorsText(s.sensed, s.variant);
+  $("sensors").textContent = words.sensorsText(s.sensed, s.variant);
   $("ids").textContent = `${s.position_id} · ${s.match_id}`;
 }
 
@@ -232,20 +232,6 @@ function renderDice(s) {
     if (used) die.title = t("dice_used");
     box.append(die);
   });
-}
-
-/** What the sensors report; in Plakoto two colours in one place are a pin (or a checker
- * put on a held point, which the fix list tells), not a fault. */
-function sensorsText(sensed, variant) {
-  if (!sensed) return "";
-  const parts = [];
-  const faults = (sensed.faults || []).filter((f) => variant !== "plakoto" || f.kind !== "mixed_colors");
-  if (faults.length) {
-    parts.push(t("sensors_faults", { list: faults.map((f) => `${f.location} (${f.kind})`).join(", ") }));
-  }
-  const unknown = Object.keys(sensed.unknown || {});
-  if (unknown.length) parts.push(t("sensors_unknown", { list: unknown.map(words.location).join(", ") }));
-  return parts.length ? parts.join("; ") : t("sensors_ok");
 }
 
 function list(node, items) {

@@ -275,3 +275,19 @@ export function eventText(event, variant = "portes", inTavli = false) {
   const { t: _time, type, ...rest } = event;
   return `${type} ${JSON.stringify(rest)}`;
 }
+
+/** What the sensors report (`sensed` of /api/state), each fault's kind in words; in
+ * Plakoto two colours in one place are a pin (or a checker put on a held point, which
+ * the fix list tells), not a fault. */
+export function sensorsText(sensed, variant) {
+  if (!sensed) return "";
+  const parts = [];
+  const faults = (sensed.faults || []).filter((f) => variant !== "plakoto" || f.kind !== "mixed_colors");
+  if (faults.length) {
+    const list = faults.map((f) => `${location(f.location)} (${t(`fault_${f.kind}`)})`);
+    parts.push(t("sensors_faults", { list: list.join(", ") }));
+  }
+  const unknown = Object.keys(sensed.unknown || {});
+  if (unknown.length) parts.push(t("sensors_unknown", { list: unknown.map(location).join(", ") }));
+  return parts.length ? parts.join("; ") : t("sensors_ok");
+}
