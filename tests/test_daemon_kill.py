@@ -21,13 +21,13 @@ WATCHDOG=1 (every 100 ms), never sleeps.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from daemon_process import DaemonProcess
+from kill_support import DICE, SATURATED, KilledSession, killable_daemon
 
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -37,30 +37,22 @@ KILLS = 50
 """At least this many kills in the run; each kind below at least MIN_EACH times."""
 MIN_EACH = 4
 KINDS = ("inside_turn", "rolled", "dice_queued", "double_offered", "double_taken", "after_done")
-STATE_TIMEOUT_S = 15.0
 MAX_TURNS = 400
 COMPARED = ("phase", "on_roll", "position_id", "match_id", "board", "sensed", "dice",
             "dice_used", "cube", "score", "match_length", "fix", "backend")
-SENSING = {"lifted", "in_sync", "out_of_sync"}
-"""What a restarted referee may report again: it reads the board afresh (e.g. a checker
-borne off before the kill is, to the sensors, still a checker lifted from its point)."""
-BACKGROUND = {"review"}
-"""Events that come when they are done, at any moment: gnubg's reviews of finished games
-(when gnubg is installed; a game without its review is reviewed after a restart)."""
-SATURATED = 7
-"""Checkers on one point where one more or less may read the same (6 pockets, stacked)."""
-DICE = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
 
-class Session:
-    """Plays through the API and kills the daemon at random quiet moments."""
+class Session(KilledSession):
+    """Plays a money session and kills the daemon at random quiet moments."""
+
+    compared = COMPARED
 
     def __init__(self, daemon: DaemonProcess, rng: random.Random) -> None:
-        self.daemon = daemon
-        self.rng = rng
-        self.plays: list[tuple[str, str, str]] = []  # (player, play, position) of this game
-        self.kills: Counter[str] = Counter()
+        super().__init__(daemon, rng)
         self.games = 0
+
+    def played(self, event: dict[str, Any]) -> tuple[str, ...]:
+        return event["player"], event["play"], event["position_id"]
 
     # -- killing -----------------------------------------------------------------
 
@@ -69,53 +61,8 @@ class Session:
         if short and self.rng.random() < chance:
             self.kill(kind)
 
-    def kill(self, kind: str) -> None:
-        before = self.daemon.state()
-        journaled = self.daemon.game_events(before["events"])
-        for _ in range(self.rng.randrange(4)):  # a random moment of the daemon's scan cycle
-            self.daemon.state()
-        self.daemon.kill()
-        self.daemon.start()
-        self.kills[kind] += 1
-        after = self.settled_state(before)
-        events = self.daemon.game_events(after["events"])
-        assert events[:len(journaled)] == journaled, f"events changed by a kill ({kind})"
-        again = {e["type"] for e in events[len(journaled):]}
-        assert again <= SENSING | BACKGROUND, f"a kill made game events ({kind}): {again}"
-        replayed = [(e["player"], e["play"], e["position_id"]) for e in events
-                    if e["type"] == "played"]
-        assert replayed == self.plays, f"plays changed by a kill ({kind})"
-
-    def settled_state(self, before: dict[str, Any]) -> dict[str, Any]:
-        """GET /api/state until it matches ``before`` (the restarted board settles first)."""
-        tries = int(STATE_TIMEOUT_S / 0.1)
-        for _ in range(tries):
-            after = self.daemon.state()
-            if all(after[k] == before[k] for k in COMPARED):
-                return after
-            self.daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
-        diff = {k: (before[k], after[k]) for k in COMPARED if after[k] != before[k]}
-        raise AssertionError(f"state changed by a kill: {diff}")
-
-    # -- playing -----------------------------------------------------------------
-
-    def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        """The action's events (gnubg's reviews, which come whenever they are done, left out)."""
-        events = [e for e in self.daemon.sim(action) if e["type"] not in BACKGROUND]
-        for e in events:
-            if e["type"] == "game_started":
-                self.plays = []
-            elif e["type"] == "played":
-                self.plays.append((e["player"], e["play"], e["position_id"]))
-        return events
-
-    def until_phase(self, *phases: str) -> dict[str, Any]:
-        for _ in range(int(STATE_TIMEOUT_S / 0.1)):
-            state = self.daemon.state()
-            if state["phase"] in phases:
-                return state
-            self.daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
-        raise AssertionError(f"never reached {phases}: {state['phase']}")
+    def kill(self, kind: str, polls: int = 0) -> None:
+        super().kill(kind, polls + self.rng.randrange(4))
 
     def new_game(self) -> None:
         self.act({"setup": "start"})
@@ -217,12 +164,7 @@ def location(point: int, color: str) -> str:
 
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[DaemonProcess]:
-    config = tmp_path / "config.toml"
-    config.write_text("[board]\nstable_ms = 40\n[daemon]\nlog_level = \"warning\"\n")
-    process = DaemonProcess(tmp_path / "state", tmp_path / "notify", config,
-                            watchdog_usec=200_000)
-    yield process
-    process.close()
+    yield from killable_daemon(tmp_path)
 
 
 @pytest.mark.slow

@@ -21,77 +21,32 @@ from typing import Any
 
 import pytest
 from daemon_process import DaemonProcess
+from kill_support import DICE, SATURATED, KilledSession, killable_daemon
 
 from tavla_pi.rules import variant
 from tavla_pi.rules.tavli import VariantPlay
 
 SEED = 12
-STATE_TIMEOUT_S = 15.0
 COMPARED = ("phase", "on_roll", "board", "dice", "dice_used", "score", "match_length",
             "fix", "variant", "match_variant", "tavli_game", "pinned", "first_checker")
-SENSING = {"lifted", "in_sync", "out_of_sync"}
-BACKGROUND = {"review"}
-SATURATED = 7
-"""Checkers on one point where one more or less may read the same (6 pockets, stacked)."""
-DICE = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 KINDS = ("inside_turn", "rolled", "after_done", "game_over", "set_up")
 GAMES = 3
 """Portes and Plakoto to the end, then Fevga for a few turns."""
 FEVGA_TURNS = 8
 
 
-class TavliSession:
+class TavliSession(KilledSession):
     """Plays the match through the API and kills the daemon at quiet moments."""
 
-    def __init__(self, daemon: DaemonProcess, rng: random.Random) -> None:
-        self.daemon, self.rng = daemon, rng
-        self.plays: list[tuple[str, str]] = []  # (player, play) of this game
-        self.kills: Counter[str] = Counter()
-        self.variants: list[str] = []
+    compared = COMPARED
 
-    def kill(self, kind: str) -> None:
-        before = self.daemon.state()
-        journaled = self.daemon.game_events(before["events"])
-        self.daemon.kill()
-        self.daemon.start()
-        self.kills[kind] += 1
-        after = self.settled_state(before)
-        events = self.daemon.game_events(after["events"])
-        assert events[:len(journaled)] == journaled, f"events changed by a kill ({kind})"
-        again = {e["type"] for e in events[len(journaled):]}
-        assert again <= SENSING | BACKGROUND, f"a kill made game events ({kind}): {again}"
-        replayed = [(e["player"], e["play"]) for e in events if e["type"] == "played"]
-        assert replayed == self.plays, f"plays changed by a kill ({kind})"
+    def __init__(self, daemon: DaemonProcess, rng: random.Random) -> None:
+        super().__init__(daemon, rng)
+        self.variants: list[str] = []
 
     def maybe_kill(self, kind: str, chance: float) -> None:
         if self.kills[kind] < 3 or self.rng.random() < chance:
             self.kill(kind)
-
-    def settled_state(self, before: dict[str, Any]) -> dict[str, Any]:
-        for _ in range(int(STATE_TIMEOUT_S / 0.1)):
-            after = self.daemon.state()
-            if all(after[k] == before[k] for k in COMPARED):
-                return after
-            self.daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
-        diff = {k: (before[k], after[k]) for k in COMPARED if after[k] != before[k]}
-        raise AssertionError(f"state changed by a kill: {diff}")
-
-    def act(self, action: dict[str, Any]) -> list[dict[str, Any]]:
-        events = [e for e in self.daemon.sim(action) if e["type"] not in BACKGROUND]
-        for e in events:
-            if e["type"] == "game_started":
-                self.plays = []
-            elif e["type"] == "played":
-                self.plays.append((e["player"], e["play"]))
-        return events
-
-    def until_phase(self, *phases: str) -> dict[str, Any]:
-        for _ in range(int(STATE_TIMEOUT_S / 0.1)):
-            state = self.daemon.state()
-            if state["phase"] in phases:
-                return state
-            self.daemon.wait_for(lambda m: m == "WATCHDOG=1", 5)
-        raise AssertionError(f"never reached {phases}: {state['phase']}")
 
     def new_game(self, first: bool) -> None:
         """Set the board up for the game now; the opening roll or (later games) the
@@ -179,13 +134,7 @@ def quiet(play: VariantPlay, done: int) -> bool:
 
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[DaemonProcess]:
-    config = tmp_path / "config.toml"
-    config.write_text("[board]\nstable_ms = 40\n[daemon]\nlog_level = \"warning\"\n"
-                      "[game]\nvariant = \"tavli\"\nmatch_length = 7\n")
-    process = DaemonProcess(tmp_path / "state", tmp_path / "notify", config,
-                            watchdog_usec=200_000)
-    yield process
-    process.close()
+    yield from killable_daemon(tmp_path, "[game]\nvariant = \"tavli\"\nmatch_length = 7\n")
 
 
 @pytest.mark.slow
