@@ -215,12 +215,25 @@ def test_a_lift_under_a_phantom_of_the_same_colour_leaves_the_one_unmasked() -> 
     assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
     assert watch.update([ONE], [1500.0], [1], [False]) == [1]
     assert watch.update([TWO_PLUS], [1900.0], [1], [False]) == [2]  # put on, a phantom
-    assert watch.update([ONE_PLUS], [1700.0], [1], [False]) == [1]  # lifted off
+    assert watch.update([ONE], [1700.0], [1], [False]) == [1]  # lifted off
     assert watch.update([ONE], [1505.0], [1], [False]) == [1]  # the phantom has gone
     assert watch.masked([ONE], [1505.0]) == []
     assert watch.update([ONE], [1290.0], [1], [False]) == [1]  # now a black one on it
     assert watch.masked([ONE], [1290.0]) == [0]
     assert watch.update([ONE], [1502.0], [1], [False]) == [1]  # and off again
+
+
+def test_a_checker_put_on_under_a_phantom_of_the_same_colour_still_counts_two() -> None:
+    # Found by the tavli soak (seed 43, session 43000195): a white checker put on a
+    # lone one while a white phantom passed over the point read two steps up; the
+    # phantom's going read as a step down, a lift: one checker short for ever.
+    watch = StackWatch(1, second_layer_step=260.0)
+    assert watch.update([EMPTY], [0.0], [0], [False]) == [0]
+    assert watch.update([ONE], [1429.0], [1], [False]) == [1]
+    assert watch.update([TWO_PLUS], [1846.0], [1], [False]) == [2]  # put on, a phantom
+    assert watch.update([ONE_PLUS], [1688.0], [1], [False]) == [2]  # the phantom has gone
+    assert watch.update([ONE_PLUS], [1682.0], [1], [False]) == [2]
+    assert watch.update([ONE_PLUS], [1431.0], [1], [False]) == [1]  # and now a lift
 
 
 def test_a_lift_under_a_phantom_of_the_other_colour_is_counted_once_it_has_gone() -> None:

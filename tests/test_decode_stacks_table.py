@@ -166,20 +166,23 @@ PATHS = {
     "two?": [Reading(TWO_PLUS, 1860.0, HELD)],
 }
 """Readings that bring a new one-pocket watch into each state."""
-LIFTED = [Reading(EMPTY, 3.0, 0), Reading(ONE, 1600.0, HELD),
-          Reading(TWO_PLUS, 2000.0, HELD), Reading(ONE_PLUS, 1800.0, HELD)]
-"""Readings that leave a ``one`` with ``bare`` (1600): a second checker put on the
-first and lifted off again, both under a phantom of the same colour."""
+STACKED = [Reading(EMPTY, 3.0, 0), Reading(ONE, 1600.0, HELD),
+           Reading(TWO_PLUS, 2000.0, HELD)]
+"""Readings that leave a ``two`` with ``bare`` (1600): a second checker put on the
+first under a phantom of the same colour."""
+VIA = {"stacked": STACKED, "lifted": [*STACKED, Reading(ONE, 1800.0, HELD)]}
+"""Readings that leave a state with ``bare`` known (``lifted``: a ``one`` read under
+the phantom, 1800)."""
 
 
-def watch_in(state: str, lifted: bool = False) -> StackWatch:
-    """A one-pocket watch in ``state`` (``one`` left by a lift if ``lifted``), brought
-    there by readings."""
+def watch_in(state: str, via: str = "") -> StackWatch:
+    """A one-pocket watch in ``state``, brought there by readings (``via``: by those
+    of :data:`VIA`, ``bare`` known)."""
     watch = StackWatch(1, second_layer_step=STEP)
-    for reading in LIFTED if lifted else PATHS[state]:
+    for reading in VIA[via] if via else PATHS[state]:
         watch.update([reading.level], [reading.magnitude], [reading.sign], [reading.steady])
     assert state_of(watch) == state
-    assert (watch.bare[0] is not None) == lifted
+    assert (watch.bare[0] is not None) == bool(via)
     return watch
 
 
@@ -194,8 +197,8 @@ class Example:
     """Steps from the reference; None: the level's typical magnitude."""
     steady: bool = False
     tall: bool = False
-    lifted: bool = False
-    """From the state left by a lift (``LIFTED``), ``bare`` known."""
+    via: str = ""
+    """From the state that readings of :data:`VIA` leave, ``bare`` known."""
 
     def reading(self, watch: StackWatch) -> Reading:
         held = watch.sign[0]
@@ -213,7 +216,7 @@ EXAMPLES = {
     "fresh-one+": Example("unseen", ONE_PLUS, "new"),
     "fresh-two": Example("two", TWO_PLUS, "new"),
     "fresh-unknown": Example("one", UNKNOWN, "new"),  # a stuck sensor
-    "bared": Example("one", ONE, "same", d=-1.0, lifted=True),  # the phantom has gone
+    "bared": Example("one", ONE, "same", d=-1.0, via="lifted"),  # the phantom has gone
     "masked": Example("one", ONE, "same", d=-1.1),
     "lifted-masked": Example("two", ONE, "same", d=-1.9),  # a lift under a phantom
     "reads-one": Example("one", ONE, "same", d=-0.55),  # a weaker one swapped in
@@ -222,6 +225,7 @@ EXAMPLES = {
     "stays-open": Example("open", ONE_PLUS, "same", d=0.3),
     "step-up": Example("one", ONE_PLUS, "same", d=1.0),
     "step-up-unsure": Example("one?", ONE_PLUS, "same", d=1.0),
+    "still-two": Example("two", ONE_PLUS, "same", d=-1.0, via="stacked"),  # it went
     "step-down": Example("two", ONE_PLUS, "same", d=-1.0),
     "step-down-unsure": Example("two?", ONE_PLUS, "same", d=-1.0),
     "two-unsure-opens": Example("two?", ONE_PLUS, "same", d=0.1),
@@ -244,7 +248,7 @@ def test_row(name: str) -> None:
     """The row's example, from the row's state, does what the row says."""
     example = EXAMPLES.get(name)
     assert example is not None, f"row {name} of stacks.py's table has no example here"
-    watch = watch_in(example.state, example.lifted)
+    watch = watch_in(example.state, example.via)
     assert step(watch, example.reading(watch)) == name
 
 
@@ -298,7 +302,8 @@ def _clear_of_bounds(rng: random.Random, watch: StackWatch) -> float:
             magnitude = watch.ref[0] + rng.uniform(-2.2, 1.5) * STEP
         d = (magnitude - watch.ref[0]) / STEP
         b = None if bare is None else (magnitude - bare) / STEP
-        if all(abs(d - x) >= 0.01 for x in BOUNDS) and (b is None or abs(abs(b) - 0.25) >= 0.01):
+        b_clear = b is None or all(abs(b - x) >= 0.01 for x in (-0.25, 0.25, 0.5))
+        if all(abs(d - x) >= 0.01 for x in BOUNDS) and b_clear:
             return magnitude
 
 

@@ -372,6 +372,24 @@ def test_no_illegal_checker_goes_where_the_sensors_cannot_see_it() -> None:
     assert hand.tally["illegal_unseen_skipped"] > 0
 
 
+def test_no_illegal_checker_goes_onto_the_movers_own_twelve() -> None:
+    # Found by the tavli soak (seed 43, session 43000229, a wrong commit): White put
+    # a checker from 2 on its own twelve-checker ace point, where a 13th lies on the
+    # third layer; the board read as 3/off played (the tray is not sensed), and DONE,
+    # pressed to be refused, committed it.  The hand leaves such placements out.
+    position = Position(own(p1=12, p3=1), own(p1=5, p2=3, p6=2, p7=1, p8=1, p11=2))
+    plays = position.legal_plays((5, 1))
+    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
+    wrong = set()
+    for seed in range(20):
+        hand.rng.seed(seed)
+        for step in hand.turn(plays[seed % len(plays)], Color.WHITE):
+            if step.what.startswith("illegal") and step.carries is not None:
+                wrong.add(step.carries[1])
+    assert wrong and "1" not in wrong
+    assert hand.tally["illegal_unseen_skipped"] > 0
+
+
 @pytest.mark.slow
 def test_a_checker_swapped_for_a_stronger_one_at_setup_is_still_one() -> None:
     turn = last_turn(replay("setup_swaps_a_stronger_checker.jsonl", seed=6000018286))

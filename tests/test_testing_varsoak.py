@@ -101,5 +101,12 @@ def test_a_lift_under_a_phantom_of_the_same_colour_is_committed_at_done() -> Non
     assert "rejected" not in turn and turn[-1] == "played"
 
 
+@pytest.mark.slow
+def test_a_checker_put_on_under_a_phantom_of_the_same_colour_is_committed_at_done() -> None:
+    events = replay("put_under_a_same_colour_phantom.jsonl", seed=43000195)
+    turn = events[max(i for i, e in enumerate(events) if e == "rolled"):]
+    assert "rejected" not in turn and turn[-1] == "played"
+
+
 def test_fifteen_on_a_point_set_up_are_laid_layer_by_layer() -> None:
     assert "game_started" in replay("fifteen_laid_at_once.jsonl", seed=1000003)

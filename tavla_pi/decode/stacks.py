@@ -32,7 +32,7 @@ how many (the observation says an interval).
 have lain on the pocket when its reference was taken.  ``bare``: when a
 ``one`` steps up to two, its reference is kept as the bottom checker's own
 reading; it stays while the pocket holds one or two, and a lift leaves that
-checker reading it again (row ``bared``).  Masked is no state
+checker reading it again (rows ``bared``, ``still-two``).  Masked is no state
 of its own: a ``one`` (or ``one?``) that reads 3/4 step or more weaker keeps
 its reference (rows ``masked``, ``not-a-step``, ``weak``), and
 :meth:`StackWatch.masked` reports it while it reads 3/4 to 1.6 steps weaker.
@@ -51,34 +51,35 @@ reference (where it has one) this reading, its colour the reading's;
 ``follows``: the same state, its reference now this reading; ``kept``:
 nothing changes.  ``count``: what ``update`` reports (``=``: as before).
 
-| row              | holds          | reads       | d                | steady | next    | count |
-| ---------------- | -------------- | ----------- | ---------------- | ------ | ------- | ----- |
-| emptied          | any            | empty       | -                | -      | empty   | 0     |
-| put-one          | empty          | one new     | -                | -      | one     | 1     |
-| put-one+         | empty          | one+ new    | -                | -      | one     | 1     |
-| put-two          | empty          | two+ new    | -                | -      | two     | 2     |
-| fresh-one        | any            | one new     | -                | -      | one?    | 1     |
-| fresh-one+       | any            | one+ new    | -                | -      | open    | open  |
-| fresh-two        | any            | two+ new    | -                | -      | two?    | 2     |
-| fresh-unknown    | any            | unknown new | -                | -      | open    | open  |
-| bared            | one            | one same    | d <= -3/4, b ~ 0 | -      | one     | 1     |
-| masked           | one one?       | one same    | d <= -3/4        | -      | kept    | 1     |
-| lifted-masked    | two two?       | one same    | d <= -7/4        | -      | kept    | =     |
-| reads-one        | one two        | one same    | -                | -      | one     | 1     |
-| reads-one-unsure | open one? two? | one same    | -                | -      | one?    | 1     |
-| reads-two        | any            | two+ same   | -                | -      | two     | 2     |
-| stays-open       | open           | one+ same   | -                | -      | open    | open  |
-| step-up          | one            | one+ same   | d > 1/2          | -      | two     | 2     |
-| step-up-unsure   | one?           | one+ same   | d > 1/2          | -      | open    | open  |
-| step-down        | two            | one+ same   | d < -1/2         | -      | one     | 1     |
-| step-down-unsure | two?           | one+ same   | d < -1/2         | -      | one?    | 1     |
-| two-unsure-opens | two?           | one+ same   | -                | -      | open    | open  |
-| drift            | one one? two   | one+ same   | -1/4 < d < 1/4   | -      | follows | =     |
-| steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2   | yes    | follows | =     |
-| tall-drift       | one one? two   | one+ same   | -1/2 < d < 1/2   | tall   | follows | =     |
-| not-a-step       | one one? two   | one+ same   | -                | -      | kept    | =     |
-| weak             | any            | weak        | -                | -      | kept    | =     |
-| unknown          | any            | unknown     | -                | -      | kept    | =     |
+| row              | holds          | reads       | d                 | steady | next    | count |
+| ---------------- | -------------- | ----------- | ----------------- | ------ | ------- | ----- |
+| emptied          | any            | empty       | -                 | -      | empty   | 0     |
+| put-one          | empty          | one new     | -                 | -      | one     | 1     |
+| put-one+         | empty          | one+ new    | -                 | -      | one     | 1     |
+| put-two          | empty          | two+ new    | -                 | -      | two     | 2     |
+| fresh-one        | any            | one new     | -                 | -      | one?    | 1     |
+| fresh-one+       | any            | one+ new    | -                 | -      | open    | open  |
+| fresh-two        | any            | two+ new    | -                 | -      | two?    | 2     |
+| fresh-unknown    | any            | unknown new | -                 | -      | open    | open  |
+| bared            | one            | one same    | d <= -3/4, b ~ 0  | -      | one     | 1     |
+| masked           | one one?       | one same    | d <= -3/4         | -      | kept    | 1     |
+| lifted-masked    | two two?       | one same    | d <= -7/4         | -      | kept    | =     |
+| reads-one        | one two        | one same    | -                 | -      | one     | 1     |
+| reads-one-unsure | open one? two? | one same    | -                 | -      | one?    | 1     |
+| reads-two        | any            | two+ same   | -                 | -      | two     | 2     |
+| stays-open       | open           | one+ same   | -                 | -      | open    | open  |
+| step-up          | one            | one+ same   | d > 1/2           | -      | two     | 2     |
+| step-up-unsure   | one?           | one+ same   | d > 1/2           | -      | open    | open  |
+| still-two        | two            | one+ same   | d < -1/2, b > 1/2 | -      | follows | =     |
+| step-down        | two            | one+ same   | d < -1/2          | -      | one     | 1     |
+| step-down-unsure | two?           | one+ same   | d < -1/2          | -      | one?    | 1     |
+| two-unsure-opens | two?           | one+ same   | -                 | -      | open    | open  |
+| drift            | one one? two   | one+ same   | -1/4 < d < 1/4    | -      | follows | =     |
+| steady-drift     | one one? two   | one+ same   | -1/2 < d < 1/2    | yes    | follows | =     |
+| tall-drift       | one one? two   | one+ same   | -1/2 < d < 1/2    | tall   | follows | =     |
+| not-a-step       | one one? two   | one+ same   | -                 | -      | kept    | =     |
+| weak             | any            | weak        | -                 | -      | kept    | =     |
+| unknown          | any            | unknown     | -                 | -      | kept    | =     |
 
 Why the rows that are not obvious (commits; ``tests/soak_failures/``):
 
@@ -97,6 +98,12 @@ Why the rows that are not obvious (commits; ``tests/soak_failures/``):
   32000198, ``lift_under_a_same_colour_phantom.jsonl``).  A one that reads
   back the bottom checker's own reading is that checker bare.  A checker of
   the other colour on it reads a step below that, so the row never hides one.
+- ``still-two``: a checker put on a lone one under a phantom of the same
+  colour read two steps up; when the phantom went, the drop back counted a
+  lift, one checker short, "a checker is still in the hand" for ever (soak
+  43000195, ``put_under_a_same_colour_phantom.jsonl``).  A two that still
+  reads more than half a step above its bottom checker's own reading holds
+  two.
 - ``masked``: a lone checker reading a layer's step weaker has one of the
   other colour on it; re-anchored there, taking that one off again counted
   a second checker (d5fcbfa; soak 1000003023, 1000003059, 2000006002:
@@ -199,6 +206,9 @@ class StackWatch:
             elif level == TWO_PLUS:  # row reads-two
                 count[i], ref[i], sure[i] = 2, a, True
             elif level == ONE_PLUS:  # rows stays-open to not-a-step
+                if self._still_two(i, a):
+                    ref[i] = a
+                    continue
                 loose = steady[i] or (bool(tall) and tall[i])
                 count[i], ref[i] = _stepped(count[i], ref[i], a, half, loose)
                 if count[i] == 2 and not sure[i]:
@@ -215,6 +225,13 @@ class StackWatch:
             return False
         self.bare[i] = None
         return True
+
+    def _still_two(self, i: int, a: float) -> bool:
+        """Whether pocket ``i``, known to hold two, reads a step down that its bottom
+        checker's own reading says is not a lift (row still-two): a phantom gone."""
+        bare, half = self.bare[i], self.half_step
+        return (self.count[i] == 2 and bare is not None and self.ref[i] - a > half
+                and a - bare > half)
 
     def _keep_bare(self, i: int, count: int | None, ref: float, sure: bool) -> None:
         """Remember a sure one's reference as it steps up to two; forget it once the

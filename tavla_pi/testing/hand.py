@@ -51,12 +51,12 @@ from tavla_pi.testing.handrules import (
 )
 
 ILLEGAL_HOLD_MS = 400
+"""How long an illegal placement is left standing (the referee must object)."""
 UNSEEN_UNDER = 2 * POINT_SLOTS
-"""A point the opponent holds with this many checkers or more has every pocket two
+"""A point with this many checkers or more (either colour's) has every pocket two
 high: a checker put there lies on the third layer, whose field the sensors cannot
 tell from the tolerances (hardware/GEOMETRY.md).  The hand puts no illegal checker
 there and counts the placements it left out (``illegal_unseen_skipped``)."""
-"""How long an illegal placement is left standing (the referee must object)."""
 GLITCH_MS = (10, 140)
 """Glitches are shorter than the stability time (150 ms): the game never sees them."""
 SLIDE_MS = (0, 130)
@@ -401,7 +401,7 @@ class _Turn:
             held = theirs[24 - point]
             if point in (origin, dest) or held == 1 or (held and not self.style.illegal_held):
                 continue
-            if held >= UNSEEN_UNDER:
+            if held >= UNSEEN_UNDER or mine[point - 1] >= UNSEEN_UNDER:
                 self.hand.tally["illegal_unseen_skipped"] += 1
                 continue
             m = list(mine)
