@@ -878,9 +878,11 @@ def test_fevga_in_greek_only_the_first_checker_lights(daemon: SimDaemon,
     drop(page, "20")
     page.wait_for_selector("#dice .die[data-value='4'][data-used=true]")
     state = daemon.state()
-    lift(page, "20")  # the first checker goes on with the 2: one checker leaves the start
-    page.wait_for_selector(".hints li >> text=Το πούλι από θέση 20 μπορεί να πάει: θέση 18")
-    assert lit(page, pixel(DESTINATION, state)) == ["18"]
+    # The first checker goes on with the 2: one checker leaves the start.  Its lift is
+    # not asked about here: with the pile of 14 read as "12 to 15", the board also
+    # reads as the start with a checker lifted from 24 (hardware/GEOMETRY.md, "A lift
+    # from the pile"), and which reading the lights show depends on the noise.
+    lift(page, "20")
     drop(page, "18")
     wait_count(page, "18", 1)
     press(page, "white.roll")
