@@ -355,19 +355,27 @@ def test_a_blot_swapped_for_its_hitter_within_one_scan_is_read_as_the_hitter() -
     assert [e["play"] for e in turn if e.type == "played"] == ["24/22*/20 11/7*"]
 
 
+def illegal_targets(position: Position, dice: tuple[int, int],
+                    mover: Color) -> tuple[set[str], Hand]:
+    """Where a hand that always errs puts its illegal checkers over 20 turns of
+    ``position``'s plays, and the hand (its tally)."""
+    plays = position.legal_plays(dice)
+    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
+    wrong = set()
+    for seed in range(20):
+        hand.rng.seed(seed)
+        for step in hand.turn(plays[seed % len(plays)], mover):
+            if step.what.startswith("illegal") and step.carries is not None:
+                wrong.add(step.carries[1])
+    return wrong, hand
+
+
 def test_no_illegal_checker_goes_where_the_sensors_cannot_see_it() -> None:
     # Found by the soak (seed 5000, session 5000015600): a black checker put on
     # White's twelve-checker point lies on the third layer, which the sensors
     # cannot tell from the tolerances; the hand leaves such placements out.
     position = Position(own(p1=6, p2=4, p3=5), own(p1=12, p2=2, p6=1))
-    plays = position.legal_plays((4, 4))
-    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
-    wrong = set()
-    for seed in range(20):
-        hand.rng.seed(seed)
-        for step in hand.turn(plays[seed % len(plays)], Color.BLACK):
-            if step.what.startswith("illegal") and step.carries is not None:
-                wrong.add(step.carries[1])
+    wrong, hand = illegal_targets(position, (4, 4), Color.BLACK)
     assert wrong and "1" not in wrong    # Black's 24 point, White's ace point: twelve there
     assert hand.tally["illegal_unseen_skipped"] > 0
 
@@ -378,14 +386,7 @@ def test_no_illegal_checker_goes_onto_the_movers_own_twelve() -> None:
     # third layer; the board read as 3/off played (the tray is not sensed), and DONE,
     # pressed to be refused, committed it.  The hand leaves such placements out.
     position = Position(own(p1=12, p3=1), own(p1=5, p2=3, p6=2, p7=1, p8=1, p11=2))
-    plays = position.legal_plays((5, 1))
-    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
-    wrong = set()
-    for seed in range(20):
-        hand.rng.seed(seed)
-        for step in hand.turn(plays[seed % len(plays)], Color.WHITE):
-            if step.what.startswith("illegal") and step.carries is not None:
-                wrong.add(step.carries[1])
+    wrong, hand = illegal_targets(position, (5, 1), Color.WHITE)
     assert wrong and "1" not in wrong
     assert hand.tally["illegal_unseen_skipped"] > 0
 
