@@ -145,7 +145,7 @@ class DaemonProcess:
             conn.request("GET", "/api/events")
             answer = conn.getresponse()
             assert answer.status == 200
-            events = []
+            events: list[dict[str, Any]] = []
             while len(events) < count:
                 line = answer.fp.readline().decode()
                 if line.startswith("data: "):

@@ -93,6 +93,12 @@ class VirtualDaemon:
         self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True,
                        settings=SettingsDesk(self.core), reviews=self.reviews)
 
+    @property
+    def memory(self) -> MemoryJournal:
+        """The journal when it is the default in-memory one."""
+        assert isinstance(self.journal, MemoryJournal), self.journal
+        return self.journal
+
     async def sleep(self, ms: int) -> None:
         """Let ``ms`` of virtual time pass, one scan per 20 ms."""
         while ms > 0:

@@ -257,7 +257,7 @@ class DirectMatch:
     def move(self) -> list[Event]:
         """The player moving puts the board of a chosen play and presses DONE."""
         turn = self.referee.turn
-        assert turn is not None
+        assert turn is not None and turn.start is not None
         play = self.policy.play(turn.start.legal_plays(turn.dice), turn.mover)
         events = self.feed("obs", play.result.to_board(turn.mover.opponent))
         events += self.feed("button", f"{turn.mover.value}.roll", False)

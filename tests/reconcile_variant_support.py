@@ -27,7 +27,7 @@ class VariantTable(SimTable):
         checkers on top are laid after the pinned one, the decoder reading each (it
         tells a pin from the history of its pocket, hardware/GEOMETRY.md)."""
         counts = {(at, Color(c)): n for c in ("white", "black")
-                  for at, n in board[c].items() if at != "off"}  # type: ignore[literal-required]
+                  for at, n in board[c].items() if at != "off"}
         on_top = {(at, Color(c).opponent): counts.pop((at, Color(c).opponent))
                   for at, c in board["pinned"].items()}
         self.board.lay_out(counts)

@@ -10,6 +10,7 @@ match is over.  What it yields is what the board journals.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from game_support import scenario
@@ -20,6 +21,7 @@ from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import PlayOf
 
 TURN_LIMIT = 3000
 """Inputs after which a match is given up as stuck."""
@@ -61,7 +63,8 @@ def _moves(runner: ScenarioRunner, rng: random.Random) -> list[dict[str, Any]]:
     start = turn.variant_start or turn.start
     assert start is not None
     name, mover = runner.referee.tavli.variant, turn.mover
-    play = rng.choice(start.legal_plays(turn.dice))
+    plays: Sequence[PlayOf[Any]] = start.legal_plays(turn.dice)
+    play = rng.choice(plays)
     actions: list[dict[str, Any]] = []
     for src, dst, hit in play.moves:
         target = location(name, mover, dst)

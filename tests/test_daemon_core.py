@@ -26,8 +26,10 @@ from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.color import Color
 
-OPENING = [{"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
-           {"move": "8/5", "color": "white"}]
+OPENING: list[dict[str, Any]] = [
+    {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
+    {"move": "8/5", "color": "white"},
+]
 
 
 def run(coro: Any) -> Any:
@@ -44,7 +46,7 @@ def test_nothing_is_seen_before_the_journal_has_it(tmp_path: Path) -> None:
         daemon = VirtualDaemon(tmp_path)
         await play(daemon, [{"setup": "start"}])
         listener = daemon.hub.subscribe(history=False)
-        daemon.journal.fail = True
+        daemon.memory.fail = True
         for _ in range(50):  # the board settles: game_started cannot be journaled
             frame, shows = daemon.pipeline.frame, daemon.backend.sim_pixels.shows
             daemon.clock.advance(20)

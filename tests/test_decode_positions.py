@@ -22,6 +22,7 @@ from sim_support import (
     truth_of,
 )
 
+from tavla_pi.clock import VirtualClock
 from tavla_pi.decode import Calibration, Decoder, Observation
 from tavla_pi.hal.sim import START, SimBoard
 from tavla_pi.hardware.physics import IDEAL, REFERENCE, BoardDesign
@@ -114,7 +115,7 @@ def test_the_starting_position_at_bom_tolerances(seed: int) -> None:
 
 def test_uncalibrated_the_starting_position_still_reads_right() -> None:
     for seed in range(10):
-        board = SimBoard(PINMAP, _clock(), random.Random(seed))
+        board = SimBoard(PINMAP, VirtualClock(), random.Random(seed))
         decoder = Decoder(Calibration.datasheet(PINMAP), PINMAP)
         board.setup_start()
         observation = settle(board, decoder)
@@ -237,7 +238,7 @@ def test_a_sensor_stuck_mid_range_is_found_over_time() -> None:
 
 
 def test_a_sensor_the_calibration_found_dead_is_reported_every_frame() -> None:
-    board = SimBoard(PINMAP, _clock(), random.Random(7))
+    board = SimBoard(PINMAP, VirtualClock(), random.Random(7))
     board.stick_sensor(40, 1990)
     from tavla_pi.decode import calibrate
 
@@ -276,11 +277,6 @@ def _sensor(location: str, slot: int) -> int:
             return i
     raise AssertionError(location)
 
-
-def _clock():  # type: ignore[no-untyped-def]
-    from tavla_pi.clock import VirtualClock
-
-    return VirtualClock()
 
 
 def test_start_layout_constant_is_the_contract() -> None:

@@ -109,8 +109,9 @@ def within(condition: str, d: float, b: float | None = None) -> bool:
 
 def _chain(words: list[str], names: dict[str, float | None]) -> bool:
     """Whether a chain of comparisons such as ``-1/4 < d < 1/4`` or ``b ~ 0`` holds."""
-    values = [names[w] if w in names else float(Fraction(w)) for w in words[::2]]
-    if None in values:
+    named = [names[w] if w in names else float(Fraction(w)) for w in words[::2]]
+    values = [v for v in named if v is not None]
+    if len(values) < len(named):
         return False
     pairs = zip(values[:-1], words[1::2], values[1:], strict=True)
     return all(COMPARE[op](x, y) for x, op, y in pairs)

@@ -17,7 +17,7 @@ from tavla_pi.clock import VirtualClock
 from tavla_pi.engine import BackgroundEngine, EngineRequest, GnubgEngine, wire
 from tavla_pi.engine.process import Supervisor
 from tavla_pi.errors import EngineError, IllegalPlayError
-from tavla_pi.rules import Color, MatchState, Position, Resignation
+from tavla_pi.rules import Color, GameState, MatchState, Position, Resignation
 from tavla_pi.testing.engine import ScriptedEngine
 
 FAKE = Path(__file__).with_name("fake_gnubg.py")
@@ -43,7 +43,7 @@ def test_an_offer_request_asks_for_the_player_on_roll_in_the_exact_context() -> 
 
 
 @pytest.mark.parametrize(("state", "reason"), [
-    (MatchState(game_state=0), "no game is in progress"),
+    (MatchState(game_state=GameState.NONE), "no game is in progress"),
     (MatchState(double_offered=True, to_act=Color.BLACK), "an offer waits for an answer"),
     (MatchState(resignation=Resignation.SINGLE, to_act=Color.BLACK), "an offer waits"),
     (MatchState(to_act=Color.BLACK), "white is not to act"),

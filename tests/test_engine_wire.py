@@ -10,7 +10,7 @@ from tavla_pi.engine import Level, wire
 from tavla_pi.engine.interface import CubeAction, EngineRequest, ResignAnswer, TakeDecision
 from tavla_pi.engine.levels import NORMAL_FILTER
 from tavla_pi.errors import BadInputError, EngineError, IllegalPlayError
-from tavla_pi.rules import Color, MatchRules, MatchState, Position, Resignation
+from tavla_pi.rules import Color, GameState, MatchRules, MatchState, Position, Resignation
 
 START = Position.initial()
 
@@ -36,7 +36,7 @@ def test_levels_are_gnubgs_presets() -> None:
     assert [s.prune for s in table.values()] == [False] * 5 + [True]
     assert table["world class"].movefilter == NORMAL_FILTER
     rows = table["world class"].to_wire()["movefilter"]
-    assert rows[1] == [[0, 8, 0.16], [-1, 0, 0.0]]
+    assert isinstance(rows, list) and rows[1] == [[0, 8, 0.16], [-1, 0, 0.0]]
 
 
 def test_a_level_is_named_as_in_the_contracts() -> None:
@@ -113,7 +113,7 @@ def test_an_evaluation_is_of_the_position_before_the_roll() -> None:
         (wire.resign_request, MatchState(), "no resignation is offered"),
         (wire.resign_request, MatchState(resignation=Resignation.SINGLE),
          "not offered by the player on roll"),
-        (wire.evaluate_request, MatchState(game_state=0), "no game is in progress"),
+        (wire.evaluate_request, MatchState(game_state=GameState.NONE), "no game is in progress"),
     ],
 )  # fmt: skip
 def test_a_question_at_the_wrong_moment_is_refused(

@@ -33,7 +33,7 @@ def scripted(match_length: int = 3) -> DirectMatch:
 def play(match: DirectMatch, notation: str) -> None:
     """The player moving makes the play written ``notation`` and presses DONE."""
     turn = match.referee.turn
-    assert turn is not None
+    assert turn is not None and turn.start is not None
     chosen = next(p for p in turn.start.legal_plays(turn.dice) if p.notation == notation)
     match.feed("obs", chosen.result.to_board(turn.mover.opponent))
     match.feed("button", f"{turn.mover.value}.roll", False)
@@ -173,7 +173,7 @@ def test_a_game_from_a_loaded_position_is_skipped_with_the_reason() -> None:
 
 
 def test_a_play_that_does_not_follow_from_the_position_skips_its_game() -> None:
-    first, second = direct_match(1, 0, games=2).events, []
+    first, second = direct_match(1, 0, games=2).events, list[Event]()
     at = next(i for i, e in enumerate(first) if e.type == "played")
     wrong = replace(first[at], fields={**first[at].fields, "dice": [1, 1]})
     record = record_match([*first[:at], wrong, *first[at + 1:], *second], lambda i: f"j:{i}")

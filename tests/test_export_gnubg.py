@@ -217,7 +217,7 @@ def test_gnubg_reads_every_exported_match_as_played(
 # -- whole matches through the scenario runner, the journal and the command line ---------
 
 
-RUNNER_MATCHES = {
+RUNNER_MATCHES: dict[str, Callable[[], DirectMatch]] = {
     # a money game won single by bearing off (seeds found to suit the modelled board:
     # players who avoid stacks taller than the sensors can count)
     "money single": lambda: direct_match(41, 0, games=1, spread=True),

@@ -12,7 +12,7 @@ from journal_support import DirectMatch, Policy, W, direct_match
 from tavla_pi.cli.trusted import trusted
 from tavla_pi.events.event import Event
 from tavla_pi.events.history import MatchLog
-from tavla_pi.events.types import EventType
+from tavla_pi.events.types import EventType, event_type
 from tavla_pi.export import Entry, GameBook, GameRecord, MatchRecord, format_match, record_match
 from tavla_pi.export.mat import format_game
 from tavla_pi.game.settings import GameSettings
@@ -114,7 +114,7 @@ def test_a_portes_game_is_written_as_before() -> None:
 
 
 def event(type_name: str, /, **fields: Any) -> Event:
-    return Event(type_name, 0, fields)
+    return Event(event_type(type_name), 0, fields)
 
 
 def started(variant: str, score: tuple[int, int]) -> Event:

@@ -21,10 +21,12 @@ from tavla_pi.daemon import simstore
 from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, LOCK_NAME, Journal, encode
+from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.restore import NOTES
 from tavla_pi.rules.color import Color
 
-START = Event("game_started", 0, {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})
+START = Event(EventType.GAME_STARTED, 0,
+              {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})
 
 
 def test_a_repair_on_a_full_disk_leaves_no_copy_and_the_journal_as_it_was(
@@ -55,7 +57,7 @@ def test_an_append_on_a_full_disk_writes_nothing(tmp_path: Path) -> None:
 def test_a_cut_on_a_full_disk_changes_nothing(tmp_path: Path) -> None:
     disk = FullDisk()
     with Journal.open(tmp_path, disk) as journal:
-        journal.append([START, Event("sparkle", 1)])
+        journal.append([START, Event(UnknownType("sparkle"), 1)])
         before = (tmp_path / JOURNAL_NAME).read_bytes()
         disk.room = 0
         with pytest.raises(JournalError, match="cannot set the untrusted events aside"):

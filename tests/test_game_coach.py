@@ -289,7 +289,8 @@ def test_a_resumed_turn_starts_afresh_and_its_warning_is_not_resumed() -> None:
     try:
         assert referee.phase.value == "moving" and referee.coach is not None
         assert referee.coach.warning is None and referee.view().suggested == ()
-        assert referee.thinking  # the new turn asks the engine again
+        asked = referee.thinking
+        assert asked  # the new turn asks the engine again
         assert referee.wait_engine(10.0)
         referee.tick(events[-1].t + 20, True)
         assert not referee.thinking and [q for q, _ in engine.asked] == ["hint"]

@@ -18,6 +18,7 @@ from test_game_computer import DONE, RUN, black_to_play
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import parse_event
+from tavla_pi.events.types import EventType
 from tavla_pi.export.games import record_match
 from tavla_pi.game.restore import Resumed, verify
 from tavla_pi.game.settings import GameSettings, OpponentSettings
@@ -47,7 +48,7 @@ def played_game() -> list[dict[str, Any]]:
 def test_a_game_against_the_computer_follows_the_rules_event_by_event() -> None:
     events = journal(played_game())
     kinds = [e.type for e in events]
-    assert kinds.count("engine_play") == 2 and kinds.count("takeback") == 1
+    assert kinds.count(EventType.ENGINE_PLAY) == 2 and kinds.count(EventType.TAKEBACK) == 1
     checked = verify(events, SETTINGS)
     assert (checked.trusted, checked.reason) == (len(events), "")
     assert checked.state.phase is Phase.AWAIT_ROLL

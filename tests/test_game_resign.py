@@ -80,7 +80,8 @@ def test_declined_play_goes_on_and_only_more_may_be_offered_this_turn() -> None:
                     hold("black.cube"), runner=run)
     assert outcome(events) == [("resign_offered", "black", 2),
                                ("resign_declined", "white", 2)]
-    assert run.referee.phase is Phase.AWAIT_ROLL  # Black goes on, before rolling
+    declined = run.referee.phase
+    assert declined is Phase.AWAIT_ROLL  # Black goes on, before rolling
     assert run.state()["resignation"] == {"player": "black", "points": 4, "state": "choosing"}
     events = replay(press("black.cube"), press("black.cube"), press("black.roll"),  # 6, 4
                     press("white.cube"), hold("black.cube"), hold("black.cube"),

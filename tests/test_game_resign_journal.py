@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from journal_support import (
@@ -40,7 +41,7 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.match import MatchRules, MatchState, Resignation
 from tavla_pi.rules.position import Position
 
-RESIGNING = {"resigns": 0.15, "accepts": 0.3}
+RESIGNING: dict[str, Any] = {"resigns": 0.15, "accepts": 0.3}
 
 
 def resigning_match(seed: int, length: int, games: int = 2) -> DirectMatch:

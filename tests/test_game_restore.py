@@ -29,7 +29,8 @@ from journal_support import (
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
-from tavla_pi.events.types import EventType
+from tavla_pi.events.types import EventType, UnknownType
+from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import fresh, restore, restore_steps, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
@@ -75,8 +76,8 @@ def test_a_power_cut_mid_write_resumes_from_the_journal(tmp_path: Path) -> None:
         for step in steps[:kill]:
             journal.append(step.events)
     torn = b"".join(encode(e) for e in steps[kill].events)[:-7]  # the power went off here
-    with (tmp_path / JOURNAL_NAME).open("ab") as out:
-        out.write(torn)
+    with (tmp_path / JOURNAL_NAME).open("ab") as file:
+        file.write(torn)
     with Journal.open(tmp_path) as journal:
         assert len(journal.warnings) == 1
         assert "half-written last line" in journal.warnings[0]
@@ -114,11 +115,15 @@ def test_a_roll_with_no_legal_move_passes_after_the_usual_delay() -> None:
     referee = resumed(events, GameSettings(), 10_000)
     assert referee.phase is Phase.NO_MOVE
     assert referee.busy
-    referee.tick(11_000, True)
-    assert referee.phase is Phase.NO_MOVE
-    referee.tick(12_000, True)
-    assert referee.phase is Phase.AWAIT_ROLL
+    assert phase_at(referee, 11_000) is Phase.NO_MOVE
+    assert phase_at(referee, 12_000) is Phase.AWAIT_ROLL
     assert referee.match.on_roll is B
+
+
+def phase_at(referee: Referee, now: int) -> Phase:
+    """The referee's phase after a tick at ``now``."""
+    referee.tick(now, True)
+    return referee.phase
 
 
 def test_an_empty_journal_is_a_new_match_waiting_for_the_setup() -> None:
@@ -137,34 +142,40 @@ def test_the_journal_match_length_wins_over_the_settings() -> None:
 def start(match: MatchState | None = None) -> Event:
     """A game_started event for the starting position."""
     match = match or MatchState(game_state=GameState.NONE)
-    return Event("game_started", 0, {"position_id": Position.initial().position_id(),
-                                     "match_id": match.match_id()})
+    return Event(EventType.GAME_STARTED, 0, {"position_id": Position.initial().position_id(),
+                                             "match_id": match.match_id()})
 
 
 HOSTILE: list[tuple[list[Event], str]] = [
-    ([Event("rolled", 1, {"player": "white", "dice": [3, 1]})], "no roll is awaited now (setup)"),
-    ([start(), Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
-                                   "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+    ([Event(EventType.ROLLED, 1, {"player": "white", "dice": [3, 1]})],
+     "no roll is awaited now (setup)"),
+    ([start(), Event(EventType.PLAYED, 2, {"player": "white", "dice": [3, 1],
+                                           "play": "8/5 6/5", "position_id": "not an id!",
+                                           "match_id": "cAkAAAAAAAAA"})],
      "no play is awaited now (opening)"),
     ([start(MatchState(dice=(3, 1))),
-      Event("played", 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
-                          "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
+      Event(EventType.PLAYED, 2, {"player": "white", "dice": [3, 1], "play": "8/5 6/5",
+                                  "position_id": "not an id!", "match_id": "cAkAAAAAAAAA"})],
      "no legal play of 3-1 leads from 4HPwATDgc/ABMA to not an id!"),
-    ([start(), Event("game_started", 3, {"position_id": "4HPwATDgc/ABMA",
-                                         "match_id": "////////////"})], "Match ID"),
-    ([start(), Event("opening_roll", 1, {"white": 9, "black": 2})], "9 is not a die 1..6"),
-    ([start(), Event("double_taken", 1, {"player": "black", "cube": 2})],
+    ([start(), Event(EventType.GAME_STARTED, 3, {"position_id": "4HPwATDgc/ABMA",
+                                                 "match_id": "////////////"})], "Match ID"),
+    ([start(), Event(EventType.OPENING_ROLL, 1, {"white": 9, "black": 2})], "9 is not a die 1..6"),
+    ([start(), Event(EventType.DOUBLE_TAKEN, 1, {"player": "black", "cube": 2})],
      "no double is offered now (opening)"),
-    ([start(), Event("match_over", 1, {"winner": "white", "score": [3, 0]})],
+    ([start(), Event(EventType.MATCH_OVER, 1, {"winner": "white", "score": [3, 0]})],
      "only right after the game that decides the match"),
-    ([start(MatchState()), Event("rolled", 1, {"player": "purple", "dice": [1, 2]})], "purple"),
+    ([start(MatchState()), Event(EventType.ROLLED, 1, {"player": "purple", "dice": [1, 2]})],
+     "purple"),
     ([start(), start(MatchState(resignation=Resignation.GAMMON))], "not by the player on roll"),
-    ([start(MatchState()), Event("rolled", 1, {"player": "white"})], "field 'dice' is missing"),
-    ([start(), Event("sparkle", 5, {"colour": "gold"})], "not an event type this board writes"),
-    ([Event("new_match", -5, {"match_length": 3})], "time -5 is not whole milliseconds from 0"),
-    ([Event("new_match", 9, {"match_length": 3}), Event("in_sync", 8)],
+    ([start(MatchState()), Event(EventType.ROLLED, 1, {"player": "white"})],
+     "field 'dice' is missing"),
+    ([start(), Event(UnknownType("sparkle"), 5, {"colour": "gold"})],
+     "not an event type this board writes"),
+    ([Event(EventType.NEW_MATCH, -5, {"match_length": 3})],
+     "time -5 is not whole milliseconds from 0"),
+    ([Event(EventType.NEW_MATCH, 9, {"match_length": 3}), Event(EventType.IN_SYNC, 8)],
      "time 8 ms is before the event before it (9 ms)"),
-    ([Event("new_match", 9, {"match_length": 65})], "match length 65 is not 0..64"),
+    ([Event(EventType.NEW_MATCH, 9, {"match_length": 65})], "match length 65 is not 0..64"),
 ]
 
 

@@ -35,7 +35,7 @@ def run(*actions: dict[str, Any]) -> tuple[ScenarioRunner, list[Event]]:
 
 
 def of_type(events: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e.fields for e in events if e.type == kind]
+    return [dict(e.fields) for e in events if e.type == kind]
 
 
 def test_plakoto_opening_winner_rolls_both_dice() -> None:
@@ -103,7 +103,7 @@ def test_the_computer_is_not_offered_with_plakoto() -> None:
     runner.referee.choose_opponent(OpponentSettings(color=Color.BLACK), 5_000)
     events = runner.referee.new_match(0, 6_000)
     assert runner.referee.settings.opponent.color is None  # a Plakoto match: two players
-    started = [e.to_dict() for e in events if e.type.value == "new_match"]
+    started = [e.to_dict() for e in events if e.type == "new_match"]
     assert [e["variant"] for e in started] == ["plakoto"] and "opponent" not in started[0]
 
 

@@ -44,11 +44,11 @@ def test_select_writes_only_the_lines_that_change(factory: MockFactory) -> None:
 def test_enable_is_active_low_and_starts_disabled(factory: MockFactory) -> None:
     mux = MuxSelect(SELECT, 26, pin_factory=factory)
     enable = factory.pin(26)
-    assert enable.state and not mux.enabled
+    assert (enable.state, mux.enabled) == (1, False)
     mux.enable()
-    assert not enable.state and mux.enabled
+    assert (enable.state, mux.enabled) == (0, True)
     mux.disable()
-    assert enable.state
+    assert (enable.state, mux.enabled) == (1, False)
     mux.close()
     mux.close()
     assert mux.closed and repr(mux) == "<MuxSelect closed>"

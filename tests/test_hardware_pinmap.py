@@ -15,13 +15,14 @@ from hypothesis import strategies as st
 from tavla_pi.hardware.pinmap import (
     BUTTON_NAMES,
     MUX_CHANNELS,
+    SPI_BUSES,
     SensorSite,
     default_pinout_path,
     led_feature_names,
     load_pinmap,
     sensor_sites,
 )
-from tavla_pi.hardware.pinout import SPI_BUSES, parse_pinout_text
+from tavla_pi.hardware.pinout import parse_pinout_text
 from tavla_pi.rules.color import Color
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -38,6 +38,7 @@ from tavla_pi.errors import BadInputError, ConfigError, ScenarioError
 from tavla_pi.events.event import Event
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import encode
+from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import default_pinout_path, load_pinmap
@@ -206,9 +207,9 @@ def test_a_journal_line_too_deep_or_too_long_a_number_is_named(tmp_path: Path, l
 def test_export_lists_an_archive_with_a_hostile_line(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "matches").mkdir()
-    started = Event("game_started", 1, {"position_id": "4HPwATDgc/ABMA",
-                                        "match_id": "cAkAAAAAAAAA"})
-    lines = encode(Event("new_match", 0, {"match_length": 0})) + encode(started)
+    started = Event(EventType.GAME_STARTED, 1, {"position_id": "4HPwATDgc/ABMA",
+                                                "match_id": "cAkAAAAAAAAA"})
+    lines = encode(Event(EventType.NEW_MATCH, 0, {"match_length": 0})) + encode(started)
     (tmp_path / "matches" / "000001-x.jsonl").write_bytes(
         lines + b'{"t": ' + DIGITS.encode() + b', "type": "in_sync"}\n')
     status, err = cli(["export", "--list", "--state-dir", str(tmp_path)], capsys)
@@ -397,15 +398,15 @@ def test_the_waits_of_a_scenario_are_bounded_in_total(tmp_path: Path) -> None:
         list(read_scenario(scenario))
 
 
-LONG_GAME = [{"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
-             {"wait": 70000}, {"lift": "8", "color": "white"}, {"wait": 45000},
-             {"place": "5", "color": "white"}, {"wait": 30000},
-             {"move": "6/5", "color": "white"}, {"glitch": {"at": "20", "color": "black",
-                                                            "ms": 40000}},
-             {"wait": 65000}, {"press": "white.roll"}, {"hold": "menu", "ms": 30000},
-             {"wait": 30000}, {"dice": [6, 5]}, {"press": "black.roll"},
-             {"move": "1/7", "color": "black"}, {"move": "7/12", "color": "black"},
-             {"press": "black.roll"}]
+LONG_GAME: list[dict[str, Any]] = [
+    {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"}, {"wait": 70000},
+    {"lift": "8", "color": "white"}, {"wait": 45000}, {"place": "5", "color": "white"},
+    {"wait": 30000}, {"move": "6/5", "color": "white"},
+    {"glitch": {"at": "20", "color": "black", "ms": 40000}}, {"wait": 65000},
+    {"press": "white.roll"}, {"hold": "menu", "ms": 30000}, {"wait": 30000}, {"dice": [6, 5]},
+    {"press": "black.roll"}, {"move": "1/7", "color": "black"}, {"move": "7/12", "color": "black"},
+    {"press": "black.roll"},
+]
 
 
 def replayed(actions: list[dict[str, Any]], scans: list[int]) -> list[dict[str, Any]]:
@@ -441,8 +442,9 @@ def test_skipped_scans_change_no_event(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_hour_of_waiting_costs_a_few_scans() -> None:
     scans: list[int] = []
-    hour = [{"setup": "start"}, {"wait": 400}, {"wait": 3_600_000}, {"dice": [3, 1]},
-            {"press": "white.roll"}, {"hold": "white.cube", "ms": 3_600_000}]
+    hour: list[dict[str, Any]] = [
+        {"setup": "start"}, {"wait": 400}, {"wait": 3_600_000}, {"dice": [3, 1]},
+        {"press": "white.roll"}, {"hold": "white.cube", "ms": 3_600_000}]
     events = replayed(hour, scans)
     assert [e["type"] for e in events] == ["game_started", "opening_roll", "rejected"]
     assert events[1]["t"] > 3_600_000
@@ -527,7 +529,7 @@ def test_an_http_body_with_an_unknown_field_changes_nothing(tmp_path: Path) -> N
             assert answer.status == 400
             assert body(answer)["error"].startswith(f'request body: field "{field}": unknown')
         assert await daemon.state() == before
-        assert daemon.journal.events[-1].type == "game_started"
+        assert daemon.memory.events[-1].type == "game_started"
     run(scenario())
 
 

@@ -28,6 +28,7 @@ from tavla_pi.daemon import resume, simstore
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
 from tavla_pi.events.scan import scan_file
+from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.restore import NOTES, restore, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.match import MatchRules
@@ -88,7 +89,8 @@ def last_played_all_borne_off(events: list[Event]) -> tuple[list[Event], int, in
 
 def unknown_type(events: list[Event]) -> tuple[list[Event], int, int]:
     i = _index(events, "rolled")
-    return [*events[:i], Event("sparkle", events[i].t, {"colour": "gold"}), *events[i:]], i, i
+    sparkle = Event(UnknownType("sparkle"), events[i].t, {"colour": "gold"})
+    return [*events[:i], sparkle, *events[i:]], i, i
 
 
 def duplicated(kind: str) -> Tamper:
@@ -221,7 +223,7 @@ def test_the_daemon_cuts_the_journal_where_it_stops_following(
     with journal:
         assert journal.events == events[:stop]
         assert state == restore(events[:kept], match.settings)
-        journal.append([Event("in_sync", events[-1].t)])
+        journal.append([Event(EventType.IN_SYNC, events[-1].t)])
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     aside = next(tmp_path.glob("journal.untrusted-*.jsonl"))
     assert warnings == [
@@ -230,7 +232,7 @@ def test_the_daemon_cuts_the_journal_where_it_stops_following(
         f"to AAAAAAAAAAAAAA: the game resumes from the {stop} event(s) before it; this event "
         f"and the {len(edited) - stop - 1} after it are moved to {aside.name}"]
     assert path.read_bytes() == b"".join(map(encode, [*events[:stop],
-                                                      Event("in_sync", events[-1].t)]))
+                                                      Event(EventType.IN_SYNC, events[-1].t)]))
     head, *rest = aside.read_bytes().splitlines(keepends=True)
     assert json.loads(head) == {"untrusted": f"{path}:{stop + 1}",
                                 "reason": verify(edited, match.settings).reason}

@@ -224,6 +224,7 @@ def test_sloppy_stacks_are_told_apart_by_the_history() -> None:
     p = player(INITIAL, (3, 1))
     p.move("8", "5")                                 # seen exactly: 8/5
     # a hand jostles the stacks on 6 and 8: their slots now read "at least"
+    assert isinstance(p.table, Table)
     p.table.overrides = {"6": Reading(W, CountRange(4, 15)), "8": Reading(W, CountRange(2, 15))}
     still = p.show()                                 # 8/5 and 6/5 read the same now
     assert isinstance(still, Partial) and still.node.path == ((8, 5, False),)
@@ -232,6 +233,7 @@ def test_sloppy_stacks_are_told_apart_by_the_history() -> None:
 
 def test_genuinely_ambiguous_boards_are_asked_not_guessed() -> None:
     p = player(INITIAL, (3, 1))
+    assert isinstance(p.table, Table)
     p.table.overrides = {"6": Reading(W, CountRange(4, 15)), "8": Reading(W, CountRange(2, 15))}
     assert isinstance(p.lift("8"), Unchanged)        # the lift does not show
     ambiguous = p.place("5")
@@ -340,7 +342,7 @@ def test_frames_missed_between_moves_still_find_the_play() -> None:
     assert lifted.from_ == "6" and lifted.destinations == ("5",)
     assert lifted.node.path == ((8, 5, False),)
     done = p.place("5")
-    assert notation(done) == "8/5 6/5"
+    assert isinstance(done, Complete) and notation(done) == "8/5 6/5"
     assert done.node.board == Position.from_position_id(
         done.play.result.position_id()).swap().to_board(W)
 

@@ -72,6 +72,6 @@ def test_a_pin_under_two_counts_the_two_on_top_and_fits_when_laid_by_hand() -> N
         {"white": {"24": 14, "16": 1}, "black": {"1": 13, "16": 2}, "pinned": {"16": "white"}},
         on_roll="white").board()
     cells, pinned = board_dict_cells(board)
-    assert (cells[15], cells[23], cells[0], pinned) == (-2, 14, -13, {15})
+    assert (cells[15], cells[23], cells[0], pinned) == (-2, 14, -13, frozenset({15}))
     position = variant("plakoto").from_board(board, on_roll="white")
     assert board_fixes(board, VariantTable(position, seed=5).observation()) == ()

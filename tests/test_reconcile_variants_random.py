@@ -64,7 +64,8 @@ def play_turns(name: str, seed: int, count: int) -> int:
             assert isinstance(verdict, Partial | Complete | Ambiguous), (position, dice, verdict)
         final = player.tracker.verdict
         if isinstance(final, Ambiguous):
-            while final.candidates[0].variant_play != target.variant_play:
+            while isinstance(final, Ambiguous) and \
+                    final.candidates[0].variant_play != target.variant_play:
                 final = player.tracker.cycle()
             final = player.tracker.confirm()
         assert isinstance(final, Complete), (position, dice, final)

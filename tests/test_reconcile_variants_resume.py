@@ -41,7 +41,7 @@ class Resumed:
     def __init__(self, position: BoardDict, seed: int) -> None:
         self.board, self.decoder, self.clock = calibrated(seed, pin_on_top=True)
         counts = {(at, Color(c)): n for c in ("white", "black")
-                  for at, n in position[c].items()}  # type: ignore[literal-required]
+                  for at, n in position[c].items()}
         pins = {at: Color(c) for at, c in position["pinned"].items()}
         self.board.lay_out(counts, pinned=pins)
 

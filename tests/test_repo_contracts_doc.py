@@ -165,7 +165,8 @@ def test_every_export_of_the_rules_package_is_listed() -> None:
 def test_the_variants_are_kept_and_positions_of_before_unchanged() -> None:
     assert "### §2 not yet kept" not in section(2)
     start = tavla_pi.rules.variant("plakoto").initial()
-    assert start.board() == {"white": {"24": 15}, "black": {"1": 15}, "pinned": {}}
+    expected: tavla_pi.rules.BoardDict = {"white": {"24": 15}, "black": {"1": 15}, "pinned": {}}
+    assert start.board() == expected
     assert not hasattr(tavla_pi.rules.Position, "board")  # Portes' Position is as it was
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from variants_oracle import ROLLS
 from variants_support import notations, perft_two_plies, position, results
 
-from tavla_pi.rules import Color, Ending, Outcome, VariantPosition, variant
+from tavla_pi.rules import BoardDict, Color, Ending, Outcome, VariantPosition, variant
 
 FEVGA = variant("fevga")
 BLACK_HOME_BLOCKED = {18: 1, 17: 1, 16: 1, 15: 1, 14: 1, 13: 1, 12: 9}
@@ -31,7 +31,8 @@ def quarter_full(result: dict[str, dict[str, int]]) -> bool:
 def test_white_starts_15_on_24_and_black_15_on_12() -> None:
     start = FEVGA.initial()
     assert start.on_roll is Color.WHITE
-    assert start.board() == {"white": {"24": 15}, "black": {"12": 15}, "pinned": {}}
+    expected: BoardDict = {"white": {"24": 15}, "black": {"12": 15}, "pinned": {}}
+    assert start.board() == expected
 
 
 def test_both_move_counter_clockwise_black_from_12_to_1_then_24_to_13() -> None:

@@ -156,7 +156,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     rng = random.Random(20240611)
     written = [any_state(rng) for _ in range(N_STATES)]
     read = [loadable_state(rng) for _ in range(N_STATES)]
-    jobs = {
+    jobs: dict[str, list[Any]] = {
         "write": [gnubg_fields(state) for state in written],
         "read": [state.match_id() for state in read],
     }

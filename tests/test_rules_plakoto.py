@@ -11,7 +11,7 @@ from variants_oracle import ROLLS
 from variants_support import board, notations, perft_two_plies, position, results
 
 from tavla_pi.errors import InvalidPositionError
-from tavla_pi.rules import Color, Ending, Outcome, VariantPosition, variant
+from tavla_pi.rules import BoardDict, Color, Ending, Outcome, VariantPosition, variant
 
 PLAKOTO = variant("plakoto")
 
@@ -27,7 +27,8 @@ def plakoto(white: dict[int, int], black: dict[int, int], on_roll: str = "white"
 def test_all_15_white_checkers_start_on_24_and_all_15_black_on_1() -> None:
     start = PLAKOTO.initial()
     assert start.on_roll is Color.WHITE
-    assert start.board() == {"white": {"24": 15}, "black": {"1": 15}, "pinned": {}}
+    expected: BoardDict = {"white": {"24": 15}, "black": {"1": 15}, "pinned": {}}
+    assert start.board() == expected
 
 
 def test_the_directions_are_as_in_portes() -> None:

@@ -110,7 +110,7 @@ def test_value_semantics() -> None:
     assert {p, Position.from_position_id(START)} == {p}
     assert pickle.loads(pickle.dumps(p)) == p
     with pytest.raises(AttributeError):
-        p.mine = ()  # type: ignore[misc]
+        p.mine = ()
     assert p != p.legal_plays((3, 1))[0].result
     assert p.pips() == (167, 167)
     assert p.borne_off() == (0, 0)

@@ -226,7 +226,7 @@ def test_portes_board_is_the_boards_form_with_pinned_empty() -> None:
         for color in Color:
             wrapped = PortesPosition(inner, color)
             b = wrapped.board()
-            assert b == {**inner.to_board(color).as_dict(), "pinned": {}}
+            assert dict(b) == {**inner.to_board(color).as_dict(), "pinned": {}}
             assert variant("portes").from_board(b, color) == wrapped
             assert Position.from_board(Board.from_counts(b["white"], b["black"]), color) == inner
 

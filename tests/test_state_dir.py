@@ -21,8 +21,10 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.startup import open_daemon
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import ARCHIVE_DIR, JOURNAL_NAME, LOCK_NAME, Journal, encode
+from tavla_pi.events.types import EventType
 
-START = Event("game_started", 0, {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})
+START = Event(EventType.GAME_STARTED, 0,
+              {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})
 
 
 @pytest.fixture(autouse=True)
@@ -115,8 +117,8 @@ def test_export_lists_the_finished_matches_when_the_journal_is_a_directory(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     match = direct_match(1, 1, games=1)
     with Journal.open(tmp_path) as journal:
-        journal.append([Event("new_match", 0, {"match_length": 1}), *match.events,
-                        Event("new_match", match.events[-1].t, {"match_length": 1})])
+        journal.append([Event(EventType.NEW_MATCH, 0, {"match_length": 1}), *match.events,
+                        Event(EventType.NEW_MATCH, match.events[-1].t, {"match_length": 1})])
     (tmp_path / JOURNAL_NAME).unlink()
     (tmp_path / JOURNAL_NAME).mkdir()
     assert main(["export", "--list", "--state-dir", str(tmp_path)]) == 0

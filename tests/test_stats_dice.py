@@ -83,7 +83,7 @@ def archived(state: Path, *matches: list[Event]) -> list[Path]:
         for events in matches:
             journal.append([replace(e, t=now + e.t) for e in events])
             now += events[-1].t
-            journal.append([Event("new_match", now, {"match_length": 1})])
+            journal.append([Event(EventType.NEW_MATCH, now, {"match_length": 1})])
     return sorted((state / ARCHIVE_DIR).iterdir())
 
 
@@ -137,9 +137,9 @@ def test_impossible_dice_are_named_and_not_counted(
 
 def test_impossible_dice_in_events_are_refused() -> None:
     with pytest.raises(BadInputError, match=r"opening_roll at 5 ms: impossible dice 7, 2"):
-        dice_from_events([Event("opening_roll", 5, {"white": 7, "black": 2})])
+        dice_from_events([Event(EventType.OPENING_ROLL, 5, {"white": 7, "black": 2})])
     with pytest.raises(BadInputError, match=r"impossible dice 0, 9"):
-        dice_from_events([Event("rolled", 5, {"dice": [0, 9]})])
+        dice_from_events([Event(EventType.ROLLED, 5, {"dice": [0, 9]})])
 
 
 def test_a_state_directory_without_a_journal_is_named(

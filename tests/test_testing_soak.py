@@ -18,6 +18,7 @@ from reconcile_support import own
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
@@ -412,7 +413,7 @@ def test_an_illegal_placement_made_again_before_the_board_settles_is_still_answe
 def test_a_step_up_from_a_reading_taken_without_history_counts_no_second_checker() -> None:
     turn = last_turn(replay("masked_without_history.jsonl", seed=7000021582, match_length=5))
     kinds = [e.type for e in turn if e.type != "lifted"]
-    assert "rejected" not in kinds[:kinds.index("played")]
+    assert "rejected" not in kinds[:kinds.index(EventType.PLAYED)]
     assert [e["play"] for e in turn if e.type == "played"] == ["24/18 22/16 8/2(2)"]
 
 

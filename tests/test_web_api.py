@@ -17,8 +17,10 @@ from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response, Stream
 
 TOKEN = "s3cret-token-0123456789"
-OPENING = [{"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
-           {"move": "8/5", "color": "white"}, {"move": "6/5", "color": "white"}]
+OPENING: list[dict[str, Any]] = [
+    {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
+    {"move": "8/5", "color": "white"}, {"move": "6/5", "color": "white"},
+]
 
 
 def run(coro: Any) -> Any:
@@ -54,7 +56,7 @@ def test_a_game_through_post_api_sim(tmp_path: Path) -> None:
         assert len(state["leds"]) == len(daemon.pipeline.frame)
         assert all(len(c) == 7 and c.startswith("#") for c in state["leds"])
         # the journal had every event before anyone saw it, in the same order
-        assert [e.to_dict() for e in daemon.journal.events] == \
+        assert [e.to_dict() for e in daemon.memory.events] == \
             [e.to_dict() for e in daemon.hub.game]
     run(scenario())
 
@@ -92,7 +94,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
         daemon = VirtualDaemon(tmp_path)
         await play(daemon, OPENING)
         before = await daemon.state()
-        journaled = list(daemon.journal.events)
+        journaled = list(daemon.memory.events)
         saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_text()
         answer = await daemon.request(method, path, payload, headers)
         assert answer.status == status
@@ -102,7 +104,7 @@ def test_bad_requests_change_nothing(tmp_path: Path, case: tuple[Any, ...]) -> N
             assert dict(answer.headers)["Allow"] in ("GET", "POST")
         await daemon.sleep(400)
         assert await daemon.state() == before
-        assert daemon.journal.events == journaled
+        assert daemon.memory.events == journaled
         assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_text() == saved
     run(scenario())
 
@@ -214,5 +216,5 @@ def test_setup_may_start_a_match_of_a_given_length(tmp_path: Path) -> None:
         await daemon.sleep(400)
         state = await daemon.state()
         assert (state["phase"], state["match_length"]) == ("opening", 5)
-        assert [e.type for e in daemon.journal.events] == ["new_match", "game_started"]
+        assert [e.type for e in daemon.memory.events] == ["new_match", "game_started"]
     run(scenario())

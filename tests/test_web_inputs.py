@@ -20,8 +20,10 @@ from tavla_pi.web.api import Api, static_files
 from tavla_pi.web.server import HttpServer, Request, Response, Stream
 
 STATIC = Path(__file__).resolve().parent.parent / "tavla_pi" / "web" / "static"
-OPENING = [{"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
-           {"move": "8/5", "color": "white"}]
+OPENING: list[dict[str, Any]] = [
+    {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
+    {"move": "8/5", "color": "white"},
+]
 
 HOSTILE: list[tuple[str, bytes, str]] = [
     ("deep nesting", b"[" * 16_000, "nested deeper than 32 levels"),
@@ -86,7 +88,7 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(tmp_path: Path, payload: by
     async def scenario() -> None:
         daemon = await opened(tmp_path)
         before = await daemon.state()
-        journaled = list(daemon.journal.events)
+        journaled = list(daemon.memory.events)
         saved = (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes()
         answer = await daemon.request("POST", "/api/sim", payload)
         assert 400 <= answer.status < 500, answer.body
@@ -96,7 +98,7 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(tmp_path: Path, payload: by
         assert "\n" not in message and len(message) < 400
         await daemon.sleep(400)
         assert await daemon.state() == before
-        assert daemon.journal.events == journaled
+        assert daemon.memory.events == journaled
         assert (tmp_path / simstore.SIM_BOARD_FILENAME).read_bytes() == saved
     run(scenario())
 

@@ -32,8 +32,13 @@ from tavla_pi.leds.palette import (
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")]
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
-Page = sync_api.Page
+pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+from playwright.sync_api import (  # noqa: E402 (after the skip when playwright is missing)
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    sync_playwright,
+)
 
 TIMEOUT_MS = 10_000
 OpenPage = Callable[..., Page]
@@ -51,8 +56,13 @@ def daemon(tmp_path: Path) -> Iterator[SimDaemon]:
 def open_page(tmp_path: Path) -> Iterator[OpenPage]:
     """Opens the page in a fresh chromium profile; checks no script failed at the end."""
     errors: list[str] = []
-    contexts: list[Any] = []
-    with sync_api.sync_playwright() as playwright:
+    contexts: list[BrowserContext] = []
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    with sync_playwright() as playwright:
         def opener(url: str, locale: str = "en-US", ready: bool = True) -> Page:
             context = playwright.chromium.launch_persistent_context(
                 str(tmp_path / f"profile-{len(contexts)}"), executable_path=str(CHROMIUM),
@@ -62,7 +72,7 @@ def open_page(tmp_path: Path) -> Iterator[OpenPage]:
             page = context.pages[0] if context.pages else context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
             page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-            page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+            page.on("console", console)
             page.goto(url)
             if ready:
                 page.wait_for_selector("#conn[data-state=live]")

@@ -16,7 +16,7 @@ from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.events.hub import EventHub
 from tavla_pi.web.api import Api
-from tavla_pi.web.server import Request
+from tavla_pi.web.server import Request, Response
 
 TOKEN = "a-token-of-sixteen-or-more"
 
@@ -119,6 +119,7 @@ def test_without_gnubg_the_answer_says_how_to_install_it() -> None:
 
     async def ask(target: Api, **query: str) -> tuple[int, Any]:
         answer = await target.handle(Request("GET", "/api/review", query, {}, b""))
+        assert isinstance(answer, Response)
         return answer.status, json.loads(getattr(answer, "body", b"null"))
 
     game, match, nothing = (asyncio.run(ask(api)), asyncio.run(ask(api, match="1")),

@@ -18,7 +18,7 @@ from tavla_pi.events.hub import EventHub
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.web.api import Api
-from tavla_pi.web.server import Request
+from tavla_pi.web.server import Request, Response
 
 TOKEN = "s3cret-token-0123456789"
 DEFAULTS = {"color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
@@ -58,13 +58,13 @@ def test_before_the_first_game_a_change_applies_at_once(tmp_path: Path) -> None:
         status, answer = await post(daemon, {"color": "black", "level": "casual"})
         assert status == 200
         assert answer == {**DEFAULTS, "color": "black", "level": "casual", "applied": "now"}
-        assert [e.to_dict() for e in daemon.journal.events] == [
+        assert [e.to_dict() for e in daemon.memory.events] == [
             {"t": 0, "type": "new_match", "match_length": 5, "opponent": "black",
              "level": "casual"}]
         assert daemon.referee.settings.opponent.level is Level.CASUAL
         status, answer = await post(daemon, {"coach": False, "blunder_threshold": 0})
         assert (status, answer["applied"], answer["coach"]) == (200, "now", False)
-        assert len(daemon.journal.events) == 1
+        assert len(daemon.memory.events) == 1
         events = (await daemon.sim({"setup": "start"}))["events"]
         events += (await daemon.sim({"wait": 400}))["events"]
         assert [e["type"] for e in events] == ["game_started"]
@@ -81,7 +81,7 @@ def test_during_a_game_a_change_waits_for_the_next_new_match(tmp_path: Path) -> 
         status, answer = await post(daemon, {"color": "white", "level": "advanced"})
         assert (status, answer["applied"], answer["color"]) == (200, "next_match", "white")
         assert daemon.referee.settings.opponent == OpponentSettings()
-        assert [e.type for e in daemon.journal.events] == ["game_started"]
+        assert [e.type for e in daemon.memory.events] == ["game_started"]
         events = (await daemon.sim({"setup": "start", "match_length": 3}))["events"]
         assert events[0] == {"t": events[0]["t"], "type": "new_match", "match_length": 3,
                              "opponent": "white", "level": "advanced"}
@@ -101,7 +101,7 @@ def test_without_gnubg_the_computer_is_refused_with_the_one_line(tmp_path: Path)
         assert (status, answer) == (409, {"error": NOT_INSTALLED})
         status, answer = await post(daemon, {"level": "beginner", "color": None})
         assert (status, answer["level"], answer["color"]) == (200, "beginner", None)
-        assert daemon.journal.events == []
+        assert daemon.memory.events == []
     run(scenario())
 
 
@@ -142,7 +142,7 @@ def test_hostile_bodies_get_a_4xx_and_change_nothing(tmp_path: Path, name: str, 
         error = body(answer)["error"]
         assert words in error and "\n" not in error and len(error) < 400, error
         assert await get(daemon) == before
-        assert daemon.journal.events == []
+        assert daemon.memory.events == []
     run(scenario())
 
 
@@ -195,6 +195,6 @@ def test_an_api_without_settings_says_so() -> None:
         for method in ("GET", "POST"):
             answer = await api.handle(Request(method, "/api/settings", {},
                                               {"content-type": "application/json"}, b"{}"))
-            assert answer.status == 404
+            assert isinstance(answer, Response) and answer.status == 404
             assert json.loads(answer.body)["error"] == "this daemon has no settings to change"
     run(scenario())

@@ -19,7 +19,7 @@ VARIANTS = ("portes", "plakoto", "fevga", "tavli")
 def new_matches(daemon: VirtualDaemon) -> list[dict[str, Any]]:
     """The ``new_match`` events journaled, without their time."""
     return [{k: v for k, v in e.to_dict().items() if k not in ("t", "type")}
-            for e in daemon.journal.events if e.type.value == "new_match"]
+            for e in daemon.memory.events if e.type == "new_match"]
 
 
 async def post(daemon: VirtualDaemon, data: Any) -> tuple[int, Any]:

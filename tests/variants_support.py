@@ -44,7 +44,7 @@ def perft_two_plies(game: str) -> tuple[tuple[int, int], tuple[int, int]]:
 
     start = variant(game).initial()
     ply1 = [pl.result for roll in ROLLS for pl in start.legal_plays(roll)]
-    total, seen = 0, set()
+    total, seen = 0, set[VariantPosition]()
     for p in ply1:
         for roll in ROLLS:
             plays = p.legal_plays(roll)

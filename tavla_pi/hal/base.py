@@ -9,7 +9,7 @@ code runs on the real board, the modelled board and in tests.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import Protocol, Self
 
 from tavla_pi.hardware.pixel import RGB
 
@@ -89,7 +89,7 @@ class Backend:
         """True once ``close()`` has run."""
         return self._closed
 
-    def __enter__(self) -> Backend:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
