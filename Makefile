@@ -21,10 +21,12 @@ test: lint unit
 quick: lint
 	$(BIN)/pytest -m "not slow"
 
-## lint: ruff and mypy --strict
+## lint: ruff and mypy --strict (bench and tools apart: each has a soak.py of its own)
 lint: $(STAMP)
 	$(BIN)/ruff check tavla_pi tests $(wildcard bench tools)
-	$(BIN)/mypy tavla_pi
+	$(BIN)/mypy tavla_pi tests
+	$(BIN)/mypy bench
+	$(BIN)/mypy tools
 
 ## unit: every test, slow ones included (gnubg on PATH for its tests: PATH=$$PATH:/usr/games)
 unit: $(STAMP)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +38,7 @@ STAGES: tuple[tuple[str, type, str], ...] = (
     ("hand (the scripted player)", Hand, "turn"),
 )
 
-spent: Counter[str] = Counter()
+spent: defaultdict[str, float] = defaultdict(float)
 
 
 def timed(label: str, method: Callable[..., Any]) -> Callable[..., Any]:

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ def name_match_length(lines: list[Line | str], length: int) -> None:
         first["match_length"] = length
 
 
-def write_lines(path: Path, header: list[str], lines: list[Line | str]) -> None:
+def write_lines(path: Path, header: list[str], lines: Sequence[Line | str]) -> None:
     text = [*header, *(line if isinstance(line, str) else json.dumps(line) for line in lines)]
     path.write_text("\n".join(text) + "\n")
 
@@ -183,7 +184,7 @@ def plays_tavli(path: Path) -> bool:
     """Whether a scenario sets up Plakoto, Fevga or a tavli match (tools/gen_tavli_scenarios.py
     writes those): not a game gnubg referees."""
     first = next((line for line in read_json_lines(path) if "setup" in line), {})
-    return first.get("variant", "portes") != "portes"
+    return bool(first.get("variant", "portes") != "portes")
 
 
 def inside(gnubg: Any, job: dict[str, Any]) -> dict[str, Any]:

@@ -121,7 +121,7 @@ class Recorder:
         player = self.g.posinfo()["turn"]
         self.cmd(command)
         after = self.g.matchid()
-        done = after != before
+        done = bool(after != before)
         pos = self.g.posinfo()
         ended = pos["gamestate"] != 1
         if action == "move" and ended:
@@ -354,7 +354,7 @@ def record_inside_gnubg(gnubg: Any, out: Path) -> None:
 
 def main() -> int:
     try:
-        import gnubg  # type: ignore[import-not-found]
+        import gnubg  # only inside GNU Backgammon
     except ImportError:
         root = Path(__file__).resolve().parent.parent
         out = Path(sys.argv[1]) if len(sys.argv) > 1 else root / DEFAULT_OUT

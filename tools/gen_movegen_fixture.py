@@ -386,8 +386,10 @@ def run_in_gnubg(gnubg: Any, job: dict[str, Any]) -> None:
         for case in KINDS[kind](oracle, rng, want):
             if got >= want:
                 break
-            key = (case["position_id"], tuple(case["dice"])) if case else None
-            if case is None or key in seen:
+            if case is None:
+                continue
+            key = (case["position_id"], tuple(case["dice"]))
+            if key in seen:
                 continue
             seen.add(key)
             out.append(case)
@@ -400,7 +402,7 @@ def run_in_gnubg(gnubg: Any, job: dict[str, Any]) -> None:
 def _gnubg_module() -> Any:
     """The ``gnubg`` module when running inside GNU Backgammon, else None."""
     try:
-        import gnubg  # type: ignore[import-not-found]
+        import gnubg  # only inside GNU Backgammon
     except ImportError:
         return None
     return gnubg

@@ -138,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
 def _wanted(run: Run, planned: float, pending: int, args: argparse.Namespace) -> bool:
     """Whether another session is wanted: --matches sessions in all, else games enough."""
     if args.matches is not None:
-        return len(run.done) + pending < args.matches
-    return run.totals["games"] + planned < args.games
+        return bool(len(run.done) + pending < args.matches)
+    return bool(run.totals["games"] + planned < args.games)
 
 
 def _parser() -> argparse.ArgumentParser:
