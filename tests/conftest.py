@@ -3,14 +3,20 @@
 The one pin map is the reference board's real wiring (``hardware/pinout.toml``,
 ``sim_support.PINMAP``); a test that needs other wiring derives it from the
 ``pinmap`` fixture with ``dataclasses.replace`` and says why.
+
+A test that needs an outside program (gnubg, chromium, ...) carries the ``needs`` mark
+of ``programs.py``: it skips with one line where the program is missing (fails under
+``TAVLA_REQUIRE_PROGRAMS=1``), and the run ends with a line naming those skips.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from programs import REQUIRE, missing, required
 from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
@@ -40,3 +46,35 @@ def sim_board(pinmap: PinMap, clock: VirtualClock) -> SimBoard:
 def factory() -> MockFactory:
     """A fresh gpiozero MockFactory: mock pins for the Pi backend's drivers."""
     return MockFactory()
+
+
+SKIPPED = pytest.StashKey[Counter[str]]()
+"""Per missing program, how many tests skipped for it in this run."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "needs(*programs): the test runs an outside program "
+                                       "(tests/programs.py): skipped where it is missing")
+    config.stash[SKIPPED] = Counter()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before any fixture: skip (or, where required, fail) a test whose program is missing."""
+    lacking = missing(item)
+    if not lacking:
+        return
+    if required():
+        pytest.fail(f"{lacking[0].missing} ({REQUIRE} is set)", pytrace=False)
+    item.config.stash[SKIPPED].update(p.name for p in lacking[:1])
+    pytest.skip(lacking[0].missing)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The run's last line: the tests skipped for a missing program, by program."""
+    skipped = config.stash.get(SKIPPED, None)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if skipped is None or reporter is None:
+        return
+    said = ", ".join(f"{name} ({n} tests)" for name, n in sorted(skipped.items())) or "none"
+    reporter.write_line(f"skipped for a missing program: {said}")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from programs import needs
 from review_support import LAST_CHECKER, SHORT_GAME, short_game_events
 
 from tavla_pi.cli import main
@@ -18,7 +19,7 @@ from tavla_pi.events.journal import JOURNAL_NAME, Journal
 from tavla_pi.export import format_match, record_match
 
 GNUBG = find_gnubg()
-NO_GNUBG = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+NO_GNUBG = needs("gnubg")
 
 
 def live(test: Callable[..., None]) -> Callable[..., None]:

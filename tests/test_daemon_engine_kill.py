@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from daemon_process import DaemonProcess
 from gnubg_support import fake_gnubg
+from programs import needs
 
 from tavla_pi.engine import EngineRequest, GnubgEngine, find_gnubg
 from tavla_pi.rules.match import MatchState
@@ -28,8 +29,7 @@ from tavla_pi.rules.position import Position
 
 GNUBG = find_gnubg()
 WAIT_S = 30.0
-KINDS = ["fake", pytest.param("gnubg", marks=pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed"))]
+KINDS = ["fake", pytest.param("gnubg", marks=needs("gnubg"))]
 
 
 @pytest.fixture

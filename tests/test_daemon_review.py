@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from daemon_support import MemoryJournal, VirtualDaemon
+from programs import needs
 from review_support import (
     LAST_CHECKER,
     SHORT_GAME,
@@ -173,7 +174,7 @@ def test_a_journal_with_reviews_resumes_and_verifies(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_gnubg_reviews_the_game_the_daemon_played(tmp_path: Path) -> None:
     assert GNUBG is not None
     daemon = VirtualDaemon(tmp_path, reviewer=GnubgReviewer.launch(tmp_path / "gnubg", GNUBG))

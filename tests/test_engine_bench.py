@@ -9,13 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tavla_pi.engine import find_gnubg
+from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed: no live engine")]
+pytestmark = [pytest.mark.slow, needs("gnubg")]
 
 
 def test_the_bench_prints_the_scan_loop_while_the_engine_thinks() -> None:

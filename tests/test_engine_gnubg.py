@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import needs
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.engine import (
@@ -43,9 +44,7 @@ GNUBG = find_gnubg()
 FIXTURE = Path(__file__).parent / "fixtures" / "movegen.jsonl"
 SAMPLE_EVERY = 4  # every fourth case of the fixture, those with a legal play
 
-pytestmark = pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live engine check"
-)
+pytestmark = needs("gnubg")
 
 ORACLE = """
 import json, os

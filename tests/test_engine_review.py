@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from journal_support import direct_match
+from programs import needs
 from review_support import short_game_events
 
 from tavla_pi.engine import GnubgReviewer, Level, Review, ReviewRequest, find_gnubg
@@ -33,7 +34,7 @@ from tavla_pi.rules import Color, MatchState, Position
 
 GNUBG = find_gnubg()
 FAKE = Path(__file__).with_name("fake_gnubg.py")
-NO_GNUBG = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+NO_GNUBG = needs("gnubg")
 
 
 def live(test: Callable[..., None]) -> Callable[..., None]:

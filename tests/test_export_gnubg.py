@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import Any
 import pytest
 from game_support import scenario
 from journal_support import B, DirectMatch, W, direct_match, runner_actions
+from programs import PROGRAMS, needs
 
 from tavla_pi.cli import main
 from tavla_pi.events.event import Event
@@ -44,10 +44,9 @@ from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.match import GameState, MatchState
 
-GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
+GNUBG = PROGRAMS["gnubg"].path
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live import check")]
+pytestmark = [pytest.mark.slow, needs("gnubg")]
 
 SCRIPT = """
 import json, os, sys

@@ -15,12 +15,12 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import PROGRAMS, needs
 from tavli_match_support import play_match
 
 from tavla_pi.cli import main
@@ -31,7 +31,7 @@ from tavla_pi.reconcile.moves import apply, opposite
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 
-GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
+GNUBG = PROGRAMS["gnubg"].path
 
 pytestmark = pytest.mark.slow
 
@@ -142,7 +142,7 @@ def turns(game: list[Event]) -> list[str]:
     return out
 
 
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_gnubg_imports_the_portes_games_at_their_scores_with_the_journal_s_plays(
         exported: dict[str, Any], tmp_path: Path) -> None:
     answers, said = ask_gnubg(exported["files"], tmp_path)

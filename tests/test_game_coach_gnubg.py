@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from coach_support import START, coached, hold, of_type, opponent
 from game_support import dice, move, press
+from programs import needs
 
-from tavla_pi.engine import EngineRequest, GnubgEngine, RankedPlay, find_gnubg
+from tavla_pi.engine import EngineRequest, GnubgEngine, RankedPlay
 from tavla_pi.game.coach import play_steps
 from tavla_pi.rules import MatchState, Position
 from tavla_pi.rules.color import Color
 
-pytestmark = pytest.mark.skipif(
-    find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed: no live coach check")
+pytestmark = needs("gnubg")
 
 OPENING = (*START, dice(3, 1), press("white.roll"))
 COACHED = ("hint", "blunder_warning", "played", "rejected")

@@ -16,15 +16,14 @@ from pathlib import Path
 
 import pytest
 from computer_games import run_games
-
-from tavla_pi.engine import find_gnubg
+from programs import needs
 
 GAMES = 10
 FIRST_SEED = 1
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_every_engine_play_is_gnubgs_own_and_every_game_ends_right(tmp_path: Path) -> None:
     report = run_games(list(range(FIRST_SEED, FIRST_SEED + GAMES)), tmp_path)
     print(f"\n{report.games} games, {report.plays} engine plays: {report.agree} gnubg's own, "

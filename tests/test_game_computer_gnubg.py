@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from computer_support import BLACK_EXPERT, WHITE_OPENS, Table, chosen, hand, load, move
 from gnubg_support import FAKE
+from programs import needs
 
 from tavla_pi.engine import (
     CubeAction,
@@ -37,7 +38,7 @@ from tavla_pi.engine.process import Supervisor
 from tavla_pi.rules.color import Color
 
 GNUBG = find_gnubg()
-needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+needs_gnubg = needs("gnubg")
 B, W = Color.BLACK, Color.WHITE
 DONE = {"press": "white.roll"}
 AHEAD = ({"10": 5, "8": 5, "6": 5}, {"16": 2, "19": 4, "20": 4, "21": 3, "22": 2})

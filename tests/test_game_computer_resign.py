@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from game_support import graded, press, replay
+from programs import needs
 from sim_support import PINMAP
 
-from tavla_pi.engine import BackgroundEngine, Engine, GnubgEngine, find_gnubg
+from tavla_pi.engine import BackgroundEngine, Engine, GnubgEngine
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.board import Board
@@ -53,8 +54,7 @@ def settle(runner: ScenarioRunner) -> list[dict[str, Any]]:
     return replay({"wait": 20}, runner=runner)
 
 
-ENGINES = ["scripted", pytest.param("gnubg", marks=pytest.mark.skipif(
-    find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed"))]
+ENGINES = ["scripted", pytest.param("gnubg", marks=needs("gnubg"))]
 
 
 def engine_for(kind: str, tmp_path: Path, *script: tuple[str, Any]) -> Engine:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import os
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import PROGRAMS, needs
 from scenario_compare import COMPARED, load_events, plays_tavli
 
 from tavla_pi.replay.actions import read_scenario
@@ -248,11 +248,11 @@ def _handle(table: Table, hands: Counter[str], line: dict[str, Any], where: str)
             hands[color] -= 1
 
 
-GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
+GNUBG = PROGRAMS["gnubg"].path
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed")
+@needs("gnubg")
 def test_gnubg_referees_the_expected_events_again() -> None:
     """Every expected event (IDs, plays, scores) is what gnubg says when the game is replayed."""
     run = subprocess.run(

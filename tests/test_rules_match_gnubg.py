@@ -21,21 +21,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import PROGRAMS, needs
 
 from tavla_pi.rules import GameState, MatchState, Resignation
 from tavla_pi.rules.match import MAX_MATCH_LENGTH, PLAYERS
 
-GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
+GNUBG = PROGRAMS["gnubg"].path
 
-pytestmark = pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live Match ID check"
-)
+pytestmark = needs("gnubg")
 
 SCRIPT = """
 import json, os

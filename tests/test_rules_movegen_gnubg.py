@@ -11,19 +11,19 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import PROGRAMS, needs
 
 from tavla_pi.rules import Position
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOOL = Path(__file__).parent.parent / "tools" / "gen_movegen_fixture.py"
-GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+GNUBG = PROGRAMS["gnubg"].path
 
 
 def fixture_files() -> list[Path]:
@@ -89,14 +89,14 @@ def test_fixture_position_ids_are_gnubgs() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_fresh_random_cases_match_live_gnubg(tmp_path: Path) -> None:
     """A new seed each run: some twenty fresh positions of every kind, asked of gnubg now."""
     assert GNUBG is not None
     seed = random.randrange(1 << 30)
     out = tmp_path / "live.jsonl"
     cmd = [sys.executable, str(TOOL), "--seed", str(seed), "--count", "10", "--out", str(out),
-           "--gnubg", GNUBG]
+           "--gnubg", str(GNUBG)]
     subprocess.run(cmd, check=True, capture_output=True, timeout=600)
     cases = [c for c in load(out) if "opening" not in c["tags"]]
     assert len(cases) >= 20

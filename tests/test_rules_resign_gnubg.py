@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import needs
 
 from tavla_pi.engine import find_gnubg
 from tavla_pi.rules import Color, MatchRules, MatchState, Position, Resignation
@@ -38,9 +39,7 @@ from tavla_pi.rules.resign import (
 
 GNUBG = find_gnubg()
 
-pytestmark = pytest.mark.skipif(
-    GNUBG is None, reason="GNU Backgammon (gnubg) is not installed: no live resignation check"
-)
+pytestmark = needs("gnubg")
 
 SCRIPT = """
 import json, os

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import configparser
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "systemd" / "tavla-pi.service"
@@ -19,8 +19,7 @@ SYSUSERS = ROOT / "systemd" / "tavla-pi.sysusers.conf"
 INSTALL = ROOT / "systemd" / "install.sh"
 TAVLA = Path(sys.executable).with_name("tavla-pi")
 
-needs_analyze = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
-                                   reason="systemd-analyze is not installed (apt install systemd)")
+needs_analyze = needs("systemd-analyze")
 
 
 def unit() -> configparser.ConfigParser:
@@ -109,7 +108,7 @@ def test_the_drop_in_runs_the_pwm_driver_as_root() -> None:
                                        "CapabilityBoundingSet": "CAP_SYS_RAWIO"}
 
 
-@pytest.mark.skipif(shutil.which("systemd-sysusers") is None, reason="no systemd-sysusers")
+@needs("systemd-sysusers")
 def test_sysusers_makes_the_user_in_the_gpio_and_spi_groups(tmp_path: Path) -> None:
     (tmp_path / "etc").mkdir()
     subprocess.run(["systemd-sysusers", f"--root={tmp_path}", str(SYSUSERS)],

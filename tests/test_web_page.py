@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from programs import needs
 from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
 
-from tavla_pi.engine import find_gnubg
 from tavla_pi.leds.palette import (
     ADD,
     AMBER,
@@ -29,9 +29,7 @@ from tavla_pi.leds.palette import (
     to_hex,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"{CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)")]
+pytestmark = [pytest.mark.slow, needs("chromium")]
 pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
 from playwright.sync_api import (  # noqa: E402 (after the skip when playwright is missing)
     BrowserContext,
@@ -584,7 +582,7 @@ def test_setup_from_the_trays_and_a_phantom_checker(daemon: SimDaemon,
 # ---- the review after the game ---------------------------------------------------------------
 
 
-@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_the_review_is_shown_after_the_game(daemon: SimDaemon, open_page: OpenPage) -> None:
     opened_game(daemon)
     page = open_page(daemon.url)
@@ -617,7 +615,7 @@ def test_the_review_is_shown_after_the_game(daemon: SimDaemon, open_page: OpenPa
         "Λευκά, κύβος: αρνούνται· καλύτερα δέχονται")
 
 
-@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_a_game_against_the_computer_its_play_the_hints_and_the_review(
         daemon: SimDaemon, open_page: OpenPage) -> None:
     daemon.sim({"setup": "start", "opponent": {"color": "black", "level": "expert"}})
@@ -697,7 +695,7 @@ def _names(text: str) -> list[str]:
     return re.findall(r"\{(\w+)\}", text)
 
 
-@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (gnubg) is not installed")
+@needs("gnubg")
 def test_a_long_cube_lists_the_five_best_plays_and_lights_the_best(daemon: SimDaemon,
                                                                    open_page: OpenPage) -> None:
     opened_game(daemon)
