@@ -100,9 +100,11 @@ def step_costs(steps: int = 2000) -> None:
     from tavla_pi.config import Config
     from tavla_pi.daemon.notify import Notifier
     from tavla_pi.daemon.startup import open_daemon
+    from tavla_pi.engine import find_gnubg
 
     with tempfile.TemporaryDirectory() as folder:
-        opened = open_daemon(Config(backend="sim"), Path(folder), Notifier(None))
+        opened = open_daemon(Config(backend="sim"), Path(folder), Notifier(None),
+                             gnubg=find_gnubg())
         try:
             board = opened.backend.board  # type: ignore[attr-defined]
             board.setup_start()

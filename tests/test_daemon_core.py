@@ -194,7 +194,7 @@ def test_log_lines_for_events() -> None:
 
 def test_open_and_close_leave_the_leds_blank_and_the_journal_closed(tmp_path: Path) -> None:
     config = Config(backend="sim", listen=Listen("127.0.0.1", 0))
-    opened = open_daemon(config, tmp_path, Notifier(None))
+    opened = open_daemon(config, tmp_path, Notifier(None), gnubg=None)
     backend = opened.core.pipeline.backend
     assert backend.name == "sim"
     pixels = opened.backend.pixels
@@ -204,7 +204,7 @@ def test_open_and_close_leave_the_leds_blank_and_the_journal_closed(tmp_path: Pa
     opened.close()
     assert backend.closed
     assert set(pixels.frame) == {(0, 0, 0)}  # type: ignore[attr-defined]
-    again = open_daemon(config, tmp_path, Notifier(None))  # the journal was let go
+    again = open_daemon(config, tmp_path, Notifier(None), gnubg=None)  # the journal was let go
     again.close()
 
 
@@ -212,13 +212,13 @@ def test_auto_without_hardware_says_so_and_simulates(tmp_path: Path,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     reset_logging()
     caplog.set_level(logging.WARNING, "tavla_pi")
-    opened = open_daemon(Config(), tmp_path, Notifier(None))
+    opened = open_daemon(Config(), tmp_path, Notifier(None), gnubg=None)
     opened.close()
     assert opened.backend.name == "sim"
     assert "no board hardware found" in caplog.text
     assert "running on the simulated board" in caplog.text
     with pytest.raises(HardwareError):
-        open_daemon(Config(backend="pi"), tmp_path, Notifier(None))
+        open_daemon(Config(backend="pi"), tmp_path, Notifier(None), gnubg=None)
 
 
 class DeadSensors:
@@ -234,7 +234,8 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
     monkeypatch.setattr(service_module, "HARDWARE_GRACE_MS", 0)
     sock = notify_socket(tmp_path / "notify")
     sock.setblocking(False)
-    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(str(tmp_path / "notify")))
+    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(str(tmp_path / "notify")),
+                         gnubg=None)
     opened.core.pipeline.backend.sensors = DeadSensors()
     service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
                       state_dir=tmp_path)
@@ -320,7 +321,7 @@ def test_a_journal_that_fails_from_a_request_stops_the_daemon(tmp_path: Path,
                                                               body: bytes) -> None:
     """The request that made the event answers why (the press's event is journaled by the
     scan loop: the press used to get an empty reply)."""
-    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(None))
+    opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(None), gnubg=None)
     opened.core.journal = BrokenJournal()
     service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
                       state_dir=tmp_path)

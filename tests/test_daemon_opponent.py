@@ -1,7 +1,8 @@
 """The daemon with a computer opponent configured: gnubg started at start, stopped at stop.
 
-gnubg is found on the PATH: here the scripted fake (tests/fake_gnubg.py) stands
-in for it, so these tests run where gnubg is absent.  Without any gnubg the
+The daemon is handed gnubg's program (the command line looks it up once): here the
+scripted fake (tests/fake_gnubg.py) stands in for it, so these tests run where gnubg
+is absent.  Without any gnubg the
 daemon says once how to install it and two players play.
 """
 
@@ -30,11 +31,10 @@ def config(opponent: OpponentSettings = BLACK) -> Config:
 
 
 def test_gnubg_starts_in_the_background_with_its_prefs_in_the_state_dir(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path
 ) -> None:
-    fake_gnubg(tmp_path / "bin", tmp_path / "fake")
-    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
-    opened = open_daemon(config(), tmp_path / "state", Notifier(None))
+    program = fake_gnubg(tmp_path / "bin", tmp_path / "fake")
+    opened = open_daemon(config(), tmp_path / "state", Notifier(None), gnubg=program)
     try:
         referee = opened.core.referee
         engine = referee.computer.engine
@@ -53,23 +53,22 @@ def test_gnubg_starts_in_the_background_with_its_prefs_in_the_state_dir(
 
 
 def test_without_gnubg_the_daemon_says_so_once_and_two_players_play(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     reset_logging()
     caplog.set_level(logging.INFO, "tavla_pi")
-    monkeypatch.setattr(opponent_module, "find_gnubg", lambda: None)
-    opened = open_daemon(config(), tmp_path, Notifier(None))
+    opened = open_daemon(config(), tmp_path, Notifier(None), gnubg=None)
     opened.close()
     assert caplog.text.count(NOT_INSTALLED) == 1
     assert opened.core.referee.computer.color is None
 
 
 def test_nobody_configured_still_starts_gnubg_for_hints_and_the_menu(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path
 ) -> None:
-    fake_gnubg(tmp_path / "bin", tmp_path / "fake")
-    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
-    opened = open_daemon(config(OpponentSettings()), tmp_path / "state", Notifier(None))
+    program = fake_gnubg(tmp_path / "bin", tmp_path / "fake")
+    opened = open_daemon(config(OpponentSettings()), tmp_path / "state", Notifier(None),
+                         gnubg=program)
     try:
         referee = opened.core.referee
         assert referee.computer.color is None

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from daemon_support import reset_logging
+from gnubg_support import fake_gnubg
 
 from tavla_pi.config import Config
-from tavla_pi.daemon import opponent as opponent_module
 from tavla_pi.daemon import startup
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.settings import SettingsDesk
@@ -25,12 +25,13 @@ CONFIGURED = OpponentSettings(color=Color.WHITE, level=Level.ADVANCED, coach=Fal
 
 
 def test_the_configs_opponent_is_the_games(tmp_path: Path) -> None:
-    opened = startup.open_daemon(Config(backend="sim", opponent=CONFIGURED), tmp_path,
-                                 Notifier(None))
+    program = fake_gnubg(tmp_path / "bin", tmp_path / "fake")
+    opened = startup.open_daemon(Config(backend="sim", opponent=CONFIGURED), tmp_path / "state",
+                                 Notifier(None), gnubg=program)
     try:
         referee = opened.core.referee
         assert referee.settings.opponent == referee.next_opponent == CONFIGURED
-        assert referee.menu.engine_missing is None  # gnubg is installed here
+        assert referee.menu.engine_missing is None  # gnubg (the fake) is installed here
         assert SettingsDesk(opened.core).settings()["engine"] == {"installed": True,
                                                                   "message": None}
     finally:
@@ -38,12 +39,11 @@ def test_the_configs_opponent_is_the_games(tmp_path: Path) -> None:
 
 
 def test_without_gnubg_the_referee_is_told_and_the_log_says_so(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     reset_logging()
     caplog.set_level(logging.WARNING, "tavla_pi")
-    monkeypatch.setattr(opponent_module, "find_gnubg", lambda: None)
     opened = startup.open_daemon(Config(backend="sim", opponent=CONFIGURED), tmp_path,
-                                 Notifier(None))
+                                 Notifier(None), gnubg=None)
     try:
         assert opened.core.referee.menu.engine_missing == NOT_INSTALLED
     finally:
@@ -56,14 +56,16 @@ def test_without_gnubg_the_referee_is_told_and_the_log_says_so(
 
 
 def test_a_restart_keeps_the_mode_the_menu_chose(tmp_path: Path) -> None:
-    opened = startup.open_daemon(Config(backend="sim"), tmp_path, Notifier(None))
+    program = fake_gnubg(tmp_path / "bin", tmp_path / "fake")
+    state = tmp_path / "state"
+    opened = startup.open_daemon(Config(backend="sim"), state, Notifier(None), gnubg=program)
     try:
         referee, core = opened.core.referee, opened.core
         for long in (True, False, False, True):           # black at casual
             core.commit(referee.on_button("menu", long, referee.since_ms + 100))
     finally:
         opened.close()
-    again = startup.open_daemon(Config(backend="sim"), tmp_path, Notifier(None))
+    again = startup.open_daemon(Config(backend="sim"), state, Notifier(None), gnubg=program)
     try:
         assert again.core.referee.settings.opponent == OpponentSettings(color=Color.BLACK,
                                                                         level=Level.CASUAL)

@@ -19,6 +19,7 @@ from tavla_pi.cli import main
 from tavla_pi.config import Config
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.startup import open_daemon
+from tavla_pi.engine import NOT_INSTALLED
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import ARCHIVE_DIR, JOURNAL_NAME, LOCK_NAME, Journal, encode
 from tavla_pi.events.types import EventType
@@ -99,18 +100,26 @@ def test_a_state_directory_fault_is_one_line_and_status_1(
 def test_a_deleted_journal_is_said_and_a_new_match_starts(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO, "tavla_pi"):
-        open_daemon(Config(backend="sim"), tmp_path, Notifier(None)).close()
-    assert [r.getMessage() for r in caplog.records] == [
-        f"journal: {tmp_path / JOURNAL_NAME} holds no events: a new match starts"]
+        open_daemon(Config(backend="sim"), tmp_path, Notifier(None), gnubg=None).close()
+    assert journal_lines(caplog) == [
+        ("INFO", f"journal: {tmp_path / JOURNAL_NAME} holds no events: a new match starts")]
     (tmp_path / JOURNAL_NAME).write_bytes(encode(START))
     (tmp_path / JOURNAL_NAME).unlink()
     caplog.clear()
     with caplog.at_level(logging.INFO, "tavla_pi"):
-        open_daemon(Config(backend="sim"), tmp_path, Notifier(None)).close()
-    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        open_daemon(Config(backend="sim"), tmp_path, Notifier(None), gnubg=None).close()
+    assert journal_lines(caplog) == [
         ("WARNING", f"journal: {tmp_path / JOURNAL_NAME}: missing, though this state "
                     "directory has been used (deleted?): a new match starts"),
         ("INFO", f"journal: {tmp_path / JOURNAL_NAME} holds no events: a new match starts")]
+
+
+def journal_lines(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str]]:
+    """What the log said besides its one line that gnubg is not installed (gnubg=None)."""
+    said = [(r.levelname, r.getMessage()) for r in caplog.records]
+    gnubg = ("INFO", f"no computer opponent, no hints and no reviews: {NOT_INSTALLED}")
+    assert said.count(gnubg) == 1
+    return [line for line in said if line != gnubg]
 
 
 def test_export_lists_the_finished_matches_when_the_journal_is_a_directory(

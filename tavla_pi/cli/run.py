@@ -24,6 +24,7 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.service import Service
 from tavla_pi.daemon.startup import open_daemon, prepare_state_dir
 from tavla_pi.decode.calibration import default_state_dir
+from tavla_pi.engine import find_gnubg
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -91,7 +92,7 @@ def serve(config: Config, state_dir: Path,
     """Open the daemon's parts, run it, close everything (journal synced, LEDs blank)."""
     notifier = Notifier.from_environment()
     try:
-        opened = open_daemon(config, state_dir, notifier)
+        opened = open_daemon(config, state_dir, notifier, gnubg=find_gnubg())
         try:
             service = Service(opened.core, opened.sim, config.listen, token=config.token,
                               scan_hz=config.scan_hz, state_dir=state_dir, on_ready=on_ready)

@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 
 from tavla_pi.clock import Clock
-from tavla_pi.engine import BackgroundEngine, GnubgEngine, find_gnubg
+from tavla_pi.engine import BackgroundEngine, GnubgEngine
 from tavla_pi.game.settings import OpponentSettings
 
 log = logging.getLogger("tavla_pi.daemon")
@@ -29,11 +29,10 @@ GNUBG_TIMEOUT_S = 10.0
 """How long gnubg's supervisor waits for one answer before it restarts gnubg."""
 
 
-def open_engine(opponent: OpponentSettings, state_dir: Path,
-                clock: Clock) -> BackgroundEngine | None:
-    """GNU Backgammon, starting in the background; None when it is not installed (the
-    daemon says so once: :func:`tavla_pi.daemon.startup.engine_missing`)."""
-    program = find_gnubg()
+def open_engine(opponent: OpponentSettings, state_dir: Path, clock: Clock,
+                program: Path | None) -> BackgroundEngine | None:
+    """GNU Backgammon's ``program``, starting in the background; None when it is not
+    installed (the daemon says so once: :func:`tavla_pi.daemon.startup.engine_missing`)."""
     if program is None:
         return None
     gnubg = GnubgEngine.launch(state_dir / PREFS_DIR, program, timeout_s=GNUBG_TIMEOUT_S)

@@ -30,7 +30,7 @@ from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
-from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgReviewer, find_gnubg
+from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgReviewer
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
@@ -100,8 +100,11 @@ def prepare_state_dir(path: Path) -> Path:
     return path
 
 
-def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
-    """Open every part in order; on failure nothing stays open."""
+def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
+                gnubg: Path | None) -> Opened:
+    """Open every part in order; on failure nothing stays open.  ``gnubg``: GNU
+    Backgammon's program (:func:`~tavla_pi.engine.find_gnubg`), looked up once by the
+    caller; None where it is not installed (two players, no hints, no reviews)."""
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
         game = GameSettings(match_length=config.match_length, variant=config.variant,
@@ -114,7 +117,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
         stack.callback(backend.close)
         sim = isinstance(backend, SimBackend)
         dice: DiceSource = QueuedDice() if sim else SecureDice()
-        engine = open_engine(config.opponent, state_dir, clock)
+        engine = open_engine(config.opponent, state_dir, clock, gnubg)
         if engine is not None:
             stack.callback(engine.close)
         referee = Referee(game, dice, engine=engine,
@@ -125,7 +128,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
                             referee, clock, settings=settings)
         hub = EventHub()
         hub.load(events)
-        reviews = open_reviews(state_dir, game.rules, clock)
+        reviews = open_reviews(state_dir, game.rules, clock, gnubg)
         stack.callback(reviews.close)
         reviews.load(events)
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
@@ -141,14 +144,15 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier) -> Opened:
 
 def engine_missing(config: Config, engine: BackgroundEngine | None) -> str | None:
     """None when GNU Backgammon runs (``engine``); else the line that says how to install
-    it, logged once (a warning when the config asks for the computer)."""
+    it, logged once (a warning when the config asks for the computer): without gnubg
+    there is no computer opponent, no hint and no review."""
     if engine is not None:
         return None
     if config.opponent.color is not None:
         log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
                     config.opponent.color.value, NOT_INSTALLED)
     else:
-        log.info("no computer opponent and no hints: %s", NOT_INSTALLED)
+        log.info("no computer opponent, no hints and no reviews: %s", NOT_INSTALLED)
     return NOT_INSTALLED
 
 
@@ -171,12 +175,11 @@ def _open_desk(core: Core, backend: SimBackend, dice: QueuedDice, state_dir: Pat
     return desk
 
 
-def open_reviews(state_dir: Path, rules: MatchRules, clock: Clock) -> Reviews:
-    """The games' reviews by the installed gnubg (its preferences in the state directory);
-    without gnubg, none are made and the log says how to install it."""
-    program = find_gnubg()
+def open_reviews(state_dir: Path, rules: MatchRules, clock: Clock,
+                 program: Path | None) -> Reviews:
+    """The games' reviews by gnubg's ``program`` (its preferences in the state directory);
+    without gnubg, none are made (:func:`engine_missing` has said so)."""
     if program is None:
-        log.info("games are not reviewed: %s", NOT_INSTALLED)
         return Reviews(None, clock, rules)
     return Reviews(GnubgReviewer.launch(state_dir / PREFS_DIR, program), clock, rules)
 
