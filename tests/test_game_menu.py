@@ -25,6 +25,7 @@ from tavla_pi.leds import palette
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
+from tavla_pi.testing.engine import ScriptedEngine
 
 W, B = Color.WHITE, Color.BLACK
 HOLD = {"hold": "menu", "ms": 2000}
@@ -34,8 +35,10 @@ LEVELS = [level.value for level in Level]
 
 def runner(opponent: OpponentSettings | None = None, *,
            engine_missing: str | None = None) -> ScenarioRunner:
+    """A scenario runner; the computer, when it plays, on an engine asked nothing (these
+    tests only choose modes: any question would fail the script)."""
     settings = GameSettings(opponent=opponent or OpponentSettings())
-    made = ScenarioRunner(PINMAP, settings)
+    made = ScenarioRunner(PINMAP, settings, engine=ScriptedEngine([]))
     made.referee.menu.engine_missing = engine_missing
     return made
 
