@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test quick lint typecheck unit sim install hardware bench clean
+.PHONY: test quick lint typecheck unit sim install deps hardware bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -28,13 +28,26 @@ lint: $(STAMP)
 	$(BIN)/mypy bench
 	$(BIN)/mypy tools
 
-## unit: every test, slow ones included (gnubg on PATH for its tests: PATH=$$PATH:/usr/games)
+## unit: every test, slow ones included; a test whose program (gnubg, chromium, ...) is
+## missing skips with one line (fails with TAVLA_REQUIRE_PROGRAMS=1, as in .ci/run)
 unit: $(STAMP)
 	$(BIN)/pytest
 
 ## sim: the whole product on a desktop: the simulated board, its page in the browser
 sim: $(STAMP)
 	$(BIN)/tavla-pi sim --open
+
+## deps: on Debian or Raspberry Pi OS, the programs the full suite runs (root or sudo)
+DEPS := gnubg chromium systemd mosquitto mosquitto-clients espeak-ng
+deps:
+	@missing=$$(for p in $(DEPS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "deps: installed: $(DEPS)"; exit 0; fi; \
+	command -v apt-get >/dev/null || { echo "deps: no apt-get here: install$$(echo $$missing)"; exit 2; }; \
+	sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	echo "deps: installing" $$missing; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null
 
 ## install: on a Raspberry Pi, install the service (sudo make install; DRY_RUN=1 only prints the plan)
 PREFIX ?= /opt/tavla-pi
