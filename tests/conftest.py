@@ -16,7 +16,7 @@ from collections import Counter
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from programs import REQUIRE, missing, required
+from programs import REQUIRE, missing, required, skipped_for
 from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
@@ -48,14 +48,11 @@ def factory() -> MockFactory:
     return MockFactory()
 
 
-SKIPPED = pytest.StashKey[Counter[str]]()
-"""Per missing program, how many tests skipped for it in this run."""
-
-
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs(*programs): the test runs an outside program "
                                        "(tests/programs.py): skipped where it is missing")
-    config.stash[SKIPPED] = Counter()
+    if not hasattr(config, "workerinput"):  # the run's own process (each xdist worker's: no)
+        config.pluginmanager.register(SkipCount(config), "tavla-missing-programs")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -66,15 +63,25 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         return
     if required():
         pytest.fail(f"{lacking[0].missing} ({REQUIRE} is set)", pytrace=False)
-    item.config.stash[SKIPPED].update(p.name for p in lacking[:1])
     pytest.skip(lacking[0].missing)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
-    """The run's last line: the tests skipped for a missing program, by program."""
-    skipped = config.stash.get(SKIPPED, None)
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if skipped is None or reporter is None:
-        return
-    said = ", ".join(f"{name} ({n} tests)" for name, n in sorted(skipped.items())) or "none"
-    reporter.write_line(f"skipped for a missing program: {said}")
+class SkipCount:
+    """Counts the skips for a missing program (every worker's reports arrive here) and
+    says them in the run's last line."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.skipped: Counter[str] = Counter()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.skipped and isinstance(report.longrepr, tuple):
+            name = skipped_for(str(report.longrepr[2]))
+            if name is not None:
+                self.skipped[name] += 1
+
+    def pytest_unconfigure(self) -> None:
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            said = ", ".join(f"{name} ({n} tests)" for name, n in sorted(self.skipped.items()))
+            reporter.write_line(f"skipped for a missing program: {said or 'none'}")

@@ -11,6 +11,7 @@ failed can never pass on a silently reduced suite.  The conftest counts these sk
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ class Program:
 
     @property
     def missing(self) -> str:
-        """The one line a test that needs it skips with."""
+        """The one line a test that needs it skips with (:func:`skipped_for` reads it)."""
         return f"needs {self.name}: apt install {self.package} (or make deps)"
 
 
@@ -82,6 +83,12 @@ def missing(item: pytest.Item) -> list[Program]:
     """The programs that test ``item`` needs and this machine lacks."""
     names = [n for mark in item.iter_markers("needs") for n in mark.args]
     return [PROGRAMS[n] for n in dict.fromkeys(names) if PROGRAMS[n].path is None]
+
+
+def skipped_for(reason: str) -> str | None:
+    """The program a skip's ``reason`` says is missing, or None for any other skip."""
+    found = re.search(r"needs (\S+): apt install ", reason)
+    return found.group(1) if found and found.group(1) in PROGRAMS else None
 
 
 def required() -> bool:
