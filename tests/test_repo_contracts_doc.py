@@ -121,9 +121,19 @@ def test_the_outside_promise_is_on_the_page_word_for_word() -> None:
     assert re.findall(r"^## .*", DOC, re.M) == promised
 
 
-def test_the_sections_are_numbered_one_to_five() -> None:
+def test_the_sections_are_numbered_one_to_six() -> None:
     headings = re.findall(r"^## (\d+)\. ", DOC, re.M)
-    assert headings == ["1", "2", "3", "4", "5"]
+    assert headings == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_what_section_6_names_is_still_missing_from_the_code() -> None:
+    """§6 (network, clock, speech) is "not yet kept" as a whole: once any of it is
+    built, the page moves it into "§6 additions"."""
+    assert "### §6 not yet kept" in section(6)
+    assert not {"network", "clock", "speech"} & set(SCHEMA)
+    assert "remote" not in SCHEMA["opponent"]
+    types = {t.value for t in EventType}
+    assert not {"remote_play", "remote_status", "clock", "spoken"} & types
 
 
 # ---- §1: board numbering ---------------------------------------------------------------
