@@ -6,7 +6,9 @@ parts' tolerances and noise, decode, reconcile, the referee, on a virtual
 clock).  The rules engine chooses: random opening throws and rolls, a random
 legal play, random cube actions.  A :class:`~tavla_pi.testing.hand.Hand`
 moves each play on the board.  The session keeps its own match state by the
-rules and checks every event the referee sends against it: one ``played``
+rules (a :class:`SoakMatch`: :class:`PortesMatch` here, the other games'
+:class:`~tavla_pi.testing.varsoak.VariantMatch`, which hold what is the
+game's own) and checks every event the referee sends against it: one ``played``
 per turn with the chosen play, ``no_legal_move`` exactly when the roll has
 no play, the cube and the game's end as the rules say.  Anything else is a
 :class:`Failure`; the session's scenario (docs/CONTRACTS.md §4 JSON lines) is
