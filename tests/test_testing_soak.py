@@ -202,7 +202,7 @@ def test_a_short_match_ends_as_the_rules_say(pinmap: PinMap) -> None:
     session = Session(pinmap, 7, match_length=3, style=replace(HandStyle(), illegal_held=False))
     check(session)
     assert session.counts["matches"] == 1
-    assert max(session.match.score) >= 3
+    assert max(session.match.state.score) >= 3
 
 
 @pytest.mark.slow

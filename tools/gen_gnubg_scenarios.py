@@ -32,7 +32,8 @@ from typing import Any
 
 from gen_gnubg_specs import CORPUS, EXAMPLES, Spec, soak_specs
 from gnubg_referee import RandomPolicy, Referee, ReplayPolicy, ScriptPolicy, decode_match_id
-from scenario_hand import CLEAN, Hand, Item, Line, Turn
+from hand_lines import Line
+from scenario_hand import CLEAN, Hand, Item, Turn
 from scenario_moves import all_home
 
 ENV = "TAVLA_GNUBG_JOB"

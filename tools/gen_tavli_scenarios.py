@@ -25,8 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from hand_lines import Line
 from tavli_game import Begin, End, Item, Moment, Script, Turn, play_match
-from tavli_hand import CLEAN, CORRECTED, NOISY, Line, Noise, TavliHand
+from tavli_hand import CLEAN, CORRECTED, NOISY, Noise, TavliHand
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = (("clean", CLEAN), ("noisy", NOISY), ("corrected", CORRECTED))

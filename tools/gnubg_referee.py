@@ -16,12 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hand_lines import MatchOver
 from scenario_hand import (
     CubeAction,
     GameOver,
     Item,
     Load,
-    MatchOver,
     Opening,
     Setup,
     Turn,

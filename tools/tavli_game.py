@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hand_lines import MatchOver
+
 from tavla_pi.rules import variant
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
@@ -94,15 +96,7 @@ class End:
     score: tuple[int, int]
 
 
-@dataclass(frozen=True)
-class MatchEnd:
-    """The match won."""
-
-    winner: str
-    score: tuple[int, int]
-
-
-Item = Begin | Turn | End | MatchEnd
+Item = Begin | Turn | End | MatchOver
 
 
 @dataclass
@@ -140,7 +134,7 @@ def play_match(name: str, length: int, rng: random.Random, *, policy: Policy = r
         tavli = _play_game(tavli, game, items, rng=rng, policy=policy, script=script)
         winner = tavli.match_winner
         if winner is not None:
-            items.append(MatchEnd(winner.value, tavli.score))
+            items.append(MatchOver(winner.value, tavli.score))
             break
         if games and game + 1 >= games:
             break

@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from tavla_pi.events.types import EventType
 from tavla_pi.hardware.pinmap import POINT_SLOTS
@@ -150,7 +150,11 @@ class Hand:
 
     def turn(self, play: Play, mover: Color) -> list[HandStep]:
         """The steps that move ``play`` on the board (DONE not included)."""
-        return _Turn(self, play, mover).build()
+        return self.steps(PortesModel(play, mover))
+
+    def steps(self, model: TurnModel) -> list[HandStep]:
+        """The steps that move the play of ``model`` on the board (DONE not included)."""
+        return _Turn(self, model).build()
 
     def actions(self, play: Play, mover: Color) -> list[Action]:
         """The actions of :meth:`turn`, flattened."""
@@ -196,53 +200,120 @@ def undo(actions: Sequence[Action]) -> list[Action]:
 # -- one turn ---------------------------------------------------------------------------
 
 
-class _Turn:
-    """Builds the steps of one play, keeping the hand's model of the board."""
+class TurnModel(Protocol):
+    """The hand's model of the board during one play, the variant's own part of a turn:
+    the mover's and the opponent's counts as the single moves leave them, where a point
+    is, how the play's single moves can be ordered, and where an illegal placement may
+    go.  :class:`PortesModel` here; :mod:`tavla_pi.testing.varhand` has the others."""
 
-    def __init__(self, hand: Hand, play: Play, mover: Color) -> None:
-        self.hand = hand
-        self.style = hand.style
+    mover: Color
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+    complete: set[Sides]
+    """The boards (mine, theirs) that a complete legal play leaves."""
+
+    @property
+    def others(self) -> Sequence[Any]:
+        """The legal plays of the roll (a takeback may play one)."""
+        ...
+
+    def location(self, point: int) -> str:
+        """The location of the mover's own ``point``."""
+        ...
+
+    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
+        """Orders of the play's single moves (with ``legal``, each legal when made)."""
+        ...
+
+    def move(self, frm: int, to: int) -> bool:
+        """The model after one single move; True if it hit."""
+        ...
+
+    def stacks(self) -> list[tuple[str, Color, int]]:
+        """(location, colour, count) of every stack of two or more."""
+        ...
+
+    def held(self, point: int) -> bool:
+        """Whether the opponent holds the mover's own ``point``."""
+        ...
+
+    def illegal_points(self, hand: Hand, before: Sides, origin: int, dest: int) -> list[int]:
+        """The points where the checker from ``origin`` makes a board no legal play shows."""
+        ...
+
+    def other_steps(self, hand: Hand, other: Any) -> list[HandStep]:
+        """The steps ``hand`` makes of another legal play ``other``."""
+        ...
+
+
+class PortesModel:
+    """The model of a Portes play: the rules engine's 25-tuples, hits to the bar."""
+
+    def __init__(self, play: Play, mover: Color) -> None:
         self.play = play
         self.mover = mover
-        self.opponent = mover.opponent
         self.mine, self.theirs = play.position.mine, play.position.theirs
-        self.steps: list[HandStep] = []
-        self.pending: list[Action] = []
-        self._partials: set[tuple[int, ...]] | None = None
         plays = play.position.legal_plays(play.dice)
         self.complete = {(p.result.theirs, p.result.mine) for p in plays}
         self.others = plays
-        self.legal_order = True
+        self._partials: set[tuple[int, ...]] | None = None
 
-    # -- the model of the board (Portes; :mod:`tavla_pi.testing.varhand` has the others)
-
-    def _loc(self, point: int) -> str:
-        """The location of the mover's own ``point``."""
+    def location(self, point: int) -> str:
         return location(point, self.mover)
 
-    def _orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        """Orders of the play's single moves (with ``legal``, each legal when made)."""
+    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
         return orders(self.play.position, self.play, legal)
 
-    def _moved(self, frm: int, to: int) -> bool:
-        """The model after one single move; True if it hit."""
+    def move(self, frm: int, to: int) -> bool:
         self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
         return hit
 
-    def _stacks(self) -> list[tuple[str, Color, int]]:
-        """(location, colour, count) of every stack of two or more."""
+    def stacks(self) -> list[tuple[str, Color, int]]:
+        opponent = self.mover.opponent
         stacks = [(location(p, self.mover), self.mover, n)
                   for p, n in points(self.mine) if n >= 2]
-        return stacks + [(location(p, self.opponent), self.opponent, n)
+        return stacks + [(location(p, opponent), opponent, n)
                          for p, n in points(self.theirs) if n >= 2]
 
-    def _held(self, point: int) -> bool:
-        """Whether the opponent holds the mover's own ``point``."""
+    def held(self, point: int) -> bool:
         return self.theirs[24 - point] >= 2
 
-    def _careful_turn(self, careful: Hand, other: Any) -> list[HandStep]:
-        """The steps a careful hand makes of another legal play ``other``."""
-        return careful.turn(other, self.mover)
+    def illegal_points(self, hand: Hand, before: Sides, origin: int, dest: int) -> list[int]:
+        """Held by the opponent, or reached by no dice (never an opponent's blot)."""
+        if self._partials is None:
+            self._partials = {m for m, _ in partial_boards(self.play.position, self.play.dice)}
+        partials = self._partials
+        mine, theirs = before
+        candidates = []
+        for point in range(1, 25):
+            held = theirs[24 - point]
+            if point in (origin, dest) or held == 1 or (held and not hand.style.illegal_held):
+                continue
+            if held >= UNSEEN_UNDER or mine[point - 1] >= UNSEEN_UNDER:
+                hand.tally["illegal_unseen_skipped"] += 1
+                continue
+            m = list(mine)
+            m[ix(origin)] -= 1
+            m[point - 1] += 1
+            if not reads_legal(tuple(m), theirs, partials):
+                candidates.append(point)
+        return candidates
+
+    def other_steps(self, hand: Hand, other: Any) -> list[HandStep]:
+        return hand.turn(other, self.mover)
+
+
+class _Turn:
+    """Builds the steps of one play, keeping the hand's model of the board."""
+
+    def __init__(self, hand: Hand, model: TurnModel) -> None:
+        self.hand = hand
+        self.style = hand.style
+        self.model = model
+        self.mover = model.mover
+        self.steps: list[HandStep] = []
+        self.pending: list[Action] = []
+        self.legal_order = True
 
     # -- the whole turn ----------------------------------------------------------------
 
@@ -252,7 +323,7 @@ class _Turn:
         if h.chance(self.style.takeback):
             self._detour()
         legal = self.legal_order = not h.chance(self.style.any_order)
-        order = h.rng.choice(self._orders(legal) or self._orders(False))
+        order = h.rng.choice(self.model.orders(legal) or self.model.orders(False))
         h.tally["order_any" if not legal else "order_legal"] += 1
         last: list[Action] | None = None
         for chain in self._chains(order):
@@ -282,7 +353,8 @@ class _Turn:
         h = self.hand
         if h.chance(self.style.knock):
             self._knock()
-        if h.chance(self.style.early_done) and (self.mine, self.theirs) not in self.complete:
+        board = (self.model.mine, self.model.theirs)
+        if h.chance(self.style.early_done) and board not in self.model.complete:
             h.tally["early_done"] += 1
             self._cut("move")
             self._add(PressAction(done_button(self.mover), SHORT_PRESS_MS, long=False))
@@ -290,7 +362,7 @@ class _Turn:
 
     def _knock(self) -> None:
         """Lift two or three checkers of a stack, wait, put them back."""
-        stacks = self._stacks()
+        stacks = self.model.stacks()
         if not stacks:
             return
         at, color, n = self.hand.rng.choice(stacks)
@@ -303,12 +375,12 @@ class _Turn:
 
     def _detour(self) -> None:
         """Play (part of) another legal play, then take it back."""
-        other = self.hand.rng.choice(self.others)
+        other = self.hand.rng.choice(self.model.others)
         careful = Hand(self.hand.rng, HandStyle(
             any_order=0.0, multi_die=self.style.multi_die, use_move=self.style.use_move,
             slide=0.0, glitch=0.0, illegal=0.0, early_done=0.0, takeback=0.0, knock=0.0,
             pauses=self.style.pauses))
-        steps = self._careful_turn(careful, other)
+        steps = self.model.other_steps(careful, other)
         actions = [a for s in steps for a in s.actions]
         if self.hand.chance(0.5):
             lifts = [i for i, a in enumerate(actions) if isinstance(a, LiftAction | MoveAction)]
@@ -325,11 +397,11 @@ class _Turn:
     def _movement(self, chain: list[Single]) -> list[Action]:
         """The actions of one hand movement (hits included); the model moves on."""
         h = self.hand
-        before = (self.mine, self.theirs)
+        before = (self.model.mine, self.model.theirs)
         origin, dest = chain[0][0], chain[-1][1]
         hits = []
         for frm, to in chain:
-            if self._moved(frm, to):
+            if self.model.move(frm, to):
                 hits.append(to)
         h.tally["movement"] += 1
         h.tally["multi_die"] += len(chain) > 1
@@ -342,17 +414,18 @@ class _Turn:
         actions = self._carry(origin, dest, hits)
         self._add(*actions)
         legal = self.legal_order and not hits
-        self._cut("move", carries=(self._loc(origin), self._loc(dest)) if legal else None)
+        loc = self.model.location
+        self._cut("move", carries=(loc(origin), loc(dest)) if legal else None)
         return actions
 
     def _carry(self, origin: int, dest: int, hits: list[int]) -> list[Action]:
         """Lift at ``origin``, place at ``dest``; each hit blot to its bar in some order."""
-        h, me, them = self.hand, self.mover, self.opponent
+        h, me, them = self.hand, self.mover, self.mover.opponent
         pre: list[Action] = []
         held: list[Action] = []
         post: list[Action] = []
         for point in hits:
-            at = self._loc(point)
+            at = self.model.location(point)
             lift, to_bar = LiftAction(at, them), PlaceAction("bar", them)
             when = h.rng.choice(("before", "in_hand", "after", "blot_held"))
             h.tally[f"hit_{when}"] += 1
@@ -365,7 +438,7 @@ class _Turn:
             else:
                 pre += [lift, *self._wait()]
                 post += [*self._wait(), to_bar]
-        src, dst = self._loc(origin), self._loc(dest)
+        src, dst = self.model.location(origin), self.model.location(dest)
         if not held and h.chance(self.style.use_move):
             h.tally["move_action"] += 1
             return [*pre, MoveAction(src, dst, me), *post, *self._wait()]
@@ -382,7 +455,7 @@ class _Turn:
         stops = sorted(rng.sample(between, min(len(between), rng.randint(1, 3))), reverse=True)
         out: list[Action] = []
         for point in stops:
-            at = self._loc(point)
+            at = self.model.location(point)
             out += [PlaceAction(at, self.mover), WaitAction(rng.randrange(*SLIDE_MS, 10)),
                     LiftAction(at, self.mover)]
         return out
@@ -390,25 +463,8 @@ class _Turn:
     # -- illegal placements ------------------------------------------------------------
 
     def _illegal_point(self, before: Sides, origin: int, dest: int) -> int | None:
-        """A point where the checker from ``origin`` makes a board no legal play shows:
-        held by the opponent, or reached by no dice (never an opponent's blot)."""
-        if self._partials is None:
-            self._partials = {m for m, _ in partial_boards(self.play.position, self.play.dice)}
-        partials = self._partials
-        mine, theirs = before
-        candidates = []
-        for point in range(1, 25):
-            held = theirs[24 - point]
-            if point in (origin, dest) or held == 1 or (held and not self.style.illegal_held):
-                continue
-            if held >= UNSEEN_UNDER or mine[point - 1] >= UNSEEN_UNDER:
-                self.hand.tally["illegal_unseen_skipped"] += 1
-                continue
-            m = list(mine)
-            m[ix(origin)] -= 1
-            m[point - 1] += 1
-            if not reads_legal(tuple(m), theirs, partials):
-                candidates.append(point)
+        """A point where the checker from ``origin`` makes a board no legal play shows."""
+        candidates = self.model.illegal_points(self.hand, before, origin, dest)
         return self.hand.rng.choice(candidates) if candidates else None
 
     def _illegal(self, origin: int, wrong: int, dest: int) -> None:
@@ -418,8 +474,9 @@ class _Turn:
         ``illegal_far`` (no dice lead there).
         """
         h, me = self.hand, self.mover
-        src, bad, dst = self._loc(origin), self._loc(wrong), self._loc(dest)
-        kind = "illegal_held" if self._held(wrong) else "illegal_far"
+        loc = self.model.location
+        src, bad, dst = loc(origin), loc(wrong), loc(dest)
+        kind = "illegal_held" if self.model.held(wrong) else "illegal_far"
         h.tally["illegal"] += 1
         h.tally[kind] += 1
         self._cut("move")

@@ -4,12 +4,18 @@ The hand must not rely on the code it tests, so it keeps its own small
 statement of how one checker moves with one die (on the rules engine's
 25-tuples, in the mover's points as ``Play.moves`` writes them: ``BAR_POINT``
 25, ``OFF_POINT`` 0), the orders in which a play's single moves can be made,
-and the boards that partial plays reach.
+and the boards that partial plays reach.  The walks over orders and partial
+plays (:func:`single_orders`, :func:`reachable`) serve every variant: they
+ask a :class:`HandBoard` (:class:`PortesBoard` here,
+:class:`~tavla_pi.testing.varrules.VarSides` for Plakoto and Fevga) how one
+checker moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, Self, TypeVar
 
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -54,59 +60,115 @@ def dice_list(dice: tuple[int, int]) -> tuple[int, ...]:
     return (dice[0],) * 4 if dice[0] == dice[1] else dice
 
 
-def partial_boards(position: Position, dice: tuple[int, int]) -> set[Sides]:
+class HandBoard(Protocol):
+    """A board as the hand models it, in the mover's own numbering, with how one checker
+    moves on it (hashable: the walks remember the boards they have seen)."""
+
+    @property
+    def sources(self) -> range:
+        """The mover's own points a checker may leave from, highest first."""
+        ...
+
+    def can_lift(self, frm: int) -> bool:
+        """Whether a hand can lift a checker of the mover's from ``frm``."""
+        ...
+
+    def legal(self, frm: int, to: int, die: int) -> bool:
+        """Whether one checker may move from ``frm`` to ``to`` with ``die`` now."""
+        ...
+
+    def moved(self, frm: int, to: int) -> Self:
+        """The board after one checker moves."""
+        ...
+
+
+B = TypeVar("B", bound=HandBoard)
+
+
+@dataclass(frozen=True, slots=True)
+class PortesBoard:
+    """A Portes board as the hand models it: the mover's and the opponent's 25 counts."""
+
+    mine: tuple[int, ...]
+    theirs: tuple[int, ...]
+
+    @property
+    def sources(self) -> range:
+        return range(BAR_POINT, 0, -1)
+
+    def can_lift(self, frm: int) -> bool:
+        return self.mine[ix(frm)] > 0
+
+    def legal(self, frm: int, to: int, die: int) -> bool:
+        return legal_move(self.mine, self.theirs, frm, to, die)
+
+    def moved(self, frm: int, to: int) -> PortesBoard:
+        mine, theirs, _ = moved(self.mine, self.theirs, frm, to)
+        return PortesBoard(mine, theirs)
+
+
+def reachable(start: B, dice: tuple[int, int]) -> set[B]:
     """Every board some order of single-die moves reaches (a superset of the legal
     partial plays: the engine's max-dice rules are not applied)."""
-    boards: set[Sides] = set()
-    seen: set[tuple[Sides, tuple[int, ...]]] = set()
-    stack = [((position.mine, position.theirs), dice_list(dice))]
+    boards: set[B] = set()
+    seen: set[tuple[B, tuple[int, ...]]] = set()
+    stack = [(start, dice_list(dice))]
     while stack:
-        key, left = stack.pop()
-        if (key, left) in seen:
+        board, left = stack.pop()
+        if (board, left) in seen:
             continue
-        seen.add((key, left))
-        boards.add(key)
-        mine, theirs = key
+        seen.add((board, left))
+        boards.add(board)
         for die in set(left):
             rest = list(left)
             rest.remove(die)
-            for frm in range(BAR_POINT, 0, -1):
+            for frm in board.sources:
                 to = max(frm - die, OFF_POINT)
-                if legal_move(mine, theirs, frm, to, die):
-                    m, t, _ = moved(mine, theirs, frm, to)
-                    stack.append(((m, t), tuple(sorted(rest))))
+                if board.legal(frm, to, die):
+                    stack.append((board.moved(frm, to), tuple(sorted(rest))))
     return boards
 
 
-def orders(position: Position, play: Play, legal: bool) -> list[tuple[Single, ...]]:
-    """Orders of ``play``'s single moves a hand can make: each lift from a point
-    holding a checker; with ``legal``, each move legal by a die still unused."""
+def single_orders(start: HandBoard, moves: Iterable[Single], dice: tuple[int, int],
+                  legal: bool) -> list[tuple[Single, ...]]:
+    """Orders of single ``moves`` a hand can make: each lift from a point holding a
+    checker it can lift; with ``legal``, each move legal by a die still unused."""
     found: set[tuple[Single, ...]] = set()
-    moves = [(f, t) for f, t, _ in play.moves]
 
-    def walk(mine: tuple[int, ...], theirs: tuple[int, ...], left: list[Single],
-             dice: list[int], done: tuple[Single, ...]) -> None:
+    def walk(board: HandBoard, left: list[Single], dice: list[int],
+             done: tuple[Single, ...]) -> None:
         if not left:
             found.add(done)
             return
         for move in set(left):
             frm, to = move
-            if mine[ix(frm)] == 0:
+            if not board.can_lift(frm):
                 continue
-            m, t, _ = moved(mine, theirs, frm, to)
             rest = list(left)
             rest.remove(move)
             if not legal:
-                walk(m, t, rest, dice, (*done, move))
+                walk(board.moved(frm, to), rest, dice, (*done, move))
                 continue
             for die in set(dice):
-                if legal_move(mine, theirs, frm, to, die):
+                if board.legal(frm, to, die):
                     rest_dice = list(dice)
                     rest_dice.remove(die)
-                    walk(m, t, rest, rest_dice, (*done, move))
+                    walk(board.moved(frm, to), rest, rest_dice, (*done, move))
 
-    walk(position.mine, position.theirs, moves, list(dice_list(play.dice)), ())
+    walk(start, list(moves), list(dice_list(dice)), ())
     return sorted(found)
+
+
+def partial_boards(position: Position, dice: tuple[int, int]) -> set[Sides]:
+    """Every board some order of single-die moves reaches, as (mine, theirs)."""
+    start = PortesBoard(position.mine, position.theirs)
+    return {(b.mine, b.theirs) for b in reachable(start, dice)}
+
+
+def orders(position: Position, play: Play, legal: bool) -> list[tuple[Single, ...]]:
+    """Orders of ``play``'s single moves a hand can make (:func:`single_orders`)."""
+    return single_orders(PortesBoard(position.mine, position.theirs),
+                         [(f, t) for f, t, _ in play.moves], play.dice, legal)
 
 
 def points(side: tuple[int, ...]) -> Iterator[tuple[int, int]]:

@@ -6,7 +6,9 @@ parts' tolerances and noise, decode, reconcile, the referee, on a virtual
 clock).  The rules engine chooses: random opening throws and rolls, a random
 legal play, random cube actions.  A :class:`~tavla_pi.testing.hand.Hand`
 moves each play on the board.  The session keeps its own match state by the
-rules and checks every event the referee sends against it: one ``played``
+rules (a :class:`SoakMatch`: :class:`PortesMatch` here, the other games'
+:class:`~tavla_pi.testing.varsoak.VariantMatch`, which hold what is the
+game's own) and checks every event the referee sends against it: one ``played``
 per turn with the chosen play, ``no_legal_move`` exactly when the roll has
 no play, the cube and the game's end as the rules say.  Anything else is a
 :class:`Failure`; the session's scenario (docs/CONTRACTS.md §4 JSON lines) is
@@ -23,10 +25,10 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
@@ -51,7 +53,6 @@ from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn_done
-from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
@@ -136,23 +137,211 @@ class _AbortError(Exception):
         self.detail = detail
 
 
+Dice = tuple[int, int]
+P = TypeVar("P", bound="Playable")
+
+
+class Playable(Protocol):
+    """A position the driver rolls on: it only asks whether the dice can be played."""
+
+    def legal_plays(self, dice: Dice) -> Sequence[Any]:
+        """The legal plays of ``dice`` ([] if none)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """How a game is set up: the scenario's note, the setup action, the decisions it may
+    bring, the fields ``game_started`` must carry, and the counts it adds."""
+
+    note: str
+    setup: SetupAction
+    expect: frozenset[EventType]
+    started: dict[str, Any]
+    tally: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen(Generic[P]):
+    """A play the session chose: its notation, the position after it, the hand's steps
+    (made when the session asks for them) and the counts it adds."""
+
+    notation: str
+    result: P
+    steps: Callable[[], list[HandStep]]
+    tally: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """A game's end as the rules score it: its kind and the fields of ``game_over``."""
+
+    kind: str
+    fields: dict[str, Any]
+
+
+class Score(Protocol):
+    """A match's state as the session reads it."""
+
+    @property
+    def match_winner(self) -> Color | None:
+        """The match's winner (None while it goes on, and in money play)."""
+        ...
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """(White, Black)."""
+        ...
+
+
+class SoakMatch(Protocol[P]):
+    """The match a session plays, kept by the rules (``state``): the parts of a soak
+    session that are the game's own (its start, its cube, what ``played`` and the
+    game's end say)."""
+
+    @property
+    def state(self) -> Score:
+        """The match as the rules keep it."""
+        ...
+
+    def begin(self, game: int) -> GameStart:
+        """How game number ``game`` (from 1) is set up."""
+        ...
+
+    def start(self, opening: Callable[[], OpeningRoll]) -> tuple[Color, Dice | None]:
+        """Who moves first (``opening`` makes the opening roll, when the game has one),
+        and the dice when the opening roll's are played."""
+        ...
+
+    def initial(self, mover: Color) -> P:
+        """The game's start with ``mover`` on roll."""
+        ...
+
+    def before_roll(self, session: Session, mover: Color) -> bool:
+        """What the players do before ``mover`` rolls; True if the game ended there."""
+        ...
+
+    def rolled(self, dice: Dice) -> None:
+        """The dice rolled."""
+        ...
+
+    def passed(self, position: P, mover: Color) -> P:
+        """The position after ``mover`` could not play."""
+        ...
+
+    def choose(self, session: Session, position: P, mover: Color, dice: Dice) -> Chosen[P]:
+        """A random legal play of ``dice``."""
+        ...
+
+    def commit(self, chosen: Chosen[P], mover: Color) -> tuple[dict[str, Any], GameEnd | None]:
+        """The play committed: the fields ``played`` must carry, and the game's end."""
+        ...
+
+
+class PortesMatch:
+    """A Portes money session or match as the rules keep it: the opening roll of every
+    game, the cube, gammons, the Position ID and Match ID of every commit."""
+
+    def __init__(self, settings: GameSettings) -> None:
+        self.rules = settings.rules
+        self.state: MatchState = new_match(settings.match_length, self.rules)
+
+    def begin(self, game: int) -> GameStart:
+        return GameStart(f"game {game}: score {self.state.score}", SetupAction(),
+                         frozenset({EventType.GAME_STARTED}),
+                         {"position_id": Position.initial().position_id(),
+                          "match_id": self.state.match_id()})
+
+    def start(self, opening: Callable[[], OpeningRoll]) -> tuple[Color, Dice]:
+        """Every game starts with an opening roll, played."""
+        roll = opening()
+        self.state = start_game(self.state, roll, self.rules)
+        return roll.starter, roll.dice
+
+    def initial(self, mover: Color) -> Position:
+        return Position.initial()
+
+    def before_roll(self, session: Session, mover: Color) -> bool:
+        """Perhaps double (and take or drop), then the other player's stray press."""
+        if self._cube(session, mover):
+            return True
+        session.stray(mover)
+        return False
+
+    def _cube(self, session: Session, mover: Color) -> bool:
+        """Perhaps double (and take or drop); True if the game ended on a drop."""
+        if not cube_rules.may_double(self.state, mover, self.rules):
+            session.refuse_cube(mover)
+            return False
+        chance, players, counts = session.hand.chance, session.players, session.counts
+        if not chance(players.double):
+            return False
+        counts["cube_offers"] += 1
+        cube = self.state.cube * 2
+        events = session.do(press(f"{mover.value}.cube"), expect={EventType.DOUBLE_OFFERED})
+        session.one(events, EventType.DOUBLE_OFFERED, player=mover.value, cube=cube)
+        self.state = cube_rules.offer_double(self.state, mover, self.rules)
+        taker = mover.opponent
+        if chance(players.take):
+            counts["cube_takes"] += 1
+            events = session.do(press(f"{taker.value}.roll"), expect={EventType.DOUBLE_TAKEN})
+            session.one(events, EventType.DOUBLE_TAKEN, player=taker.value, cube=cube)
+            self.state = cube_rules.take(self.state, taker)
+            return False
+        counts["cube_drops"] += 1
+        events = session.do(press(f"{taker.value}.cube"), expect=GAME_END)
+        session.one(events, EventType.DOUBLE_DROPPED, player=taker.value, cube=cube)
+        self.state, result = cube_rules.drop(self.state, taker, self.rules)
+        session.game_over(events, self._end(result))
+        return True
+
+    def rolled(self, dice: Dice) -> None:
+        self.state = rolled(self.state, (max(dice), min(dice)))
+
+    def passed(self, position: Position, mover: Color) -> Position:
+        self.state = turn_done(self.state)
+        return position.swap()
+
+    def choose(self, session: Session, position: Position, mover: Color,
+               dice: Dice) -> Chosen[Position]:
+        play = session.rng.choice(position.legal_plays(dice))
+        return Chosen(play.notation, play.result, lambda: session.hand.turn(play, mover))
+
+    def commit(self, chosen: Chosen[Position], mover: Color
+               ) -> tuple[dict[str, Any], GameEnd | None]:
+        result = chosen.result
+        end = None
+        if sum(result.theirs) == 0:
+            self.state, won = win_by_play(self.state, mover, result.mine, self.rules)
+            end = self._end(won)
+        else:
+            self.state = turn_done(self.state)
+        return {"position_id": result.position_id(), "match_id": self.state.match_id()}, end
+
+    def _end(self, result: GameResult) -> GameEnd:
+        return GameEnd(result.kind.value, {
+            "winner": result.winner.value, "kind": result.kind.value, "cube": self.state.cube,
+            "points": result.points, "score": list(self.state.score)})
+
+
 class Session:
     """One money session (``games`` games) or one match, played and checked.
 
     ``naive_done``: when plays read the same, press DONE as the lights invite
-    rather than cycling (CUBE) to the play on the board.
+    rather than cycling (CUBE) to the play on the board.  ``match_of`` makes the
+    match the session keeps (Portes unless told).
     """
 
     def __init__(self, pinmap: PinMap, seed: int, *, match_length: int = 0, games: int = 1,
                  style: HandStyle = DEFAULT_STYLE, players: Players = DEFAULT_PLAYERS,
                  dump_dir: Path | None = None, naive_done: bool = False,
-                 variant: str = "portes") -> None:
+                 variant: str = "portes",
+                 match_of: Callable[[GameSettings], SoakMatch[Any]] = PortesMatch) -> None:
         self.seed = seed
         self.match_length = match_length
         self.games = games
         self.rng = random.Random(seed)
         self.settings = GameSettings(match_length=match_length, variant=variant)
-        self.rules = self.settings.rules
         self.runner = ScenarioRunner(pinmap, self.settings, seed=seed)
         self.flickers = FlickerCount()
         self.runner.watchers.append(self.flickers)
@@ -164,7 +353,7 @@ class Session:
         self.glitch_until = 0
         """When the last glitch the hand made ends (virtual ms)."""
         self.events: list[Event] = []
-        self.match: MatchState = new_match(match_length, self.rules)
+        self.match: SoakMatch[Any] = match_of(self.settings)
         self.result = SessionResult(seed, match_length)
         self.counts = self.result.counts
         self.game = 0
@@ -202,149 +391,117 @@ class Session:
         return self.result
 
     def _more_games(self) -> bool:
-        if self.match.is_money:
+        if self.match_length == 0:
             return self.game < self.games
-        return self.match.match_winner is None
+        return self.match.state.match_winner is None
 
     def _game(self) -> None:
         self.turn = 0
-        self._note(f"game {self.game}: score {self.match.score}")
-        events = self._do(SetupAction(), WaitAction(SETUP_WAIT_MS), expect={EventType.GAME_STARTED})
+        begin = self.match.begin(self.game)
+        self._tally(begin.tally)
+        self._note(begin.note)
+        events = self.do(begin.setup, WaitAction(SETUP_WAIT_MS), expect=begin.expect)
         for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):  # a sensor near a threshold: its mean
             if any(e.type == EventType.GAME_STARTED for e in events):  # takes a few scans more
                 break
-            events += self._do(WaitAction(SCAN_MS), expect={EventType.GAME_STARTED})
-        self._one(events, EventType.GAME_STARTED, position_id=Position.initial().position_id(),
-                  match_id=self.match.match_id())
-        mover, opening = self._opening()
-        dice: tuple[int, int] | None = opening
-        position = Position.initial()
-        first = True
+            events += self.do(WaitAction(SCAN_MS), expect={EventType.GAME_STARTED})
+        self.one(events, EventType.GAME_STARTED, **begin.started)
+        mover, dice = self.match.start(self._opening)
+        position = self.match.initial(mover)
         while True:
             self.turn += 1
             if self.turn > MAX_TURNS:
                 raise _AbortError("stuck", f"no end after {MAX_TURNS} turns")
-            if not first:
-                if self._cube(mover):
+            if dice is None:
+                if self.match.before_roll(self, mover):
                     return
                 dice = self._roll(mover, position)
-            first = False
-            if dice is not None:
-                play = self.rng.choice(position.legal_plays(dice))
-                result = self._turn(play, mover, dice)
-                if result is not None:
-                    return
-                position = play.result
+            if dice is None:
+                position = self.match.passed(position, mover)
+            elif (after := self._play(position, mover, dice)) is None:
+                return
             else:
-                position = position.swap()
-            mover = mover.opponent
+                position = after
+            mover, dice = mover.opponent, None
 
     # -- the opening roll, the cube, the roll ------------------------------------------
 
-    def _opening(self) -> tuple[Color, tuple[int, int]]:
+    def _opening(self) -> OpeningRoll:
         throws: list[tuple[int, int]] = []
         while True:
             white, black = self.rng.randint(1, 6), self.rng.randint(1, 6)
             button = f"{self.rng.choice(tuple(Color)).value}.roll"
-            events = self._do(DiceAction(white, black), _press(button),
-                              expect={EventType.OPENING_ROLL})
+            events = self.do(DiceAction(white, black), press(button),
+                             expect={EventType.OPENING_ROLL})
             throws.append((white, black))
             starter = {} if white == black else {
                 "starter": (Color.WHITE if white > black else Color.BLACK).value}
-            self._one(events, EventType.OPENING_ROLL, white=white, black=black, **starter)
+            self.one(events, EventType.OPENING_ROLL, white=white, black=black, **starter)
             if white != black:
                 break
-        opening = OpeningRoll(tuple(throws))
-        self.match = start_game(self.match, opening, self.rules)
-        return opening.starter, opening.dice
+        return OpeningRoll(tuple(throws))
 
-    def _cube(self, mover: Color) -> bool:
-        """Perhaps double (and take or drop); True if the game ended on a drop."""
-        allowed = cube_rules.may_double(self.match, mover, self.rules)
-        if not allowed:
-            if self.hand.chance(self.players.wrong_cube):
-                self.counts["cube_refused"] += 1
-                self._one(self._do(_press(f"{mover.value}.cube")), EventType.REJECTED,
-                          player=mover.value)
-            return False
-        if not self.hand.chance(self.players.double):
-            return False
-        self.counts["cube_offers"] += 1
-        cube = self.match.cube * 2
-        events = self._do(_press(f"{mover.value}.cube"), expect={EventType.DOUBLE_OFFERED})
-        self._one(events, EventType.DOUBLE_OFFERED, player=mover.value, cube=cube)
-        self.match = cube_rules.offer_double(self.match, mover, self.rules)
-        taker = mover.opponent
-        if self.hand.chance(self.players.take):
-            self.counts["cube_takes"] += 1
-            events = self._do(_press(f"{taker.value}.roll"), expect={EventType.DOUBLE_TAKEN})
-            self._one(events, EventType.DOUBLE_TAKEN, player=taker.value, cube=cube)
-            self.match = cube_rules.take(self.match, taker)
-            return False
-        self.counts["cube_drops"] += 1
-        events = self._do(_press(f"{taker.value}.cube"), expect=GAME_END)
-        self._one(events, EventType.DOUBLE_DROPPED, player=taker.value, cube=cube)
-        self.match, result = cube_rules.drop(self.match, taker, self.rules)
-        self._game_over(events, result)
-        return True
+    def refuse_cube(self, mover: Color) -> None:
+        """Perhaps ``mover`` presses CUBE where doubling is not allowed (rejected)."""
+        if self.hand.chance(self.players.wrong_cube):
+            self.counts["cube_refused"] += 1
+            self.one(self.do(press(f"{mover.value}.cube")), EventType.REJECTED,
+                     player=mover.value)
 
-    def _stray(self, mover: Color) -> None:
+    def stray(self, mover: Color) -> None:
         """Perhaps the other player presses a button (rejected), or someone MENU."""
         other = mover.opponent
         if self.hand.chance(self.players.stray):
             self.counts["stray_presses"] += 1
             role = self.rng.choice(("roll", "cube"))
-            events = self._do(_press(f"{other.value}.{role}"))
-            self._one(events, EventType.REJECTED, player=other.value)
+            events = self.do(press(f"{other.value}.{role}"))
+            self.one(events, EventType.REJECTED, player=other.value)
         if self.hand.chance(self.players.menu):
             self.counts["menu_presses"] += 1
-            self._do(_press("menu"))
+            self.do(press("menu"))
 
-    def _roll(self, mover: Color, position: Position) -> tuple[int, int] | None:
+    def _roll(self, mover: Color, position: Playable) -> Dice | None:
         """Roll; the dice, or None when they cannot be played (the turn passed)."""
-        self._stray(mover)
         dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
-        events = self._do(DiceAction(*dice), _press(done_button(mover)),
-                          expect={EventType.ROLLED, EventType.NO_LEGAL_MOVE})
-        self._one(events, EventType.ROLLED, player=mover.value, dice=list(dice))
-        self.match = rolled(self.match, (max(dice), min(dice)))
+        events = self.do(DiceAction(*dice), press(done_button(mover)),
+                         expect={EventType.ROLLED, EventType.NO_LEGAL_MOVE})
+        self.one(events, EventType.ROLLED, player=mover.value, dice=list(dice))
+        self.match.rolled(dice)
         if position.legal_plays(dice):
-            self._none(events, EventType.NO_LEGAL_MOVE)
+            self.none(events, EventType.NO_LEGAL_MOVE)
             return dice
         self.counts["no_move_turns"] += 1
-        self._one(events, EventType.NO_LEGAL_MOVE, player=mover.value,
-                  dice=sorted(dice, reverse=True))
-        self.match = turn_done(self.match)
+        self.one(events, EventType.NO_LEGAL_MOVE, player=mover.value,
+                 dice=sorted(dice, reverse=True))
         return None
 
     # -- one play ----------------------------------------------------------------------
 
-    def _turn(self, play: Play, mover: Color, dice: tuple[int, int]) -> GameResult | None:
-        """Move ``play`` by hand, press DONE, check the commit; the game's result if it ends."""
-        self._note(f"turn {self.turn}: {mover.value} {dice[0]}-{dice[1]} plays {play.notation}")
+    def _play(self, position: Any, mover: Color, dice: Dice) -> Any:
+        """A random legal play moved by hand, DONE pressed, the commit checked; the
+        position after it, or None when the game ended."""
+        chosen = self.match.choose(self, position, mover, dice)
+        self._note(f"turn {self.turn}: {mover.value} {dice[0]}-{dice[1]} plays "
+                   f"{chosen.notation}")
         self.counts["turns"] += 1
-        self._stray(mover)
+        self._tally(chosen.tally)
+        self.stray(mover)
         start = len(self.events)
-        steps = self.hand.turn(play, mover)
+        steps = chosen.steps()
         for step in steps:
             self._step(step, mover)
-        events = self._done(play.notation, mover)
+        events = self._done(chosen.notation, mover)
         self.counts["illegal_recovered"] += sum(s.what.startswith("illegal") for s in steps)
         self._check_sync(self.events[start:])
-        result = None
-        if sum(play.result.theirs) == 0:
-            self.match, result = win_by_play(self.match, mover, play.result.mine, self.rules)
-        else:
-            self.match = turn_done(self.match)
-        self._one(events, EventType.PLAYED, player=mover.value, dice=sorted(dice, reverse=True),
-                  play=play.notation,
-                  position_id=play.result.position_id(), match_id=self.match.match_id())
+        played, end = self.match.commit(chosen, mover)
+        self.one(events, EventType.PLAYED, player=mover.value, dice=sorted(dice, reverse=True),
+                 play=chosen.notation, **played)
         self.counts["plays_committed"] += 1
-        if result is not None:
-            self._game_over(events, result)
-        else:
-            self._none(events, EventType.GAME_OVER)
-        return result
+        if end is None:
+            self.none(events, EventType.GAME_OVER)
+            return chosen.result
+        self.game_over(events, end)
+        return None
 
     def _check_sync(self, events: list[Event]) -> None:
         """The referee never commits while it says the board is out of sync."""
@@ -409,7 +566,7 @@ class Session:
             if down is None and step.carries is not None and _puts_down(action, step.carries[1]):
                 settle = SETTLE_MS if isinstance(action, MoveAction) else 0
                 down = self.runner.clock.now_ms() + settle
-            events += self._do(action)
+            events += self.do(action)
         return events, down
 
     def _still_fixing(self, at: str) -> bool:
@@ -445,7 +602,7 @@ class Session:
         """
         pipeline = self.runner.pipeline
         for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):
-            self._do(WaitAction(SCAN_MS))
+            self.do(WaitAction(SCAN_MS))
             quiet = self.runner.clock.now_ms() >= self.glitch_until
             if quiet and self.runner.settled and pipeline.shows_stable:
                 return
@@ -455,13 +612,13 @@ class Session:
         for attempt in range(DONE_ATTEMPTS):
             self._settle()
             self._confirm(notation, mover)
-            events = self._do(_press(done_button(mover)), expect=GAME_END)
+            events = self.do(press(done_button(mover)), expect=GAME_END)
             if any(e.type == EventType.PLAYED for e in events):
                 return events
             reasons = [e.fields.get("reason") for e in events if e.type == EventType.REJECTED]
             self._fail("done_refused", f"DONE on the complete board {notation}: "
                        f"{reasons or [str(e.type) for e in events]} (attempt {attempt + 1})")
-            self._do(WaitAction(1000))
+            self.do(WaitAction(1000))
         raise _AbortError("stuck", f"DONE never committed {notation}")
 
     def _confirm(self, notation: str, mover: Color) -> None:
@@ -481,28 +638,28 @@ class Session:
             offered.append(state["confirms"])
             if offered[-1] == notation or not state["candidates"]:
                 return
-            self._do(_press(f"{mover.value}.cube"))
+            self.do(press(f"{mover.value}.cube"))
             state = self.runner.state()
         raise _AbortError("wrong_belief", f"asked, DONE offered {offered}, not {notation}")
 
-    def _game_over(self, events: list[Event], result: GameResult) -> None:
-        self.counts[f"won_{result.kind.value}"] += 1
-        self._one(events, EventType.GAME_OVER, winner=result.winner.value, kind=result.kind.value,
-                  cube=self.match.cube, points=result.points, score=list(self.match.score))
-        self._match_over(events, self.match.match_winner, self.match.score)
+    def game_over(self, events: list[Event], end: GameEnd) -> None:
+        """``game_over`` among ``events`` as the rules scored it; ``match_over`` once won."""
+        self.counts[f"won_{end.kind}"] += 1
+        self.one(events, EventType.GAME_OVER, **end.fields)
+        self._match_over(events, self.match.state.match_winner, self.match.state.score)
 
     def _match_over(self, events: list[Event], winner: Color | None,
                     score: tuple[int, int]) -> None:
         """``match_over`` among ``events`` exactly when the match has a ``winner``."""
         if winner is None:
-            self._none(events, EventType.MATCH_OVER)
+            self.none(events, EventType.MATCH_OVER)
         else:
             self.counts["matches"] += 1
-            self._one(events, EventType.MATCH_OVER, winner=winner.value, score=list(score))
+            self.one(events, EventType.MATCH_OVER, winner=winner.value, score=list(score))
 
     # -- actions and events ------------------------------------------------------------
 
-    def _do(self, *actions: Action, expect: Set[EventType] = frozenset()) -> list[Event]:
+    def do(self, *actions: Action, expect: Set[EventType] = frozenset()) -> list[Event]:
         """Apply actions; their events.  Of the game's decisions (:data:`DECISIONS`)
         only those in ``expect`` may happen."""
         events: list[Event] = []
@@ -526,7 +683,11 @@ class Session:
     def _note(self, text: str) -> None:
         self.lines.append(text)
 
-    def _one(self, events: Sequence[Event], kind: EventType, /, **fields: Any) -> Event:
+    def _tally(self, counts: dict[str, int]) -> None:
+        for key, n in counts.items():
+            self.counts[key] += n
+
+    def one(self, events: Sequence[Event], kind: EventType, /, **fields: Any) -> Event:
         """The one event of ``kind`` among ``events``, with these fields; else abort."""
         found = [e for e in events if e.type == kind]
         if len(found) != 1:
@@ -540,7 +701,7 @@ class Session:
             raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
         return event
 
-    def _none(self, events: Sequence[Event], kind: EventType) -> None:
+    def none(self, events: Sequence[Event], kind: EventType) -> None:
         """No event of ``kind`` among ``events``; else abort."""
         if found := [e for e in events if e.type == kind]:
             raise _AbortError(_mismatch(kind), f"unexpected {_brief(found)}")
@@ -589,5 +750,5 @@ def _puts_down(action: Action, at: str) -> bool:
     return False
 
 
-def _press(button: str) -> PressAction:
+def press(button: str) -> PressAction:
     return PressAction(button, SHORT_PRESS_MS, long=False)

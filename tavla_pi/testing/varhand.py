@@ -2,7 +2,8 @@
 
 The same hand as :mod:`tavla_pi.testing.hand` (orders, checkers carried over
 several dice, slides, pauses, glitches, illegal placements, early DONE,
-takebacks, knocked stacks), with the board modelled by the variant's own
+takebacks, knocked stacks), given a :class:`VariantModel` of the play (its
+:class:`~tavla_pi.testing.hand.TurnModel`), with the board modelled by the variant's own
 single-die rules (:mod:`tavla_pi.testing.varrules`): no bar, no hits; in
 Plakoto a checker landing on a lone opposing checker is laid on top of it, in
 its pocket (the modelled board does so with ``pin_on_top``), and a pinner
@@ -15,8 +16,8 @@ from typing import Any
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavli import VariantPlay
-from tavla_pi.testing.hand import UNSEEN_UNDER, Hand, HandStep, _Turn
-from tavla_pi.testing.handrules import Single
+from tavla_pi.testing.hand import UNSEEN_UNDER, Hand, HandStep
+from tavla_pi.testing.handrules import Sides, Single
 from tavla_pi.testing.varrules import (
     VarSides,
     variant_location,
@@ -28,61 +29,51 @@ from tavla_pi.testing.varrules import (
 
 def variant_turn(hand: Hand, play: VariantPlay) -> list[HandStep]:
     """The steps that move a Plakoto or Fevga ``play`` on the board (DONE not included)."""
-    return VariantTurn(hand, play).build()
+    return hand.steps(VariantModel(play))
 
 
-class VariantTurn(_Turn):
-    """Builds the steps of one Plakoto or Fevga play, keeping the hand's model."""
+class VariantModel:
+    """The model of a Plakoto or Fevga play (:class:`~tavla_pi.testing.varrules.VarSides`):
+    no bar, no hits, pins."""
 
-    def __init__(self, hand: Hand, play: VariantPlay) -> None:
-        # not _Turn's __init__: that one reads a Portes Play
-        self.hand = hand
-        self.style = hand.style
-        self.vplay = play
+    def __init__(self, play: VariantPlay) -> None:
+        self.play = play
         self.mover = play.position.on_roll
-        self.opponent = self.mover.opponent
         self.sides = VarSides.of(play)
         self.mine, self.theirs = self.sides.mine, self.sides.theirs
-        self.steps = []
-        self.pending = []
-        self._partials = None
         plays = play.position.legal_plays(play.dice)
-        self.complete = {(p.result.theirs, p.result.mine)  # type: ignore[attr-defined]
-                         for p in plays}
-        self.others = plays  # type: ignore[assignment]
-        self.legal_order = True
+        self.complete: set[Sides] = {(p.result.theirs, p.result.mine)  # type: ignore[attr-defined]
+                                     for p in plays}
+        self.others = plays
+        self._partials: set[tuple[int, ...]] | None = None
 
-    def _loc(self, point: int) -> str:
+    def location(self, point: int) -> str:
         return variant_location(self.sides.name, point, self.mover)
 
-    def _orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        return variant_orders(VarSides.of(self.vplay), self.vplay, legal)
+    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
+        return variant_orders(VarSides.of(self.play), self.play, legal)
 
-    def _moved(self, frm: int, to: int) -> bool:
+    def move(self, frm: int, to: int) -> bool:
         self.sides = self.sides.moved(frm, to)
         self.mine = self.sides.mine
         return False  # no hits: a pin leaves the pinned checker where it lies
 
-    def _stacks(self) -> list[tuple[str, Color, int]]:
-        name, s = self.sides.name, self.sides
+    def stacks(self) -> list[tuple[str, Color, int]]:
+        name, s, opponent = self.sides.name, self.sides, self.mover.opponent
         stacks = [(variant_location(name, p, self.mover), self.mover, n)
                   for p, n in s.points() if n >= 2]
-        return stacks + [(variant_location(name, p, self.opponent), self.opponent, n)
+        return stacks + [(variant_location(name, p, opponent), opponent, n)
                          for p, n in s.points(theirs=True) if n >= 2]
 
-    def _held(self, point: int) -> bool:
+    def held(self, point: int) -> bool:
         return self.sides.closed(point - 1)
 
-    def _careful_turn(self, careful: Hand, other: Any) -> list[HandStep]:
-        return VariantTurn(careful, other).build()
-
-    def _illegal_point(self, before: Any, origin: int, dest: int) -> int | None:
-        """A point where the checker from ``origin`` makes a board no legal play shows:
-        held by the opponent, or reached by no dice; never one with a checker of each
-        colour (a pin), an opposing lone checker (a pin to be), nor a pile the sensors
-        count only as a range (every pocket two high)."""
+    def illegal_points(self, hand: Hand, before: Sides, origin: int, dest: int) -> list[int]:
+        """Held by the opponent, or reached by no dice; never a point with a checker of
+        each colour (a pin), an opposing lone checker (a pin to be), nor a pile the
+        sensors count only as a range (every pocket two high)."""
         if self._partials is None:
-            self._partials = variant_partials(VarSides.of(self.vplay), self.vplay.dice)
+            self._partials = variant_partials(VarSides.of(self.play), self.play.dice)
         partials = self._partials
         s = self.sides
         mine = list(before[0])
@@ -92,13 +83,16 @@ class VariantTurn(_Turn):
             i, theirs = point - 1, s.theirs[s.facing(point - 1)]
             held = s.closed(i) and theirs > 0
             if point in (origin, dest) or (theirs and (not held or mine[i])) \
-                    or (held and not self.style.illegal_held):
+                    or (held and not hand.style.illegal_held):
                 continue
             if theirs >= UNSEEN_UNDER or mine[i] >= UNSEEN_UNDER:
-                self.hand.tally["illegal_unseen_skipped"] += 1
+                hand.tally["illegal_unseen_skipped"] += 1
                 continue
             m = list(mine)
             m[i] += 1
             if held or not variant_reads_legal(tuple(m), partials):
                 candidates.append(point)
-        return self.hand.rng.choice(candidates) if candidates else None
+        return candidates
+
+    def other_steps(self, hand: Hand, other: Any) -> list[HandStep]:
+        return variant_turn(hand, other)

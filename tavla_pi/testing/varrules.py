@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.side import CHECKERS, OFF_POINT
 from tavla_pi.rules.tavli import VariantPlay
-from tavla_pi.testing.handrules import Single, dice_list, reads_partial
+from tavla_pi.testing.handrules import Single, reachable, reads_partial, single_orders
 
 _START = 23
 """Own index of each side's starting point (own point 24)."""
@@ -58,6 +58,15 @@ class VarSides:
         if self.name == "fevga":
             return theirs > 0
         return index in self.my_pins or (theirs >= 2)
+
+    @property
+    def sources(self) -> range:
+        """Own points 24 down to 1 (no bar)."""
+        return range(24, 0, -1)
+
+    def can_lift(self, frm: int) -> bool:
+        """Whether own ``frm`` holds a checker of the mover's that is not pinned."""
+        return bool(self.mine[frm - 1]) and frm - 1 not in self.my_pins
 
     def legal(self, frm: int, to: int, die: int) -> bool:
         """Whether one checker may move from own ``frm`` to ``to`` with ``die`` now."""
@@ -117,51 +126,12 @@ def variant_location(name: str, point: int, color: Color) -> str:
 def variant_orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single, ...]]:
     """Orders of ``play``'s single moves a hand can make: each lift from a point holding
     a free checker; with ``legal``, each move legal by a die still unused."""
-    found: set[tuple[Single, ...]] = set()
-
-    def walk(sides: VarSides, left: list[Single], dice: list[int],
-             done: tuple[Single, ...]) -> None:
-        if not left:
-            found.add(done)
-            return
-        for move in set(left):
-            frm, to = move
-            if not sides.mine[frm - 1] or frm - 1 in sides.my_pins:
-                continue
-            rest = [*left]
-            rest.remove(move)
-            if not legal:
-                walk(sides.moved(frm, to), rest, dice, (*done, move))
-                continue
-            for die in set(dice):
-                if sides.legal(frm, to, die):
-                    rest_dice = [*dice]
-                    rest_dice.remove(die)
-                    walk(sides.moved(frm, to), rest, rest_dice, (*done, move))
-
-    walk(start, [(f, t) for f, t, _ in play.moves], list(dice_list(play.dice)), ())
-    return sorted(found)
+    return single_orders(start, [(f, t) for f, t, _ in play.moves], play.dice, legal)
 
 
 def variant_partials(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, ...]]:
     """The mover's counts of every board some order of single-die moves reaches."""
-    boards: set[tuple[int, ...]] = set()
-    seen: set[tuple[VarSides, tuple[int, ...]]] = set()
-    stack = [(start, dice_list(dice))]
-    while stack:
-        sides, left = stack.pop()
-        if (sides, left) in seen:
-            continue
-        seen.add((sides, left))
-        boards.add(sides.mine)
-        for die in set(left):
-            rest = [*left]
-            rest.remove(die)
-            for frm in range(24, 0, -1):
-                to = max(frm - die, OFF_POINT)
-                if sides.legal(frm, to, die):
-                    stack.append((sides.moved(frm, to), tuple(sorted(rest))))
-    return boards
+    return {sides.mine for sides in reachable(start, dice)}
 
 
 def variant_reads_legal(mine: tuple[int, ...], partials: set[tuple[int, ...]]) -> bool:
