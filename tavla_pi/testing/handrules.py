@@ -82,7 +82,7 @@ class HandBoard(Protocol):
         ...
 
 
-B = TypeVar("B", bound=HandBoard)
+BoardT = TypeVar("BoardT", bound=HandBoard)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +107,11 @@ class PortesBoard:
         return PortesBoard(mine, theirs)
 
 
-def reachable(start: B, dice: tuple[int, int]) -> set[B]:
+def reachable(start: BoardT, dice: tuple[int, int]) -> set[BoardT]:
     """Every board some order of single-die moves reaches (a superset of the legal
     partial plays: the engine's max-dice rules are not applied)."""
-    boards: set[B] = set()
-    seen: set[tuple[B, tuple[int, ...]]] = set()
+    boards: set[BoardT] = set()
+    seen: set[tuple[BoardT, tuple[int, ...]]] = set()
     stack = [(start, dice_list(dice))]
     while stack:
         board, left = stack.pop()

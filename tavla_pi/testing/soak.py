@@ -53,6 +53,7 @@ from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn_done
+from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
@@ -137,8 +138,7 @@ class _AbortError(Exception):
         self.detail = detail
 
 
-Dice = tuple[int, int]
-P = TypeVar("P", bound="Playable")
+PositionT = TypeVar("PositionT", bound="Playable")
 
 
 class Playable(Protocol):
@@ -162,12 +162,12 @@ class GameStart:
 
 
 @dataclass(frozen=True, slots=True)
-class Chosen(Generic[P]):
+class Chosen(Generic[PositionT]):
     """A play the session chose: its notation, the position after it, the hand's steps
     (made when the session asks for them) and the counts it adds."""
 
     notation: str
-    result: P
+    result: PositionT
     steps: Callable[[], list[HandStep]]
     tally: dict[str, int] = field(default_factory=dict)
 
@@ -194,7 +194,7 @@ class Score(Protocol):
         ...
 
 
-class SoakMatch(Protocol[P]):
+class SoakMatch(Protocol[PositionT]):
     """The match a session plays, kept by the rules (``state``): the parts of a soak
     session that are the game's own (its start, its cube, what ``played`` and the
     game's end say)."""
@@ -213,7 +213,7 @@ class SoakMatch(Protocol[P]):
         and the dice when the opening roll's are played."""
         ...
 
-    def initial(self, mover: Color) -> P:
+    def initial(self, mover: Color) -> PositionT:
         """The game's start with ``mover`` on roll."""
         ...
 
@@ -225,15 +225,17 @@ class SoakMatch(Protocol[P]):
         """The dice rolled."""
         ...
 
-    def passed(self, position: P, mover: Color) -> P:
+    def passed(self, position: PositionT, mover: Color) -> PositionT:
         """The position after ``mover`` could not play."""
         ...
 
-    def choose(self, session: Session, position: P, mover: Color, dice: Dice) -> Chosen[P]:
+    def choose(self, session: Session, position: PositionT, mover: Color,
+               dice: Dice) -> Chosen[PositionT]:
         """A random legal play of ``dice``."""
         ...
 
-    def commit(self, chosen: Chosen[P], mover: Color) -> tuple[dict[str, Any], GameEnd | None]:
+    def commit(self, chosen: Chosen[PositionT], mover: Color
+               ) -> tuple[dict[str, Any], GameEnd | None]:
         """The play committed: the fields ``played`` must carry, and the game's end."""
         ...
 

@@ -26,6 +26,7 @@ from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.replay.actions import SetupAction
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
+from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
@@ -35,7 +36,6 @@ from tavla_pi.testing.soak import (
     DEFAULT_PLAYERS,
     DEFAULT_STYLE,
     Chosen,
-    Dice,
     GameEnd,
     GameStart,
     Players,
