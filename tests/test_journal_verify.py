@@ -182,6 +182,7 @@ def _revealed_after(events: list[Event], i: int) -> bool:
     return False
 
 
+@pytest.mark.slow  # 60 journals checked: seconds
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 5), data=st.data())
 def test_a_lost_event_is_caught_where_the_events_after_it_no_longer_follow(
@@ -195,6 +196,7 @@ def test_a_lost_event_is_caught_where_the_events_after_it_no_longer_follow(
     assert checked.reason
 
 
+@pytest.mark.slow  # 60 journals checked: seconds
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 5), data=st.data())
 def test_a_repeated_event_is_caught_at_the_repetition(seed: int, data: st.DataObject) -> None:

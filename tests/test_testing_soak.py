@@ -306,6 +306,7 @@ def last_turn(events: list[Event]) -> list[Event]:
     return events[rolled:]
 
 
+@pytest.mark.slow  # a soak session played out: seconds
 def test_a_checker_carried_over_a_full_point_does_not_add_to_it() -> None:
     turn = last_turn(replay("carried_over_full_point.jsonl", seed=1000003023, match_length=5))
     assert turn[0]["player"] == "black" and turn[0]["dice"] == [1, 1]

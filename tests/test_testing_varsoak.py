@@ -66,6 +66,7 @@ def test_a_tavli_match_plays_the_three_games_in_turn() -> None:
     assert result.counts["games_portes"] and result.counts["games_plakoto"]
 
 
+@pytest.mark.slow  # a soak session played out: seconds
 def test_an_illegal_move_read_as_a_legal_one_from_the_pile_is_unseen() -> None:
     # Found by the Fevga soak (seed 12, session 12000044, turn 8): Black 6-2 carries
     # 11 -> 4 (illegal) in one scan.  Black's start pile on 12 reads "12 to 13", so
@@ -88,6 +89,7 @@ def test_two_complete_plays_that_read_the_same_are_asked_however_far_apart() -> 
     assert [e["play"] for e in turn if e.type == "played"] == ["5/off 3/off"]
 
 
+@pytest.mark.slow  # a soak session played out: seconds
 def test_a_lift_from_a_pile_under_a_phantom_counts_the_pile_right() -> None:
     events = replay("lift_under_a_phantom.jsonl", seed=21000307)
     turn = events[max(i for i, e in enumerate(events) if e == "rolled"):]
