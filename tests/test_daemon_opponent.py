@@ -19,6 +19,7 @@ from tavla_pi.daemon import opponent as opponent_module
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.startup import open_daemon
 from tavla_pi.engine import NOT_INSTALLED
+from tavla_pi.game.coach import Coach
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 
@@ -73,7 +74,7 @@ def test_nobody_configured_still_starts_gnubg_for_hints_and_the_menu(
     try:
         referee = opened.core.referee
         assert referee.computer.color is None
-        assert referee.engine is not None and referee.coach is not None
+        assert referee.engine is not None and isinstance(referee.coach, Coach)
         assert referee.menu.engine_missing is None
     finally:
         opened.close()

@@ -20,7 +20,7 @@ from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, ResignAnsw
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
-from tavla_pi.game.coach import Coach
+from tavla_pi.game.coach import coach_for
 from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.offers import Offers
@@ -74,7 +74,7 @@ class Referee(Offers, VariantGames):
         self._settings = settings
         self.dice = dice
         self.engine = engine
-        self.coach = Coach(engine, settings, self._emit) if engine is not None else None
+        self.coach = coach_for(engine, settings, self._emit)
         self.next_opponent: OpponentSettings = settings.opponent
         self.next_variant = settings.variant
         self.menu = Menu(settings.menu_confirm_ms, engine_missing)
@@ -106,8 +106,7 @@ class Referee(Offers, VariantGames):
     def settings(self, settings: GameSettings) -> None:
         changed = settings.opponent != self._settings.opponent
         self._settings = settings
-        if self.coach is not None:
-            self.coach.settings = settings
+        self.coach.settings = settings
         if changed:  # the computer plays another side, or at another level
             self._seat_computer(settings.opponent)
 
@@ -160,7 +159,7 @@ class Referee(Offers, VariantGames):
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._now = now
-        if self.coach is not None and self.turn is not None:
+        if self.turn is not None:
             play = self.coach.tick(now)
             if play is not None:
                 self._commit(self.turn, play)
@@ -231,7 +230,7 @@ class Referee(Offers, VariantGames):
         given, replaces its engine (and the coach's).  A turn being moved starts afresh."""
         if engine is not None and engine is not self.engine:
             self.engine = engine
-            self.coach = Coach(engine, self.settings, self._emit)
+            self.coach = coach_for(engine, self.settings, self._emit)
         changed = opponent != self.settings.opponent
         self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
         if not changed:
@@ -251,14 +250,14 @@ class Referee(Offers, VariantGames):
     @property
     def thinking(self) -> bool:
         """True while a question to the engine (the computer's or the coach's) is unanswered."""
-        return self.computer.thinking or (self.coach is not None and self.coach.thinking)
+        return self.computer.thinking or self.coach.thinking
 
     def wait_engine(self, timeout_s: float) -> bool:
         """Block (in real time) until the pending answers are in; False if ``timeout_s`` passed.
 
         For replay and tools, before a scan: the answers are then taken at that scan.
         """
-        return self.computer.wait(timeout_s) and (self.coach is None or self.coach.wait(timeout_s))
+        return self.computer.wait(timeout_s) and self.coach.wait(timeout_s)
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -381,8 +380,7 @@ class Referee(Offers, VariantGames):
             self._observe_turn(self.obs)
 
     def _coach_begin(self, turn: Turn) -> None:
-        if self.coach is not None:
-            self.coach.begin(turn, self.match, self._now)
+        self.coach.begin(turn, self.match, self._now)
 
     def _pass_turn(self) -> None:
         self.pass_at = None
@@ -394,8 +392,7 @@ class Referee(Offers, VariantGames):
         turn = self.turn
         assert turn is not None
         turn.observe(obs)
-        if self.coach is not None:
-            self.coach.observed()
+        self.coach.observed()
         self._report_sync(turn.fixes())
         lifted = turn.new_lift()
         if lifted is not None:
@@ -411,7 +408,7 @@ class Referee(Offers, VariantGames):
         CUBE lights the next candidate, DONE or ROLL asks to commit (once settled)."""
         if color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
-        elif role == "cube" and long and self.coach is not None:
+        elif role == "cube" and long and self.coach.gives_hints:
             self.coach.hint_pressed(self._now)
         elif role == "cube":
             if not turn.cycle_candidate():
@@ -428,7 +425,7 @@ class Referee(Offers, VariantGames):
         if isinstance(play, VariantPlay):
             self._commit_variant(turn, play)
             return
-        if self.coach is not None and not self.coach.may_commit(play, self._now):
+        if not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 
@@ -568,8 +565,7 @@ class Referee(Offers, VariantGames):
         self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:
-        if self.coach is not None:
-            self.coach.follow(self.turn)
+        self.coach.follow(self.turn)
         out, self._out = self._out, []
         return out
 

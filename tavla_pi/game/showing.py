@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
-from tavla_pi.game.coach import Coach
+from tavla_pi.game.coach import Coaching
 from tavla_pi.game.tavli import VariantResult, bound_first_checker
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase, Pins
@@ -63,7 +63,7 @@ def tavli_fields(referee: Referee) -> dict[str, Any]:
 
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,
-              coach: Coach | None, *, lights: TurnLights | None = None) -> GameView:
+              coach: Coaching, *, lights: TurnLights | None = None) -> GameView:
     """A turn being moved: ``turn`` None while the computer chooses its play; ``lights``
     those of a provisional board (None: the turn's own)."""
     if turn is None:
@@ -80,9 +80,9 @@ def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], no
         confirms=lights.confirms, **_suggested(coach), **base)
 
 
-def _suggested(coach: Coach | None) -> dict[str, Any]:
+def _suggested(coach: Coaching) -> dict[str, Any]:
     """The view's fields of the play the coach lights (none without an engine)."""
-    if coach is None or not coach.suggested:
+    if not coach.suggested:
         return {}
     return {"suggested": coach.suggested, "suggested_since_ms": coach.suggested_since}
 
