@@ -6,7 +6,9 @@ no clock of its own: every call carries ``now`` in milliseconds.  The logical
 board is the authority: when the sensed board differs, the referee says what
 to fix and waits.
 
-Against the computer (:mod:`tavla_pi.game.computer`) its answers act as its button
+Whoever decides for the colour the hand does not play is the referee's seat
+(:mod:`tavla_pi.game.seat`): the computer (:mod:`tavla_pi.game.computer`), or
+the hand itself between two players.  A seat's decisions act as its button
 presses; its play is carried out by hand and committed once the board shows it.
 """
 
@@ -16,16 +18,17 @@ from dataclasses import replace
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, ResignAnswer, TakeDecision
+from tavla_pi.engine import BackgroundEngine
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.coach import coach_for
-from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
+from tavla_pi.game.computer import seat_for
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.offers import Offers
-from tavla_pi.game.resign import ResignDesk, offer_to_make
+from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
+from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.tavli import (
@@ -43,7 +46,6 @@ from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
 from tavla_pi.reconcile.fix import Fix
-from tavla_pi.rules import Resignation
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
@@ -92,7 +94,7 @@ class Referee(Offers, VariantGames):
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
         self.resign = ResignDesk()
-        self.computer = Computer(settings.opponent, engine)
+        self.seat = seat_for(settings.opponent, engine)
         self.undo: carry.Undo | None = None
         self._out: list[Event] = []
         self._now = 0
@@ -108,13 +110,13 @@ class Referee(Offers, VariantGames):
         self._settings = settings
         self.coach.settings = settings
         if changed:  # the computer plays another side, or at another level
-            self._seat_computer(settings.opponent)
+            self._take_seat(settings.opponent)
 
-    def _seat_computer(self, opponent: OpponentSettings) -> None:
-        """A computer for ``opponent`` on the referee's engine; the old one's question is
+    def _take_seat(self, opponent: OpponentSettings) -> None:
+        """The seat of ``opponent`` on the referee's engine; the old seat's decision is
         withdrawn and no takeback is left open."""
-        self.computer.withdraw()
-        self.computer, self.undo = Computer(opponent, self.engine), None
+        self.seat.withdraw()
+        self.seat, self.undo = seat_for(opponent, self.engine), None
 
     # -- inputs ------------------------------------------------------------------
 
@@ -138,7 +140,7 @@ class Referee(Offers, VariantGames):
             self._menu(long)
         else:
             color, _, role = name.partition(".")
-            if self.computer.refuses(Color(color), self.phase):
+            if self.seat.refuses(Color(color), self.phase):
                 self._reject(Color(color), f"the computer plays {color}")
             else:
                 self._player_button(Color(color), role, long)
@@ -171,8 +173,8 @@ class Referee(Offers, VariantGames):
                 self._done(turn)
         if self.phase is Phase.NO_MOVE and self.pass_at is not None and now >= self.pass_at:
             self._pass_turn()
-        while (answer := self.computer.update(self, now)) is not None:
-            self._computer_answers(answer)
+        while (action := self.seat.update(self, now)) is not None:
+            self._seat_acts(action)
         return self._flush()
 
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
@@ -217,12 +219,12 @@ class Referee(Offers, VariantGames):
         self.resign = ResignDesk(state.resign_declined)
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
-            self.turn = carry.resumed_turn(state, self.computer.color)
+            self.turn = carry.resumed_turn(state, self.seat.color)
             if self.turn is not None and self.turn.engine_play is None:
                 self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
-        self.undo = carry.resumed_undo(state, self.computer.color)
+        self.undo = carry.resumed_undo(state, self.seat.color)
 
     def set_opponent(self, opponent: OpponentSettings,
                      engine: BackgroundEngine | None = None) -> None:
@@ -234,7 +236,7 @@ class Referee(Offers, VariantGames):
         changed = opponent != self.settings.opponent
         self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
         if not changed:
-            self._seat_computer(opponent)  # the same side afresh, on the engine given
+            self._take_seat(opponent)  # the same side afresh, on the engine given
         self.next_opponent = opponent  # and the matches after it, until a MENU or the page
         if self.phase is Phase.MOVING:
             self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
@@ -245,19 +247,19 @@ class Referee(Offers, VariantGames):
     def busy(self) -> bool:
         """True while something waits on time: a pending DONE, a no-move pass or the engine."""
         pending = self.turn is not None and self.turn.done_pending_since is not None
-        return pending or self.phase is Phase.NO_MOVE or self.computer.pending or self.thinking
+        return pending or self.phase is Phase.NO_MOVE or self.seat.pending or self.thinking
 
     @property
     def thinking(self) -> bool:
         """True while a question to the engine (the computer's or the coach's) is unanswered."""
-        return self.computer.thinking or self.coach.thinking
+        return self.seat.thinking or self.coach.thinking
 
     def wait_engine(self, timeout_s: float) -> bool:
         """Block (in real time) until the pending answers are in; False if ``timeout_s`` passed.
 
         For replay and tools, before a scan: the answers are then taken at that scan.
         """
-        return self.computer.wait(timeout_s) and self.coach.wait(timeout_s)
+        return self.seat.wait(timeout_s) and self.coach.wait(timeout_s)
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -367,7 +369,7 @@ class Referee(Offers, VariantGames):
             return
         self._enter(Phase.MOVING)
         self.turn = None  # the computer's play comes from the engine (tick)
-        if not self.computer.plays(mover):
+        if not self.seat.plays(mover):
             turn = (Turn.begin(start, mover, dice) if isinstance(start, Position)
                     else Turn.begin_variant(start, dice))
             self._coach_begin(turn)
@@ -447,7 +449,7 @@ class Referee(Offers, VariantGames):
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
-            if self.computer.plays(mover.opponent):  # may be taken back until it plays
+            if self.seat.plays(mover.opponent):  # may be taken back until it plays
                 self.undo = carry.Undo.of(turn, before, self.board)
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
@@ -523,29 +525,31 @@ class Referee(Offers, VariantGames):
             self.next_opponent = chosen.apply(self.next_opponent)
             self._new_match(self.settings.match_length, chosen.variant)
 
-    # -- the computer ----------------------------------------------------------------
+    # -- the seat --------------------------------------------------------------------
 
-    def _computer_answers(self, answer: ComputerAnswer) -> None:
-        """Carry out the computer's answer: its press, its play, or the hand's turn."""
-        color = self.computer.color
-        assert color is not None  # only a playing computer answers
-        if isinstance(answer, CubeAction | TakeDecision):
-            self._player_button(color, *press_for(answer, self.match, color, self.settings.rules))
-        elif isinstance(answer, ResignAnswer):
-            self._answer_resignation(color, accept=answer is ResignAnswer.ACCEPT)
-        elif isinstance(answer, Resignation):
-            level = offer_to_make(answer, self.resign.declined)
-            if level is not None:
-                self._offer_resignation(color, level)
-        elif self.phase is Phase.MOVING:
-            dice = (self.shown_dice[0], self.shown_dice[-1])
-            if isinstance(answer, EnginePlay) and answer.play is not None:
-                play = answer.play
-                self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
-                           play=play.notation, position_id=play.result.position_id())
-                self._follow(carry.follow_play(self.position(), color, dice, play))
-            else:  # given up: the hand plays it
-                self._follow(Turn.begin(self.position(), color, dice))
+    def _seat_acts(self, action: SeatAction) -> None:
+        """Carry out the seat's decision: its press, its resignation, or its play."""
+        color = self.seat.color
+        assert color is not None  # only a seat that plays a colour decides
+        if isinstance(action, Press):
+            self._player_button(color, action.role, action.long)
+        elif isinstance(action, AnswersResignation):
+            self._answer_resignation(color, action.accept)
+        elif isinstance(action, OffersResignation):
+            self._offer_resignation(color, action.level)
+        else:
+            self._seat_chooses(color, action)
+
+    def _seat_chooses(self, color: Color, chosen: Chooses) -> None:
+        """The seat's play, for the hand to carry out; none chosen: the hand plays it."""
+        dice = (self.shown_dice[0], self.shown_dice[-1])
+        play = chosen.play
+        if play is None:
+            self._follow(Turn.begin(self.position(), color, dice))
+            return
+        self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
+                   play=play.notation, position_id=play.result.position_id())
+        self._follow(carry.follow_play(self.position(), color, dice, play))
 
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""

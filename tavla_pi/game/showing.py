@@ -27,13 +27,13 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
                  lights: TurnLights | None = None) -> GameView:
     """What the referee shows at ``now`` with these fixes, and these lights of the turn
     (None: the turn's own)."""
-    match, computer, phase = referee.match, referee.computer, referee.phase
+    match, seat, phase = referee.match, referee.seat, referee.phase
     base: dict[str, Any] = dict(
         phase=phase, cube_value=match.cube, cube_owner=match.cube_owner,
         score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
         menu=referee.menu.view(now),
-        engine_color=computer.color, engine_thinking=computer.thinking,
-        engine_trouble=computer.trouble, **tavli_fields(referee),
+        engine_color=seat.color, engine_thinking=seat.thinking,
+        engine_trouble=seat.trouble, **tavli_fields(referee),
     )
     if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
         shown = referee.result is not None and (
