@@ -6,10 +6,12 @@ no clock of its own: every call carries ``now`` in milliseconds.  The logical
 board is the authority: when the sensed board differs, the referee says what
 to fix and waits.
 
-Whoever decides for the colour the hand does not play is the referee's seat
-(:mod:`tavla_pi.game.seat`): the computer (:mod:`tavla_pi.game.computer`), or
-the hand itself between two players.  A seat's decisions act as its button
-presses; its play is carried out by hand and committed once the board shows it.
+The referee holds its parts: the cube and resignations (:mod:`tavla_pi.game.offers`
+rules on them), the coach (:mod:`tavla_pi.game.coach`) and the seat: whoever
+decides for the colour the hand does not play (:mod:`tavla_pi.game.seat`), the
+computer (:mod:`tavla_pi.game.computer`) or the hand itself between two players.
+A seat's decisions act as its button presses; its play is carried out by hand
+and committed once the board shows it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from tavla_pi.game import carry
 from tavla_pi.game.coach import coach_for
 from tavla_pi.game.computer import seat_for
 from tavla_pi.game.menu import Menu, Mode
-from tavla_pi.game.offers import Offers
+from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import KEEPS_UNDO, Resumed
 from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
@@ -46,6 +48,7 @@ from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
 from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules import Resignation
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
@@ -58,7 +61,7 @@ from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
-class Referee(Offers, VariantGames):
+class Referee(VariantGames):
     """Referees a match on a sensed board; every decision is an event.
 
     ``settings.opponent`` is the match's opponent; ``next_opponent`` the one the
@@ -94,6 +97,7 @@ class Referee(Offers, VariantGames):
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
         self.resign = ResignDesk()
+        self.offers = Offers(self)
         self.seat = seat_for(settings.opponent, engine)
         self.undo: carry.Undo | None = None
         self._out: list[Event] = []
@@ -317,9 +321,9 @@ class Referee(Offers, VariantGames):
             if self.variant_position is not None or not self._resign_gesture(color, role, long):
                 self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
-            self._answer_double(color, role, long)
+            self._rule(color, self.offers.answer_double(color, role, long))
         elif phase is Phase.RESIGN_OFFERED:
-            self._answer_resignation(color, accept=role == "roll")
+            self._rule(color, self.offers.answer_resignation(color, accept=role == "roll"))
         elif phase is Phase.MOVING and self.turn is not None:
             self._moving(self.turn, color, role, long)
         elif phase is Phase.NO_MOVE and role == "roll":
@@ -351,7 +355,7 @@ class Referee(Offers, VariantGames):
         if color is not self.match.on_roll:
             self._reject(color, f"it is {self.match.on_roll.value}'s turn")
         elif role == "cube":
-            self._offer_double(color)
+            self._rule(color, self.offers.double(color))
         else:
             dice = self.dice.roll()
             self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
@@ -525,6 +529,39 @@ class Referee(Offers, VariantGames):
             self.next_opponent = chosen.apply(self.next_opponent)
             self._new_match(self.settings.match_length, chosen.variant)
 
+    # -- the cube and resignations -----------------------------------------------------
+
+    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
+        """``color`` (the computer) offers to resign ``level`` before its roll."""
+        self._now = now
+        self._rule(color, self.offers.offer_resignation(color, level))
+        return self._flush()
+
+    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
+        """``color`` (the computer) accepts or declines the resignation on offer."""
+        self._now = now
+        self._rule(color, self.offers.answer_resignation(color, accept))
+        return self._flush()
+
+    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
+        """A press before the roll that chooses, offers or withdraws a resignation."""
+        ruling = self.offers.resign_gesture(color, role, long)
+        if ruling is not None:
+            self._rule(color, ruling)
+        return ruling is not None
+
+    def _rule(self, color: Color, ruling: Ruling) -> None:
+        """Carry out the offers' ruling on ``color``'s press or decision."""
+        if isinstance(ruling, Refused):
+            self._reject(color, ruling.reason)
+        elif isinstance(ruling, Ruled):
+            self.match = ruling.match
+            self._emit(ruling.kind, **ruling.fields)
+            if isinstance(ruling.then, Phase):
+                self._enter(ruling.then)
+            elif ruling.then is not None:
+                self._game_over(ruling.then)
+
     # -- the seat --------------------------------------------------------------------
 
     def _seat_acts(self, action: SeatAction) -> None:
@@ -534,9 +571,9 @@ class Referee(Offers, VariantGames):
         if isinstance(action, Press):
             self._player_button(color, action.role, action.long)
         elif isinstance(action, AnswersResignation):
-            self._answer_resignation(color, action.accept)
+            self._rule(color, self.offers.answer_resignation(color, action.accept))
         elif isinstance(action, OffersResignation):
-            self._offer_resignation(color, action.level)
+            self._rule(color, self.offers.offer_resignation(color, action.level))
         else:
             self._seat_chooses(color, action)
 
