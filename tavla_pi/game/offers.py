@@ -132,7 +132,8 @@ class Offers:
                                                            table.settings.rules)
         except IllegalPlayError as exc:
             return Refused(str(exc))
-        fields = {"player": color.value, "points": points}
         if result is not None:
-            return Ruled(answered, EventType.RESIGN_ACCEPTED, fields, result)
-        return Ruled(answered, EventType.RESIGN_DECLINED, fields, Phase.AWAIT_ROLL)
+            return Ruled(answered, EventType.RESIGN_ACCEPTED,
+                         {"player": color.value, "points": points}, result)
+        return Ruled(answered, EventType.RESIGN_DECLINED,
+                     {"player": color.value, "points": points}, Phase.AWAIT_ROLL)
