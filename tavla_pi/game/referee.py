@@ -29,7 +29,8 @@ from tavla_pi.game.computer import seat_for
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
 from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.restore import KEEPS_UNDO, Resumed
+from tavla_pi.game.restore import KEEPS_UNDO
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
@@ -38,11 +39,10 @@ from tavla_pi.game.tavli import (
     game_start,
     high_first,
     kind_of,
-    opened,
-    portes_end,
     position_id,
     start_position,
 )
+from tavla_pi.game.transitions import after_game, after_opening, after_play, loaded_phase
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
@@ -52,7 +52,7 @@ from tavla_pi.rules import Resignation
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
-from tavla_pi.rules.match import GameState, MatchState, new_match, rolled, start_game, turn_done
+from tavla_pi.rules.match import MatchState, new_match, rolled, turn_done
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
@@ -192,16 +192,11 @@ class Referee(VariantGames):
         self.variant_position = None
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id(), variant="portes")
-        if match.game_state is not GameState.PLAYING:
-            self._enter(Phase.SETUP)
-        elif match.double_offered:
-            self._enter(Phase.DOUBLE_OFFERED)
-        elif match.resignation:
-            self._enter(Phase.RESIGN_OFFERED)
-        elif match.dice is not None:
+        phase = loaded_phase(match)
+        if phase is Phase.MOVING and match.dice is not None:
             self._start_turn(match.dice)
         else:
-            self._enter(Phase.AWAIT_ROLL)
+            self._enter(phase)
         return self._flush()
 
     def resume(self, state: Resumed, now: int) -> None:
@@ -343,8 +338,8 @@ class Referee(VariantGames):
         opening = OpeningRoll(tuple(self.opening_throws))
         self.opening_throws = []
         self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
-        self.match = start_game(self.match, opening, self.settings.rules)
-        self.tavli, self.match, vstart = opened(self.tavli, self.match, opening.starter)
+        self.match, self.tavli, vstart = after_opening(self.match, self.tavli, opening,
+                                                       self.settings.rules)
         if vstart is None:
             self._start_turn(opening.dice)
         else:  # Plakoto and Fevga: the opening roll's winner rolls both dice
@@ -439,12 +434,7 @@ class Referee(VariantGames):
         mover, before = turn.mover, self.match
         self.board = play.result.to_board(mover.opponent)
         self.turn = None
-        result = None
-        if sum(play.result.theirs) == 0:  # the mover has borne off all 15
-            self.match, result = portes_end(self.match, mover, play.result.mine,
-                                            self.settings.rules, self.tavli)
-        else:
-            self.match = turn_done(self.match)
+        self.match, result = after_play(self.match, mover, play, self.settings.rules, self.tavli)
         self._emit(EventType.PLAYED, player=mover.value, dice=high_first(turn.dice),
                    play=play.notation, position_id=play.result.position_id(),
                    match_id=self.match.match_id(),
@@ -458,16 +448,14 @@ class Referee(VariantGames):
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
         self.result, self.turn = result, None
-        self.tavli = self.tavli.scored(result.winner, result.points)
+        self.tavli, phase = after_game(self.match, self.tavli, result)
         winner_name = result.winner.value if result.winner is not None else None
         self._emit(EventType.GAME_OVER, winner=winner_name, kind=kind_of(result),
                    cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
         if winner is not None:
             self._emit(EventType.MATCH_OVER, winner=winner.value, score=list(self.match.score))
-            self._enter(Phase.MATCH_OVER)
-        else:
-            self._enter(Phase.GAME_OVER)
+        self._enter(phase)
         self.sync_fixes = ()
 
     def new_match(self, length: int, now: int, variant: str | None = None) -> list[Event]:
