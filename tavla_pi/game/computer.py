@@ -103,6 +103,8 @@ def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Sea
 class Computer:
     """The colour the computer plays, its engine, and the one question out at a time."""
 
+    name = "the computer"
+
     def __init__(self, opponent: OpponentSettings, engine: BackgroundEngine) -> None:
         self.opponent = opponent
         self.engine = engine

@@ -38,13 +38,6 @@ class OfferTable(Protocol):
 
 
 @dataclass(frozen=True)
-class Refused:
-    """The press or decision is refused, for ``reason``."""
-
-    reason: str
-
-
-@dataclass(frozen=True)
 class Ruled:
     """The match is ``match`` now; an event of ``kind`` with ``fields`` says so; then the
     game enters ``then`` (a phase), ends with ``then`` (a result), or stays (None)."""
@@ -58,6 +51,13 @@ class Ruled:
 @dataclass(frozen=True)
 class Shown:
     """Only what the cube column shows has changed (a resignation being chosen)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The press or decision is refused, for ``reason``."""
+
+    reason: str
 
 
 Ruling = Refused | Ruled | Shown

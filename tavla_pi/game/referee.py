@@ -145,7 +145,7 @@ class Referee(VariantGames):
         else:
             color, _, role = name.partition(".")
             if self.seat.refuses(Color(color), self.phase):
-                self._reject(Color(color), f"the computer plays {color}")
+                self._reject(Color(color), f"{self.seat.name} plays {color}")
             else:
                 self._player_button(Color(color), role, long)
         return self._flush()

@@ -77,6 +77,11 @@ class Seat(Protocol):
     """Whoever decides for the colour the hand at the board does not play."""
 
     @property
+    def name(self) -> str:
+        """Who the seat is, as a refused press names it ("the computer")."""
+        ...
+
+    @property
     def color(self) -> Color | None:
         """The colour the seat plays (None: the hand plays both)."""
         ...
@@ -120,6 +125,7 @@ class Seat(Protocol):
 class HandSeat:
     """Two players at the board: the hand decides for both colours."""
 
+    name = "the hand"
     color: Color | None = None
     trouble: str | None = None
     thinking = False
