@@ -26,7 +26,8 @@ from typing import Any
 from tavla_pi.decode.observation import NOTHING, CountRange, Observation, Reading
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import Resumed, verify
+from tavla_pi.game.restore import verify
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules

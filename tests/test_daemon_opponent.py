@@ -20,6 +20,8 @@ from tavla_pi.daemon import opponent as opponent_module
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.startup import open_daemon
 from tavla_pi.engine import NOT_INSTALLED
+from tavla_pi.game.coach import Coach
+from tavla_pi.game.computer import Computer
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 
@@ -37,8 +39,9 @@ def test_gnubg_starts_in_the_background_with_its_prefs_in_the_state_dir(
     opened = open_daemon(config(), tmp_path / "state", Notifier(None), gnubg=program)
     try:
         referee = opened.core.referee
-        engine = referee.computer.engine
-        assert referee.computer.color is Color.BLACK and engine is not None
+        seat = referee.seat
+        assert isinstance(seat, Computer) and seat.color is Color.BLACK
+        engine = seat.engine
         assert engine.deadline_ms == opponent_module.DECISION_DEADLINE_MS
         assert engine.start().wait(30)  # the start job queued at open is done before it
         supervisor = engine.engine.supervisor  # type: ignore[attr-defined]
@@ -60,7 +63,7 @@ def test_without_gnubg_the_daemon_says_so_once_and_two_players_play(
     opened = open_daemon(config(), tmp_path, Notifier(None), gnubg=None)
     opened.close()
     assert caplog.text.count(NOT_INSTALLED) == 1
-    assert opened.core.referee.computer.color is None
+    assert opened.core.referee.seat.color is None
 
 
 def test_nobody_configured_still_starts_gnubg_for_hints_and_the_menu(
@@ -71,8 +74,8 @@ def test_nobody_configured_still_starts_gnubg_for_hints_and_the_menu(
                          gnubg=program)
     try:
         referee = opened.core.referee
-        assert referee.computer.color is None
-        assert referee.engine is not None and referee.coach is not None
+        assert referee.seat.color is None
+        assert referee.engine is not None and isinstance(referee.coach, Coach)
         assert referee.menu.engine_missing is None
     finally:
         opened.close()

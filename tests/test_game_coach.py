@@ -20,7 +20,7 @@ from tavla_pi.engine import BackgroundEngine, EngineRequest, Level, RankedPlay
 from tavla_pi.errors import EngineError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import event_problem
-from tavla_pi.game.coach import WAIT_MS, play_steps
+from tavla_pi.game.coach import WAIT_MS, Coach, NoCoach, play_steps
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import restore, verify
 from tavla_pi.game.settings import GameSettings
@@ -216,7 +216,7 @@ def test_an_engine_that_does_not_answer_holds_done_back_for_the_wait_at_most(
         assert done["type"] == "played" and done["play"] == "13/9"
         assert of_type(events, "blunder_warning") == []
         coach = run.runner.referee.coach
-        assert coach is not None and not coach.thinking
+        assert isinstance(coach, Coach) and not coach.thinking
     assert "committed without the blunder check" in caplog.text
 
 
@@ -227,6 +227,14 @@ def test_no_engine_and_no_coach_leave_replay_as_it_was() -> None:
     with coached(engine, opponent(None)) as run:
         coached_events = run.play(*actions) + run.settle()
     assert coached_events == plain
+
+
+def test_without_an_engine_the_referee_has_a_coach_that_lets_every_done_commit() -> None:
+    referee = Referee(opponent(None), ScriptedDice())
+    coach = referee.coach
+    assert isinstance(coach, NoCoach) and not coach.gives_hints
+    assert coach.tick(0) is None and coach.wait(0.0) and not referee.thinking
+    assert (coach.hint, coach.warning, coach.suggested) == (None, None, ())
 
 
 # -- the journal --------------------------------------------------------------------------
@@ -287,7 +295,7 @@ def test_a_resumed_turn_starts_afresh_and_its_warning_is_not_resumed() -> None:
     referee = Referee(settings, ScriptedDice(), engine=background)
     referee.resume(restore(events, settings), events[-1].t + 1)
     try:
-        assert referee.phase.value == "moving" and referee.coach is not None
+        assert referee.phase.value == "moving" and isinstance(referee.coach, Coach)
         assert referee.coach.warning is None and referee.view().suggested == ()
         asked = referee.thinking
         assert asked  # the new turn asks the engine again

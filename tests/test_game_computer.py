@@ -329,4 +329,4 @@ def test_a_setup_that_starts_a_match_keeps_its_opponent() -> None:
         started = [e for e in events if e["type"] == "new_match"]
         assert started == [{"t": started[0]["t"], "type": "new_match", "match_length": 1,
                             "opponent": "black", "level": "expert"}]
-        assert runner.referee.computer.color is Color.BLACK
+        assert runner.referee.seat.color is Color.BLACK

@@ -20,7 +20,8 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.schema import parse_event
 from tavla_pi.events.types import EventType
 from tavla_pi.export.games import record_match
-from tavla_pi.game.restore import Resumed, verify
+from tavla_pi.game.restore import verify
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.board import counts_of

@@ -289,8 +289,11 @@ def emitted() -> dict[str, list[set[str]]]:
 
 
 def _calls(tree: ast.AST) -> Iterator[tuple[str, set[str]]]:
-    """Each ``_emit("type", field=...)`` (or ``Event("type", t)``) call: type, fields."""
+    """Each ``_emit("type", field=...)`` (or ``Event("type", t)``) call: type, fields; and
+    each ruling of the offers, ``Ruled(match, EventType.NAME, {field: ...}, ...)``."""
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node.func) == "Ruled":
+            yield from _ruled(node)
         if not isinstance(node, ast.Call) or _callee(node.func) not in ("_emit", "Event"):
             continue
         kind = _event_type(node.args[0]) if node.args else None
@@ -305,6 +308,16 @@ def _calls(tree: ast.AST) -> Iterator[tuple[str, set[str]]]:
                 fields |= {str(k.value) for k in keyword.value.keys if isinstance(k, ast.Constant)}
         assert _callee(node.func) == "_emit" or len(node.args) == 2, "fields this test cannot read"
         yield kind, fields
+
+
+def _ruled(node: ast.Call) -> Iterator[tuple[str, set[str]]]:
+    """The event of a ruling of the offers (:class:`tavla_pi.game.offers.Ruled`)."""
+    kind = _event_type(node.args[1]) if len(node.args) > 2 else None
+    if kind is None:
+        return
+    fields = node.args[2]
+    assert isinstance(fields, ast.Dict), "fields must be readable here"
+    yield kind, {str(k.value) for k in fields.keys if isinstance(k, ast.Constant)}
 
 
 def _event_type(arg: ast.expr) -> str | None:

@@ -18,7 +18,8 @@ from pathlib import Path
 from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import Resumed, verify
+from tavla_pi.game.restore import verify
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
 
 log = logging.getLogger("tavla_pi.daemon")

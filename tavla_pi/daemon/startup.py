@@ -35,7 +35,7 @@ from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.restore import Resumed
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.backends import open_backend
 from tavla_pi.hal.base import Backend

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.game.restore import Resumed
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import EngineStep
 from tavla_pi.reconcile import (

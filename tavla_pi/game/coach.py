@@ -128,8 +128,118 @@ class _Lesson:
     seen: Verdict | None = None
 
 
+class Coaching(Protocol):
+    """What the referee asks of its coach every turn: a :class:`Coach` with an engine,
+    a :class:`NoCoach` without one."""
+
+    settings: GameSettings
+
+    @property
+    def gives_hints(self) -> bool:
+        """Whether a long CUBE of the mover asks for a hint (else it lights a candidate)."""
+        ...
+
+    @property
+    def hint(self) -> HintList | None:
+        """The hint shown this turn."""
+        ...
+
+    @property
+    def warning(self) -> BlunderWarning | None:
+        """The blunder warning standing now."""
+        ...
+
+    @property
+    def suggested(self) -> tuple[Step, ...]:
+        """The play lit now."""
+        ...
+
+    @property
+    def suggested_since(self) -> int:
+        """When the play lit now was lit."""
+        ...
+
+    @property
+    def thinking(self) -> bool:
+        """True while a question waits for its answer to be taken."""
+        ...
+
+    def wait(self, timeout_s: float) -> bool:
+        """Block until the pending answer is in; False on timeout."""
+        ...
+
+    def begin(self, turn: Turn, match: MatchState, now: int) -> None:
+        """A turn begins."""
+        ...
+
+    def follow(self, turn: Turn | None) -> None:
+        """The referee's turn now."""
+        ...
+
+    def observed(self) -> None:
+        """The board was read again."""
+        ...
+
+    def hint_pressed(self, now: int) -> None:
+        """A long CUBE of the mover."""
+        ...
+
+    def may_commit(self, play: Play, now: int) -> bool:
+        """DONE on ``play``: True to commit now."""
+        ...
+
+    def tick(self, now: int) -> Play | None:
+        """Time passes: the play to commit now, if any."""
+        ...
+
+
+def coach_for(engine: BackgroundEngine | None, settings: GameSettings, emit: Emit) -> Coaching:
+    """The coach on ``engine``: a :class:`NoCoach` when there is none."""
+    return NoCoach(settings) if engine is None else Coach(engine, settings, emit)
+
+
+class NoCoach:
+    """The coach without an engine: no hints, no warnings, every DONE commits at once."""
+
+    gives_hints = False
+    hint: HintList | None = None
+    warning: BlunderWarning | None = None
+    suggested: tuple[Step, ...] = ()
+    suggested_since = 0
+    thinking = False
+
+    def __init__(self, settings: GameSettings) -> None:
+        self.settings = settings
+
+    def wait(self, timeout_s: float) -> bool:
+        """Nothing is ever pending."""
+        return True
+
+    def begin(self, turn: Turn, match: MatchState, now: int) -> None:
+        """Nothing to ask."""
+
+    def follow(self, turn: Turn | None) -> None:
+        """Nothing to forget."""
+
+    def observed(self) -> None:
+        """Nothing is lit or held back."""
+
+    def hint_pressed(self, now: int) -> None:
+        """No hint to show (the referee lights a candidate instead)."""
+
+    def may_commit(self, play: Play, now: int) -> bool:
+        """Every DONE commits."""
+        return True
+
+    def tick(self, now: int) -> Play | None:
+        """Nothing is held back."""
+        return None
+
+
 class Coach:
     """Hints and the blunder warning for the turn being moved, asked of a background engine."""
+
+    gives_hints = True
 
     def __init__(self, engine: BackgroundEngine, settings: GameSettings, emit: Emit) -> None:
         self.engine = engine

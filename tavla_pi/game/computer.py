@@ -6,25 +6,26 @@ resign or not, then double or roll, before its roll; take or drop a double;
 accept or decline a resignation; the chequer play of its roll), if any.
 The question goes to the :class:`~tavla_pi.engine.BackgroundEngine` and is
 polled on later ticks, so the scan loop never waits; the answer comes back
-once, and the referee carries it out as the computer's button press
-(:func:`press_for`) or, for a play, has the hand carry it out
-(:mod:`tavla_pi.game.carry`).  A decision that changes before its answer
-came (a takeback, a new match) withdraws its question.
+once, as the seat's action (:mod:`tavla_pi.game.seat`): the computer's button
+press (:func:`press_for`), its resignation, or its play, which the referee has
+the hand carry out (:mod:`tavla_pi.game.carry`).  A decision that changes
+before its answer came (a takeback, a new match) withdraws its question.
 
 An engine that fails (gnubg died twice on one question, or hung past the
 deadline) never changes the game: the same question is asked again after
 :data:`BACKOFF_MS`, doubling, up to :data:`MAX_ATTEMPTS` times, while
 ``trouble`` says why.  After that the computer gives that one decision up
 (:class:`GaveUp`): the hand makes it on the computer's buttons, as between two
-players, and the next decision is asked afresh.  Without an engine the
-computer plays nothing and the game is between two players.
+players, and the next decision is asked afresh.  Without an engine there is no
+computer: :func:`seat_for` seats a :class:`~tavla_pi.game.seat.HandSeat` and
+the game is between two players.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from tavla_pi.engine import (
     BackgroundEngine,
@@ -37,14 +38,22 @@ from tavla_pi.engine import (
 )
 from tavla_pi.engine.interface import may_engine_double
 from tavla_pi.errors import TavlaError
-from tavla_pi.game.resign import ResignDesk, answer_due, offer_due
-from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.turn import Turn
+from tavla_pi.game.resign import answer_due, offer_due, offer_to_make
+from tavla_pi.game.seat import (
+    AnswersResignation,
+    Chooses,
+    HandSeat,
+    OffersResignation,
+    Press,
+    Seat,
+    SeatAction,
+    Table,
+)
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.cube import may_beaver
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
-from tavla_pi.rules.position import Position
 
 MAX_ATTEMPTS = 4
 """How often one question is asked before the computer gives that decision up."""
@@ -80,27 +89,23 @@ class GaveUp:
 
 
 ComputerAnswer = CubeAction | TakeDecision | ResignAnswer | Resignation | EnginePlay | GaveUp
-"""What :meth:`Computer.update` hands back, once per decision."""
+"""What the computer's engine answers (or that it gave up), once per decision."""
 
 
-class Table(Protocol):
-    """What the computer reads of the game (the referee's state)."""
-
-    phase: Phase
-    match: MatchState
-    settings: GameSettings
-    turn: Turn | None
-    resign: ResignDesk
-
-    def position(self) -> Position:
-        """The committed position from the side of the player on roll."""
-        ...
+def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Seat:
+    """The seat of ``opponent``: the computer on ``engine``, or the hand at the board
+    when the match is between two players or there is no engine to play."""
+    if engine is None or opponent.color is None:
+        return HandSeat()
+    return Computer(opponent, engine)
 
 
 class Computer:
     """The colour the computer plays, its engine, and the one question out at a time."""
 
-    def __init__(self, opponent: OpponentSettings, engine: BackgroundEngine | None) -> None:
+    name = "the computer"
+
+    def __init__(self, opponent: OpponentSettings, engine: BackgroundEngine) -> None:
         self.opponent = opponent
         self.engine = engine
         self.trouble: str | None = None
@@ -116,8 +121,8 @@ class Computer:
 
     @property
     def color(self) -> Color | None:
-        """The colour the computer plays (None: nobody, or no engine to play it)."""
-        return self.opponent.color if self.engine is not None else None
+        """The colour the computer plays (None: nobody)."""
+        return self.opponent.color
 
     def plays(self, color: Color) -> bool:
         """Whether the computer plays ``color``."""
@@ -171,7 +176,19 @@ class Computer:
         return table.match != self._resign_weighed and offer_due(
             table.phase, table.match, table.position(), color, table.resign.declined)
 
-    def update(self, table: Table, now: int) -> ComputerAnswer | None:
+    def update(self, table: Table, now: int) -> SeatAction | None:
+        """The computer's next decision at ``table`` as the seat's action, once its answer
+        is in; an answer that asks nothing of the table (a resignation not worth
+        offering) is passed over for the next decision."""
+        color = self.color
+        while (answer := self.answer(table, now)) is not None:
+            assert color is not None  # only a playing computer answers
+            action = _action(answer, table, color)
+            if action is not None:
+                return action
+        return None
+
+    def answer(self, table: Table, now: int) -> ComputerAnswer | None:
         """Ask, poll or retry for the decision the game waits on (:meth:`decision`); its
         answer once it is in (once only)."""
         decision = self.decision(table)
@@ -191,14 +208,13 @@ class Computer:
 
     def withdraw(self) -> None:
         """Forget the decision and its question (the game moved on)."""
-        if self._job is not None and self.engine is not None:
+        if self._job is not None:
             self.engine.cancel(self._job)
         self._asked, self._job, self._answered = None, None, False
         self._failures, self._retry_at, self._gave_up, self.trouble = 0, None, False, None
 
     def _submit(self, decision: Decision) -> Job[Any]:
         engine, request = self.engine, decision.request
-        assert engine is not None  # a decision is only made with an engine
         if decision.question is Question.CUBE:
             return engine.cube_action(request)
         if decision.question is Question.TAKE:
@@ -210,7 +226,6 @@ class Computer:
         return engine.play(request)
 
     def _poll(self, decision: Decision, job: Job[Any], now: int) -> ComputerAnswer | None:
-        assert self.engine is not None
         try:
             answer: ComputerAnswer | None = self.engine.poll(job)
         except TavlaError as exc:
@@ -236,6 +251,24 @@ class Computer:
         self._gave_up = True
         self.trouble += "; play its side by hand"
         return GaveUp(decision)
+
+
+def _action(answer: ComputerAnswer, table: Table, color: Color) -> SeatAction | None:
+    """The engine's ``answer`` for ``color`` (the computer's) as the seat's action; None:
+    nothing to do (a resignation not worth offering, a decision given up before the
+    turn, which the hand makes on the computer's buttons)."""
+    if isinstance(answer, CubeAction | TakeDecision):
+        return Press(*press_for(answer, table.match, color, table.settings.rules))
+    if isinstance(answer, ResignAnswer):
+        return AnswersResignation(accept=answer is ResignAnswer.ACCEPT)
+    if isinstance(answer, Resignation):
+        level = offer_to_make(answer, table.resign.declined)
+        return None if level is None else OffersResignation(level)
+    if table.phase is not Phase.MOVING:
+        return None
+    if isinstance(answer, EnginePlay) and answer.play is not None:
+        return Chooses(answer.play)
+    return Chooses(None)  # given up: the hand plays it
 
 
 def _without_asking(decision: Decision) -> bool:

@@ -1,94 +1,139 @@
-"""The referee's part that answers the cube and resignations (a double offered, taken,
-beavered or dropped; a resignation chosen, offered, accepted or declined)."""
+"""The cube and resignations: what a press about them, or a seat's decision, leads to.
+
+:class:`Offers` reads the game at its :class:`OfferTable` and rules on a
+double offered, taken, beavered or dropped, and on a resignation chosen,
+offered, accepted or declined.  A ruling (:data:`Ruling`) is a refusal with
+its reason, or the match after it with the event that says so and what comes
+next (a phase, or the game's end); the referee carries it out.  Nothing here
+changes the game but the :class:`~tavla_pi.game.resign.ResignDesk` (what is
+being chosen, what was declined).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
 from tavla_pi.errors import IllegalPlayError
-from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.refereebase import RefereeBase
+from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import Resignation
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import MatchState
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavlimatch import TavliMatch
 
 
-class Offers(RefereeBase):
-    """The cube and resignations, for :class:`~tavla_pi.game.referee.Referee`."""
+class OfferTable(Protocol):
+    """What the offers read of the game (the referee's state)."""
 
-    def _offer_double(self, color: Color) -> None:
-        if not self.tavli.cube_allowed:
-            self._reject(color, f"no cube in {self.tavli.variant}"
-                         + (" in a tavli match" if self.tavli.variant == "portes" else ""))
-            return
-        verdict = cube_rules.may_double(self.match, color, self.settings.rules)
+    phase: Phase
+    match: MatchState
+    settings: GameSettings
+    resign: ResignDesk
+    tavli: TavliMatch
+
+
+@dataclass(frozen=True)
+class Ruled:
+    """The match is ``match`` now; an event of ``kind`` with ``fields`` says so; then the
+    game enters ``then`` (a phase), ends with ``then`` (a result), or stays (None)."""
+
+    match: MatchState
+    kind: EventType
+    fields: dict[str, Any] = field(default_factory=dict)
+    then: Phase | GameResult | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Only what the cube column shows has changed (a resignation being chosen)."""
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The press or decision is refused, for ``reason``."""
+
+    reason: str
+
+
+Ruling = Refused | Ruled | Shown
+"""What an offer, or an answer to one, leads to."""
+
+
+class Offers:
+    """The cube and resignations of the game at ``table``."""
+
+    def __init__(self, table: OfferTable) -> None:
+        self.table = table
+
+    def double(self, color: Color) -> Ruling:
+        """``color`` offers a double before rolling."""
+        tavli, match, rules = self.table.tavli, self.table.match, self.table.settings.rules
+        if not tavli.cube_allowed:
+            return Refused(f"no cube in {tavli.variant}"
+                           + (" in a tavli match" if tavli.variant == "portes" else ""))
+        verdict = cube_rules.may_double(match, color, rules)
         if not verdict:
-            self._reject(color, verdict.reason)
-            return
-        self.match = cube_rules.offer_double(self.match, color, self.settings.rules)
-        self._emit(EventType.DOUBLE_OFFERED, player=color.value, cube=self.match.cube * 2)
-        self._enter(Phase.DOUBLE_OFFERED)
+            return Refused(verdict.reason)
+        offered = cube_rules.offer_double(match, color, rules)
+        return Ruled(offered, EventType.DOUBLE_OFFERED,
+                     {"player": color.value, "cube": offered.cube * 2}, Phase.DOUBLE_OFFERED)
 
-    def _answer_double(self, color: Color, role: str, long: bool) -> None:
-        answerer = self.match.to_act  # the doubled player, or the doubler after a beaver
+    def answer_double(self, color: Color, role: str, long: bool) -> Ruling:
+        """``color``'s press with a double offered: ROLL takes, a long CUBE beavers (where
+        the rules allow it), CUBE drops."""
+        match, rules = self.table.match, self.table.settings.rules
+        answerer = match.to_act  # the doubled player, or the doubler after a beaver
         if color is not answerer:
-            self._reject(color, f"{answerer.value} must take or drop the double")
-        elif role == "roll":
-            self.match = cube_rules.take(self.match, color)
-            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube)
-            self._enter(Phase.AWAIT_ROLL)
-        elif long and cube_rules.may_beaver(self.match, color, self.settings.rules):
-            self.match = cube_rules.beaver(self.match, color, self.settings.rules)
-            self._emit(EventType.DOUBLE_TAKEN, player=color.value, cube=self.match.cube,
-                       beaver=True)
-        else:
-            cube = self.match.cube * 2
-            self.match, result = cube_rules.drop(self.match, color, self.settings.rules)
-            self._emit(EventType.DOUBLE_DROPPED, player=color.value, cube=cube)
-            self._game_over(result)
+            return Refused(f"{answerer.value} must take or drop the double")
+        if role == "roll":
+            taken = cube_rules.take(match, color)
+            return Ruled(taken, EventType.DOUBLE_TAKEN,
+                         {"player": color.value, "cube": taken.cube}, Phase.AWAIT_ROLL)
+        if long and cube_rules.may_beaver(match, color, rules):
+            beavered = cube_rules.beaver(match, color, rules)
+            return Ruled(beavered, EventType.DOUBLE_TAKEN,
+                         {"player": color.value, "cube": beavered.cube, "beaver": True})
+        dropped, result = cube_rules.drop(match, color, rules)
+        return Ruled(dropped, EventType.DOUBLE_DROPPED,
+                     {"player": color.value, "cube": match.cube * 2}, result)
 
-    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
-        """A press before the roll that chooses, offers or withdraws a resignation."""
-        gesture = self.resign.press(self.match, color, role, long)
+    def resign_gesture(self, color: Color, role: str, long: bool) -> Ruling | None:
+        """A press before the roll that chooses, offers or withdraws a resignation; None
+        when the press is not one of the gesture's."""
+        gesture = self.table.resign.press(self.table.match, color, role, long)
         if gesture is None:
-            return False
+            return None
         if gesture.reason:
-            self._reject(color, gesture.reason)
-        elif gesture.offer:
-            self._offer_resignation(color, gesture.offer)
-        return True
+            return Refused(gesture.reason)
+        if gesture.offer:
+            return self.offer_resignation(color, gesture.offer)
+        return Shown()
 
-    def _offer_resignation(self, color: Color, level: Resignation) -> None:
+    def offer_resignation(self, color: Color, level: Resignation) -> Ruling:
+        """``color`` offers to resign ``level`` before its roll."""
+        table = self.table
         try:
-            self.match, points = self.resign.offer(self.phase, self.match, color, level)
+            offered, points = table.resign.offer(table.phase, table.match, color, level)
         except IllegalPlayError as exc:
-            self._reject(color, str(exc))
-            return
-        self._emit(EventType.RESIGN_OFFERED, player=color.value, points=points)
-        self._enter(Phase.RESIGN_OFFERED)
+            return Refused(str(exc))
+        return Ruled(offered, EventType.RESIGN_OFFERED,
+                     {"player": color.value, "points": points}, Phase.RESIGN_OFFERED)
 
-    def _answer_resignation(self, color: Color, accept: bool) -> None:
+    def answer_resignation(self, color: Color, accept: bool) -> Ruling:
+        """``color`` accepts or declines the resignation on offer."""
+        table = self.table
         try:
-            self.match, points, result = self.resign.answer(self.match, color, accept,
-                                                            self.settings.rules)
+            answered, points, result = table.resign.answer(table.match, color, accept,
+                                                           table.settings.rules)
         except IllegalPlayError as exc:
-            self._reject(color, str(exc))
-            return
+            return Refused(str(exc))
         if result is not None:
-            self._emit(EventType.RESIGN_ACCEPTED, player=color.value, points=points)
-            self._game_over(result)
-        else:
-            self._emit(EventType.RESIGN_DECLINED, player=color.value, points=points)
-            self._enter(Phase.AWAIT_ROLL)
-
-    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
-        """``color`` (the computer) offers to resign ``level`` before its roll."""
-        self._now = now
-        self._offer_resignation(color, level)
-        return self._flush()
-
-    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
-        """``color`` (the computer) accepts or declines the resignation on offer."""
-        self._now = now
-        self._answer_resignation(color, accept)
-        return self._flush()
+            return Ruled(answered, EventType.RESIGN_ACCEPTED,
+                         {"player": color.value, "points": points}, result)
+        return Ruled(answered, EventType.RESIGN_DECLINED,
+                     {"player": color.value, "points": points}, Phase.AWAIT_ROLL)

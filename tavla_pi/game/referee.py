@@ -6,8 +6,12 @@ no clock of its own: every call carries ``now`` in milliseconds.  The logical
 board is the authority: when the sensed board differs, the referee says what
 to fix and waits.
 
-Against the computer (:mod:`tavla_pi.game.computer`) its answers act as its button
-presses; its play is carried out by hand and committed once the board shows it.
+The referee holds its parts: the cube and resignations (:mod:`tavla_pi.game.offers`
+rules on them), the coach (:mod:`tavla_pi.game.coach`) and the seat: whoever
+decides for the colour the hand does not play (:mod:`tavla_pi.game.seat`), the
+computer (:mod:`tavla_pi.game.computer`) or the hand itself between two players.
+A seat's decisions act as its button presses; its play is carried out by hand
+and committed once the board shows it.
 """
 
 from __future__ import annotations
@@ -16,16 +20,18 @@ from dataclasses import replace
 from typing import Any
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.engine import BackgroundEngine, CubeAction, EnginePlay, ResignAnswer, TakeDecision
+from tavla_pi.engine import BackgroundEngine
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
-from tavla_pi.game.coach import Coach
-from tavla_pi.game.computer import Computer, ComputerAnswer, press_for
+from tavla_pi.game.coach import coach_for
+from tavla_pi.game.computer import seat_for
 from tavla_pi.game.menu import Menu, Mode
-from tavla_pi.game.offers import Offers
-from tavla_pi.game.resign import ResignDesk, offer_to_make
-from tavla_pi.game.restore import KEEPS_UNDO, Resumed
+from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
+from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.restore import KEEPS_UNDO
+from tavla_pi.game.resumed import Resumed
+from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.tavli import (
@@ -33,11 +39,10 @@ from tavla_pi.game.tavli import (
     game_start,
     high_first,
     kind_of,
-    opened,
-    portes_end,
     position_id,
     start_position,
 )
+from tavla_pi.game.transitions import after_game, after_opening, after_play, loaded_phase
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
@@ -47,7 +52,7 @@ from tavla_pi.rules import Resignation
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
-from tavla_pi.rules.match import GameState, MatchState, new_match, rolled, start_game, turn_done
+from tavla_pi.rules.match import MatchState, new_match, rolled, turn_done
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
@@ -56,7 +61,7 @@ from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
-class Referee(Offers, VariantGames):
+class Referee(VariantGames):
     """Referees a match on a sensed board; every decision is an event.
 
     ``settings.opponent`` is the match's opponent; ``next_opponent`` the one the
@@ -74,7 +79,7 @@ class Referee(Offers, VariantGames):
         self._settings = settings
         self.dice = dice
         self.engine = engine
-        self.coach = Coach(engine, settings, self._emit) if engine is not None else None
+        self.coach = coach_for(engine, settings, self._emit)
         self.next_opponent: OpponentSettings = settings.opponent
         self.next_variant = settings.variant
         self.menu = Menu(settings.menu_confirm_ms, engine_missing)
@@ -92,7 +97,8 @@ class Referee(Offers, VariantGames):
         self.pass_at: int | None = None
         self.opening_throws: list[tuple[int, int]] = []
         self.resign = ResignDesk()
-        self.computer = Computer(settings.opponent, engine)
+        self.offers = Offers(self)
+        self.seat = seat_for(settings.opponent, engine)
         self.undo: carry.Undo | None = None
         self._out: list[Event] = []
         self._now = 0
@@ -106,16 +112,15 @@ class Referee(Offers, VariantGames):
     def settings(self, settings: GameSettings) -> None:
         changed = settings.opponent != self._settings.opponent
         self._settings = settings
-        if self.coach is not None:
-            self.coach.settings = settings
+        self.coach.settings = settings
         if changed:  # the computer plays another side, or at another level
-            self._seat_computer(settings.opponent)
+            self._take_seat(settings.opponent)
 
-    def _seat_computer(self, opponent: OpponentSettings) -> None:
-        """A computer for ``opponent`` on the referee's engine; the old one's question is
+    def _take_seat(self, opponent: OpponentSettings) -> None:
+        """The seat of ``opponent`` on the referee's engine; the old seat's decision is
         withdrawn and no takeback is left open."""
-        self.computer.withdraw()
-        self.computer, self.undo = Computer(opponent, self.engine), None
+        self.seat.withdraw()
+        self.seat, self.undo = seat_for(opponent, self.engine), None
 
     # -- inputs ------------------------------------------------------------------
 
@@ -139,8 +144,8 @@ class Referee(Offers, VariantGames):
             self._menu(long)
         else:
             color, _, role = name.partition(".")
-            if self.computer.refuses(Color(color), self.phase):
-                self._reject(Color(color), f"the computer plays {color}")
+            if self.seat.refuses(Color(color), self.phase):
+                self._reject(Color(color), f"{self.seat.name} plays {color}")
             else:
                 self._player_button(Color(color), role, long)
         return self._flush()
@@ -160,7 +165,7 @@ class Referee(Offers, VariantGames):
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._now = now
-        if self.coach is not None and self.turn is not None:
+        if self.turn is not None:
             play = self.coach.tick(now)
             if play is not None:
                 self._commit(self.turn, play)
@@ -172,8 +177,8 @@ class Referee(Offers, VariantGames):
                 self._done(turn)
         if self.phase is Phase.NO_MOVE and self.pass_at is not None and now >= self.pass_at:
             self._pass_turn()
-        while (answer := self.computer.update(self, now)) is not None:
-            self._computer_answers(answer)
+        while (action := self.seat.update(self, now)) is not None:
+            self._seat_acts(action)
         return self._flush()
 
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
@@ -187,16 +192,11 @@ class Referee(Offers, VariantGames):
         self.variant_position = None
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id(), variant="portes")
-        if match.game_state is not GameState.PLAYING:
-            self._enter(Phase.SETUP)
-        elif match.double_offered:
-            self._enter(Phase.DOUBLE_OFFERED)
-        elif match.resignation:
-            self._enter(Phase.RESIGN_OFFERED)
-        elif match.dice is not None:
+        phase = loaded_phase(match)
+        if phase is Phase.MOVING and match.dice is not None:
             self._start_turn(match.dice)
         else:
-            self._enter(Phase.AWAIT_ROLL)
+            self._enter(phase)
         return self._flush()
 
     def resume(self, state: Resumed, now: int) -> None:
@@ -218,12 +218,12 @@ class Referee(Offers, VariantGames):
         self.resign = ResignDesk(state.resign_declined)
         self._enter(state.phase)
         if state.phase is Phase.MOVING:
-            self.turn = carry.resumed_turn(state, self.computer.color)
+            self.turn = carry.resumed_turn(state, self.seat.color)
             if self.turn is not None and self.turn.engine_play is None:
                 self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
-        self.undo = carry.resumed_undo(state, self.computer.color)
+        self.undo = carry.resumed_undo(state, self.seat.color)
 
     def set_opponent(self, opponent: OpponentSettings,
                      engine: BackgroundEngine | None = None) -> None:
@@ -231,11 +231,11 @@ class Referee(Offers, VariantGames):
         given, replaces its engine (and the coach's).  A turn being moved starts afresh."""
         if engine is not None and engine is not self.engine:
             self.engine = engine
-            self.coach = Coach(engine, self.settings, self._emit)
+            self.coach = coach_for(engine, self.settings, self._emit)
         changed = opponent != self.settings.opponent
         self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
         if not changed:
-            self._seat_computer(opponent)  # the same side afresh, on the engine given
+            self._take_seat(opponent)  # the same side afresh, on the engine given
         self.next_opponent = opponent  # and the matches after it, until a MENU or the page
         if self.phase is Phase.MOVING:
             self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
@@ -246,19 +246,19 @@ class Referee(Offers, VariantGames):
     def busy(self) -> bool:
         """True while something waits on time: a pending DONE, a no-move pass or the engine."""
         pending = self.turn is not None and self.turn.done_pending_since is not None
-        return pending or self.phase is Phase.NO_MOVE or self.computer.pending or self.thinking
+        return pending or self.phase is Phase.NO_MOVE or self.seat.pending or self.thinking
 
     @property
     def thinking(self) -> bool:
         """True while a question to the engine (the computer's or the coach's) is unanswered."""
-        return self.computer.thinking or (self.coach is not None and self.coach.thinking)
+        return self.seat.thinking or self.coach.thinking
 
     def wait_engine(self, timeout_s: float) -> bool:
         """Block (in real time) until the pending answers are in; False if ``timeout_s`` passed.
 
         For replay and tools, before a scan: the answers are then taken at that scan.
         """
-        return self.computer.wait(timeout_s) and (self.coach is None or self.coach.wait(timeout_s))
+        return self.seat.wait(timeout_s) and self.coach.wait(timeout_s)
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -316,9 +316,9 @@ class Referee(Offers, VariantGames):
             if self.variant_position is not None or not self._resign_gesture(color, role, long):
                 self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
-            self._answer_double(color, role, long)
+            self._rule(color, self.offers.answer_double(color, role, long))
         elif phase is Phase.RESIGN_OFFERED:
-            self._answer_resignation(color, accept=role == "roll")
+            self._rule(color, self.offers.answer_resignation(color, accept=role == "roll"))
         elif phase is Phase.MOVING and self.turn is not None:
             self._moving(self.turn, color, role, long)
         elif phase is Phase.NO_MOVE and role == "roll":
@@ -338,8 +338,8 @@ class Referee(Offers, VariantGames):
         opening = OpeningRoll(tuple(self.opening_throws))
         self.opening_throws = []
         self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
-        self.match = start_game(self.match, opening, self.settings.rules)
-        self.tavli, self.match, vstart = opened(self.tavli, self.match, opening.starter)
+        self.match, self.tavli, vstart = after_opening(self.match, self.tavli, opening,
+                                                       self.settings.rules)
         if vstart is None:
             self._start_turn(opening.dice)
         else:  # Plakoto and Fevga: the opening roll's winner rolls both dice
@@ -350,7 +350,7 @@ class Referee(Offers, VariantGames):
         if color is not self.match.on_roll:
             self._reject(color, f"it is {self.match.on_roll.value}'s turn")
         elif role == "cube":
-            self._offer_double(color)
+            self._rule(color, self.offers.double(color))
         else:
             dice = self.dice.roll()
             self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
@@ -368,7 +368,7 @@ class Referee(Offers, VariantGames):
             return
         self._enter(Phase.MOVING)
         self.turn = None  # the computer's play comes from the engine (tick)
-        if not self.computer.plays(mover):
+        if not self.seat.plays(mover):
             turn = (Turn.begin(start, mover, dice) if isinstance(start, Position)
                     else Turn.begin_variant(start, dice))
             self._coach_begin(turn)
@@ -381,8 +381,7 @@ class Referee(Offers, VariantGames):
             self._observe_turn(self.obs)
 
     def _coach_begin(self, turn: Turn) -> None:
-        if self.coach is not None:
-            self.coach.begin(turn, self.match, self._now)
+        self.coach.begin(turn, self.match, self._now)
 
     def _pass_turn(self) -> None:
         self.pass_at = None
@@ -394,8 +393,7 @@ class Referee(Offers, VariantGames):
         turn = self.turn
         assert turn is not None
         turn.observe(obs)
-        if self.coach is not None:
-            self.coach.observed()
+        self.coach.observed()
         self._report_sync(turn.fixes())
         lifted = turn.new_lift()
         if lifted is not None:
@@ -411,7 +409,7 @@ class Referee(Offers, VariantGames):
         CUBE lights the next candidate, DONE or ROLL asks to commit (once settled)."""
         if color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
-        elif role == "cube" and long and self.coach is not None:
+        elif role == "cube" and long and self.coach.gives_hints:
             self.coach.hint_pressed(self._now)
         elif role == "cube":
             if not turn.cycle_candidate():
@@ -428,7 +426,7 @@ class Referee(Offers, VariantGames):
         if isinstance(play, VariantPlay):
             self._commit_variant(turn, play)
             return
-        if self.coach is not None and not self.coach.may_commit(play, self._now):
+        if not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 
@@ -436,12 +434,7 @@ class Referee(Offers, VariantGames):
         mover, before = turn.mover, self.match
         self.board = play.result.to_board(mover.opponent)
         self.turn = None
-        result = None
-        if sum(play.result.theirs) == 0:  # the mover has borne off all 15
-            self.match, result = portes_end(self.match, mover, play.result.mine,
-                                            self.settings.rules, self.tavli)
-        else:
-            self.match = turn_done(self.match)
+        self.match, result = after_play(self.match, mover, play, self.settings.rules, self.tavli)
         self._emit(EventType.PLAYED, player=mover.value, dice=high_first(turn.dice),
                    play=play.notation, position_id=play.result.position_id(),
                    match_id=self.match.match_id(),
@@ -450,21 +443,19 @@ class Referee(Offers, VariantGames):
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
-            if self.computer.plays(mover.opponent):  # may be taken back until it plays
+            if self.seat.plays(mover.opponent):  # may be taken back until it plays
                 self.undo = carry.Undo.of(turn, before, self.board)
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
         self.result, self.turn = result, None
-        self.tavli = self.tavli.scored(result.winner, result.points)
+        self.tavli, phase = after_game(self.match, self.tavli, result)
         winner_name = result.winner.value if result.winner is not None else None
         self._emit(EventType.GAME_OVER, winner=winner_name, kind=kind_of(result),
                    cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
         if winner is not None:
             self._emit(EventType.MATCH_OVER, winner=winner.value, score=list(self.match.score))
-            self._enter(Phase.MATCH_OVER)
-        else:
-            self._enter(Phase.GAME_OVER)
+        self._enter(phase)
         self.sync_fixes = ()
 
     def new_match(self, length: int, now: int, variant: str | None = None) -> list[Event]:
@@ -526,29 +517,64 @@ class Referee(Offers, VariantGames):
             self.next_opponent = chosen.apply(self.next_opponent)
             self._new_match(self.settings.match_length, chosen.variant)
 
-    # -- the computer ----------------------------------------------------------------
+    # -- the cube and resignations -----------------------------------------------------
 
-    def _computer_answers(self, answer: ComputerAnswer) -> None:
-        """Carry out the computer's answer: its press, its play, or the hand's turn."""
-        color = self.computer.color
-        assert color is not None  # only a playing computer answers
-        if isinstance(answer, CubeAction | TakeDecision):
-            self._player_button(color, *press_for(answer, self.match, color, self.settings.rules))
-        elif isinstance(answer, ResignAnswer):
-            self._answer_resignation(color, accept=answer is ResignAnswer.ACCEPT)
-        elif isinstance(answer, Resignation):
-            level = offer_to_make(answer, self.resign.declined)
-            if level is not None:
-                self._offer_resignation(color, level)
-        elif self.phase is Phase.MOVING:
-            dice = (self.shown_dice[0], self.shown_dice[-1])
-            if isinstance(answer, EnginePlay) and answer.play is not None:
-                play = answer.play
-                self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
-                           play=play.notation, position_id=play.result.position_id())
-                self._follow(carry.follow_play(self.position(), color, dice, play))
-            else:  # given up: the hand plays it
-                self._follow(Turn.begin(self.position(), color, dice))
+    def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
+        """``color`` (the computer) offers to resign ``level`` before its roll."""
+        self._now = now
+        self._rule(color, self.offers.offer_resignation(color, level))
+        return self._flush()
+
+    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
+        """``color`` (the computer) accepts or declines the resignation on offer."""
+        self._now = now
+        self._rule(color, self.offers.answer_resignation(color, accept))
+        return self._flush()
+
+    def _resign_gesture(self, color: Color, role: str, long: bool) -> bool:
+        """A press before the roll that chooses, offers or withdraws a resignation."""
+        ruling = self.offers.resign_gesture(color, role, long)
+        if ruling is not None:
+            self._rule(color, ruling)
+        return ruling is not None
+
+    def _rule(self, color: Color, ruling: Ruling) -> None:
+        """Carry out the offers' ruling on ``color``'s press or decision."""
+        if isinstance(ruling, Refused):
+            self._reject(color, ruling.reason)
+        elif isinstance(ruling, Ruled):
+            self.match = ruling.match
+            self._emit(ruling.kind, **ruling.fields)
+            if isinstance(ruling.then, Phase):
+                self._enter(ruling.then)
+            elif ruling.then is not None:
+                self._game_over(ruling.then)
+
+    # -- the seat --------------------------------------------------------------------
+
+    def _seat_acts(self, action: SeatAction) -> None:
+        """Carry out the seat's decision: its press, its resignation, or its play."""
+        color = self.seat.color
+        assert color is not None  # only a seat that plays a colour decides
+        if isinstance(action, Press):
+            self._player_button(color, action.role, action.long)
+        elif isinstance(action, AnswersResignation):
+            self._rule(color, self.offers.answer_resignation(color, action.accept))
+        elif isinstance(action, OffersResignation):
+            self._rule(color, self.offers.offer_resignation(color, action.level))
+        else:
+            self._seat_chooses(color, action)
+
+    def _seat_chooses(self, color: Color, chosen: Chooses) -> None:
+        """The seat's play, for the hand to carry out; none chosen: the hand plays it."""
+        dice = (self.shown_dice[0], self.shown_dice[-1])
+        play = chosen.play
+        if play is None:
+            self._follow(Turn.begin(self.position(), color, dice))
+            return
+        self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
+                   play=play.notation, position_id=play.result.position_id())
+        self._follow(carry.follow_play(self.position(), color, dice, play))
 
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""
@@ -568,8 +594,7 @@ class Referee(Offers, VariantGames):
         self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:
-        if self.coach is not None:
-            self.coach.follow(self.turn)
+        self.coach.follow(self.turn)
         out, self._out = self._out, []
         return out
 

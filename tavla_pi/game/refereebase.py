@@ -1,9 +1,9 @@
-"""What the referee's parts share: its state and the hooks they call back.
+"""What the referee's part for the games of tavli shares: its state and the hooks it calls.
 
-:class:`~tavla_pi.game.referee.Referee` is put together from parts, each a
-class of methods over this state: the cube and resignations
-(:mod:`tavla_pi.game.offers`), the games of tavli (:mod:`tavla_pi.game.variant_game`)
-and the rest of the match (the referee itself).
+:class:`~tavla_pi.game.referee.Referee` takes its methods for the games of tavli
+(:mod:`tavla_pi.game.variant_game`) from a class over this state; its other
+parts are objects it holds: the cube and resignations (:mod:`tavla_pi.game.offers`),
+the seat (:mod:`tavla_pi.game.seat`) and the coach (:mod:`tavla_pi.game.coach`).
 """
 
 from __future__ import annotations

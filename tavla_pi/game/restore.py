@@ -75,9 +75,20 @@ from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import restore_computer, restore_tavli
+from tavla_pi.game.fold_checks import (
+    chosen_play,
+    color_of,
+    dice_of,
+    die,
+    high_low,
+    mover_of,
+    same,
+)
 from tavla_pi.game.resign import unplayable_offer
+from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.tavli import VariantResult, kind_of, on_roll, opened, portes_end
+from tavla_pi.game.tavli import VariantResult, kind_of, on_roll
+from tavla_pi.game.transitions import after_game, after_opening, after_play, loaded_phase
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules import resign as resign_rules
@@ -86,19 +97,16 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import (
     MAX_CUBE,
-    GameState,
     MatchRules,
     MatchState,
     Resignation,
     new_match,
     rolled,
-    start_game,
     turn_done,
 )
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
-from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
@@ -109,40 +117,6 @@ ASIDES = frozenset({EventType.REVIEW})
 KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.OUT_OF_SYNC,
                         EventType.IN_SYNC, EventType.REJECTED}) | ASIDES
 """Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
-
-
-@dataclass(frozen=True)
-class Resumed:
-    """The referee's state as the journal leaves it.
-
-    ``dice`` are the dice shown (the turn's dice while moving or passing, a
-    tied opening throw while rolling for the start); ``result`` is the
-    finished game's; ``opening_throws`` the ties thrown so far; ``opponent``
-    the match's opponent as its ``new_match`` says (None: the journal does not
-    say, the config decides); ``resign_declined`` the resignation declined this
-    turn (the player on roll may only offer more before rolling);
-    ``engine_play`` the computer's play of the roll being moved, once chosen;
-    ``before_play`` the state before the last play while it may be taken back;
-    ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``variant_position`` a
-    Plakoto or Fevga game's committed position (:mod:`tavla_pi.game.restore_tavli`).
-    """
-
-    match: MatchState
-    board: Board
-    phase: Phase
-    tavli: TavliMatch
-    dice: tuple[int, ...] = ()
-    result: GameResult | VariantResult | None = None
-    opening_throws: tuple[tuple[int, int], ...] = ()
-    opponent: OpponentSettings | None = None
-    resign_declined: Resignation = Resignation.NONE
-    engine_play: Play | None = None
-    before_play: Resumed | None = None
-    variant_position: VariantPosition | None = None
-
-    def position(self) -> Position:
-        """The committed position from the side of the player on roll."""
-        return Position.from_board(self.board, self.match.on_roll)
 
 
 @dataclass(frozen=True)
@@ -273,8 +247,7 @@ class _Fold:
         return [self.match, *(self.match.replace(cube=c) for c in self.cubes)]
 
     def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
-        phase = Phase.MATCH_OVER if match.match_winner is not None else Phase.GAME_OVER
-        tavli = self.state.tavli.scored(result.winner, result.points)
+        tavli, phase = after_game(match, self.state.tavli, result)
         self.set(match=match, result=result, phase=phase, tavli=tavli)
         self.due, self.cubes = EventType.GAME_OVER, ()
 
@@ -283,37 +256,6 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, KeyError):
         return f"field {exc.args[0]!r} is missing"
     return str(exc)
-
-
-def _color(event: Event, name: str = "player") -> Color:
-    return Color(event[name])
-
-
-def _die(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise ValueError(f"{value!r} is not a die 1..6")
-    return value
-
-
-def _dice(event: Event) -> tuple[int, int]:
-    a, b = event["dice"]
-    return _die(a), _die(b)
-
-
-def _high_first(dice: Sequence[int]) -> tuple[int, int]:
-    return max(dice), min(dice)
-
-
-def _mover(fold: _Fold, event: Event) -> Color:
-    color = _color(event)
-    if color is not fold.match.on_roll:
-        raise ValueError(f"{color.value} is not on roll ({fold.match.on_roll.value} is)")
-    return color
-
-
-def _same(name: str, recorded: Any, derived: Any) -> None:
-    if recorded != derived:
-        raise ValueError(f"{name} is {derived!r} by the rules, not {recorded!r}")
 
 
 # -- one handler per event type ------------------------------------------------
@@ -352,36 +294,32 @@ def _game_started(fold: _Fold, event: Event) -> None:
              opening_throws=())
     fold.set(variant_position=restore_tavli.started(fold, event, position))
     fold.cubes = ()
-    if match.game_state is not GameState.PLAYING:
+    phase = loaded_phase(match)
+    if phase is Phase.SETUP:
         at_start = position == Position.initial() or fold.state.variant_position is not None
         fold.set(phase=Phase.OPENING if at_start else Phase.SETUP)
-    elif match.double_offered:
-        fold.set(phase=Phase.DOUBLE_OFFERED)
-    elif match.resignation:
-        fold.set(phase=Phase.RESIGN_OFFERED)
-    elif match.dice is not None:
+    elif phase is Phase.MOVING and match.dice is not None:
         fold.start_turn(match.dice)
     else:
-        fold.set(phase=Phase.AWAIT_ROLL)
+        fold.set(phase=phase)
 
 
 def _opening_roll(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.OPENING, "opening roll is awaited")
-    white, black = _die(event["white"]), _die(event["black"])
+    white, black = die(event["white"]), die(event["black"])
     throws = (*fold.state.opening_throws, (white, black))
     starter = event.fields.get("starter")
     if white == black:
-        _same("the starter of a tie", starter, None)
+        same("the starter of a tie", starter, None)
         fold.set(opening_throws=throws, dice=(white, black))
         return
     opening = OpeningRoll(throws)
-    _same("the starter", starter, opening.starter.value)
-    fold.set(match=start_game(fold.match, opening, fold.rules), opening_throws=())
-    if fold.match.is_money and opening.ties:
+    same("the starter", starter, opening.starter.value)
+    match, tavli, start = after_opening(fold.match, fold.state.tavli, opening, fold.rules)
+    fold.set(match=match, tavli=tavli, opening_throws=())
+    if match.is_money and opening.ties:
         most = min(opening.ties, MAX_CUBE.bit_length() - 1)
-        fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != fold.match.cube)
-    tavli, match, start = opened(fold.state.tavli, fold.match, opening.starter)
-    fold.set(tavli=tavli, match=match)
+        fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != match.cube)
     if start is None:
         fold.start_turn(opening.dice)
     else:  # Plakoto and Fevga: the starter rolls both dice
@@ -390,27 +328,27 @@ def _opening_roll(fold: _Fold, event: Event) -> None:
 
 def _rolled(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
-    _mover(fold, event)
+    mover_of(fold, event)
     fold.expect(Phase.AWAIT_ROLL, "roll is awaited")
-    dice = _dice(event)
-    fold.set(match=rolled(fold.match, _high_first(dice)))
+    dice = dice_of(event)
+    fold.set(match=rolled(fold.match, high_low(dice)))
     fold.start_turn(dice)
 
 
 def _no_legal_move(fold: _Fold, event: Event) -> None:
     if fold.due != EventType.NO_LEGAL_MOVE:
         raise ValueError(f"only right after a roll with no legal play ({fold.state.phase.value})")
-    _mover(fold, event)
-    _same("dice", _dice(event), _high_first(fold.state.dice))
+    mover_of(fold, event)
+    same("dice", dice_of(event), high_low(fold.state.dice))
     fold.due = None
 
 
 def _played(fold: _Fold, event: Event) -> None:
     if (start := fold.state.variant_position) is not None:
-        _mover(fold, event)
+        mover_of(fold, event)
         restore_tavli.fold_played(fold, event, start)
         return
-    play, mover = _chosen_play(fold, event)
+    play, mover = chosen_play(fold, event)
     match, result = _after_play(fold, mover, play, _match_of(event))
     before = replace(fold.state, engine_play=None, before_play=None)
     fold.set(match=match, board=play.result.to_board(mover.opponent), engine_play=None,
@@ -420,27 +358,6 @@ def _played(fold: _Fold, event: Event) -> None:
         fold.set(phase=Phase.AWAIT_ROLL)
     else:
         fold.game_over(match, result)
-
-
-def _chosen_play(fold: _Fold, event: Event) -> tuple[Play, Color]:
-    """The legal play of the roll being moved that ``event`` (a ``played`` or an
-    ``engine_play``) names, and its player."""
-    mover = _mover(fold, event)
-    fold.expect(Phase.MOVING, "play is awaited")
-    dice = fold.state.dice
-    _same("dice", _dice(event), _high_first(dice))
-    play = _play_to(fold, (dice[0], dice[1]), event["position_id"])
-    _same("the play's notation", event["play"], play.notation)
-    return play, mover
-
-
-def _play_to(fold: _Fold, dice: tuple[int, int], position_id: Any) -> Play:
-    """The legal play of ``dice`` that leads to ``position_id``."""
-    for play in fold.legal_plays(dice):
-        if play.result.position_id() == position_id:
-            return play
-    raise ValueError(f"no legal play of {dice[0]}-{dice[1]} leads from "
-                     f"{fold.state.position().position_id()} to {position_id}")
 
 
 def _after_play(fold: _Fold, mover: Color, play: Play,
@@ -457,15 +374,13 @@ def _after_play(fold: _Fold, mover: Color, play: Play,
 def _outcomes(before: MatchState, mover: Color, play: Play, rules: MatchRules,
               tavli: TavliMatch) -> list[tuple[MatchState, GameResult | None]]:
     """The match after ``play``: the next turn, or the game won (Crawford either way)."""
-    if sum(play.result.theirs):  # the mover still has checkers on the board
-        return [(turn_done(before), None)]
     other = replace(rules, crawford=not rules.crawford)
-    return [portes_end(before, mover, play.result.mine, r, tavli) for r in (rules, other)]
+    return [after_play(before, mover, play, r, tavli) for r in (rules, other)]
 
 
 def _double_offered(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
-    color = _mover(fold, event)
+    color = mover_of(fold, event)
     fold.expect(Phase.AWAIT_ROLL, "double may be offered")
     before = next((m for m in fold.matches() if 2 * m.cube == event["cube"]), None)
     if before is None:
@@ -476,27 +391,27 @@ def _double_offered(fold: _Fold, event: Event) -> None:
 
 
 def _double_taken(fold: _Fold, event: Event) -> None:
-    color = _color(event)
+    color = color_of(event)
     fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
     if event.fields.get("beaver"):
         match = cube_rules.beaver(fold.match, color, replace(fold.rules, beavers=True))
     else:
         match = cube_rules.take(fold.match, color)
         fold.set(phase=Phase.AWAIT_ROLL)
-    _same("the cube", event["cube"], match.cube)
+    same("the cube", event["cube"], match.cube)
     fold.set(match=match)
 
 
 def _double_dropped(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
-    _same("the cube", event["cube"], 2 * fold.match.cube)
-    match, result = cube_rules.drop(fold.match, _color(event), fold.rules)
+    same("the cube", event["cube"], 2 * fold.match.cube)
+    match, result = cube_rules.drop(fold.match, color_of(event), fold.rules)
     fold.game_over(match, result)
 
 
 def _resign_offered(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
-    color = _mover(fold, event)
+    color = mover_of(fold, event)
     fold.expect(Phase.AWAIT_ROLL, "resignation may be offered")
     offers = [(m, level) for m in fold.matches()
               if (level := resign_rules.level_of_points(m, event["points"])) is not None]
@@ -512,10 +427,10 @@ def _resign_offered(fold: _Fold, event: Event) -> None:
 def _resign_answered(fold: _Fold, event: Event) -> tuple[Color, Resignation]:
     """The answerer and the level of an answer to the resignation on offer."""
     fold.expect(Phase.RESIGN_OFFERED, "resignation is offered")
-    color, match = _color(event), fold.match
+    color, match = color_of(event), fold.match
     if not (verdict := resign_rules.may_answer_resignation(match, color)):
         raise ValueError(verdict.reason)
-    _same("the points", event["points"],
+    same("the points", event["points"],
           resign_rules.resignation_points(match, match.resignation))
     return color, match.resignation
 
@@ -536,11 +451,11 @@ def _game_over(fold: _Fold, event: Event) -> None:
     result, match = fold.state.result, fold.match
     if fold.due != EventType.GAME_OVER or result is None:
         raise ValueError("only right after the play, drop or resignation that ends a game")
-    _same("the winner", event["winner"], result.winner and result.winner.value)
-    _same("the kind", event["kind"], kind_of(result))
-    _same("the cube", event["cube"], match.cube)
-    _same("the points", event["points"], result.points)
-    _same("the score", event["score"], list(match.score))
+    same("the winner", event["winner"], result.winner and result.winner.value)
+    same("the kind", event["kind"], kind_of(result))
+    same("the cube", event["cube"], match.cube)
+    same("the points", event["points"], result.points)
+    same("the score", event["score"], list(match.score))
     fold.due = EventType.MATCH_OVER if match.match_winner is not None else None
 
 
@@ -548,8 +463,8 @@ def _match_over(fold: _Fold, event: Event) -> None:
     winner = fold.match.match_winner
     if fold.due != EventType.MATCH_OVER or winner is None:
         raise ValueError("only right after the game that decides the match")
-    _same("the winner", event["winner"], winner.value)
-    _same("the score", event["score"], list(fold.match.score))
+    same("the winner", event["winner"], winner.value)
+    same("the score", event["score"], list(fold.match.score))
     fold.due = None
 
 

@@ -4,55 +4,50 @@ against the turn as :mod:`tavla_pi.game.restore`'s module doc says."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from tavla_pi.events.event import Event
+from tavla_pi.game.fold_checks import (
+    Folding,
+    chosen_play,
+    dice_of,
+    high_low,
+    mover_of,
+    play_to,
+    same,
+)
 from tavla_pi.game.view import Phase
 
-if TYPE_CHECKING:
-    from tavla_pi.game.restore import _Fold
 
-
-def _helpers() -> Any:
-    """The fold's field checks (imported here: the fold imports this module)."""
-    from tavla_pi.game import restore
-    return restore
-
-
-def fold_engine_play(fold: _Fold, event: Event) -> None:
+def fold_engine_play(fold: Folding, event: Event) -> None:
     """The computer's choice: a legal play of the rolled dice, once per roll."""
-    r = _helpers()
     if fold.state.engine_play is not None:
         raise ValueError("the computer's play of this roll is already chosen")
-    play, _ = r._chosen_play(fold, event)
+    play, _ = chosen_play(fold, event)
     fold.set(engine_play=play)
 
 
-def takeback(fold: _Fold, event: Event) -> None:
+def takeback(fold: Folding, event: Event) -> None:
     """The last ``played`` undone: the turn it began with is open again."""
-    r = _helpers()
     before = fold.state.before_play
     if before is None:
         raise ValueError("only the last play may be taken back, before anything but the "
                          "opponent's roll and choice")
-    r._same("the player", event["player"], before.match.on_roll.value)
-    r._same("dice", r._dice(event), r._high_first(before.dice))
-    r._same("the position", event["position_id"], before.position().position_id())
-    r._same("the Match ID", event["match_id"], before.match.match_id())
+    same("the player", event["player"], before.match.on_roll.value)
+    same("dice", dice_of(event), high_low(before.dice))
+    same("the position", event["position_id"], before.position().position_id())
+    same("the Match ID", event["match_id"], before.match.match_id())
     fold.state = before
 
 
-def hint(fold: _Fold, event: Event) -> None:
+def hint(fold: Folding, event: Event) -> None:
     """The engine's best plays shown to the mover: legal plays of the turn's dice."""
-    r = _helpers()
     dice = coached_turn(fold, event, "hint")
-    r._same("dice", r._dice(event), r._high_first(dice))
+    same("dice", dice_of(event), high_low(dice))
     for entry in event["plays"]:
-        play = r._play_to(fold, dice, entry["position_id"])
-        r._same("the hinted play's notation", entry["play"], play.notation)
+        play = play_to(fold, dice, entry["position_id"])
+        same("the hinted play's notation", entry["play"], play.notation)
 
 
-def blunder_warning(fold: _Fold, event: Event) -> None:
+def blunder_warning(fold: Folding, event: Event) -> None:
     """DONE held back: the play and the better one are legal plays of the turn's dice."""
     dice = coached_turn(fold, event, "blunder warning")
     legal = {play.notation for play in fold.legal_plays(dice)}
@@ -61,10 +56,9 @@ def blunder_warning(fold: _Fold, event: Event) -> None:
             raise ValueError(f"{event[name]!r} is no legal play of {dice[0]}-{dice[1]}")
 
 
-def coached_turn(fold: _Fold, event: Event, what: str) -> tuple[int, int]:
+def coached_turn(fold: Folding, event: Event, what: str) -> tuple[int, int]:
     """The dice of the turn the mover is moving (ValueError if none is)."""
-    r = _helpers()
-    r._mover(fold, event)
+    mover_of(fold, event)
     fold.expect(Phase.MOVING, what)
     a, b = fold.state.dice
     return a, b

@@ -10,26 +10,23 @@ checked only as the referee derives them); a game's end scores the tavli match.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from tavla_pi.events.event import Event
+from tavla_pi.game.fold_checks import Folding
 from tavla_pi.game.tavli import commit_variant, high_first, position_id, start_position
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
-if TYPE_CHECKING:
-    from tavla_pi.game.restore import _Fold
 
-
-def new_tavli(fold: _Fold, event: Event) -> TavliMatch:
+def new_tavli(fold: Folding, event: Event) -> TavliMatch:
     """The tavli match a ``new_match`` begins (its ``variant``; none: Portes)."""
     name = event.fields.get("variant", "portes")
     return TavliMatch.new(str(name), int(event["match_length"]), fold.settings.tavli)
 
 
-def started(fold: _Fold, event: Event, position: Position) -> VariantPosition | None:
+def started(fold: Folding, event: Event, position: Position) -> VariantPosition | None:
     """The game a ``game_started`` begins: its variant checked against the match's
     (a Portes position not at the start is a ``load``, which makes it a Portes match);
     the Plakoto or Fevga start, None in Portes."""
@@ -49,7 +46,7 @@ def started(fold: _Fold, event: Event, position: Position) -> VariantPosition | 
     return start
 
 
-def fold_played(fold: _Fold, event: Event, start: VariantPosition) -> None:
+def fold_played(fold: Folding, event: Event, start: VariantPosition) -> None:
     """A Plakoto or Fevga ``played``: the legal play of the roll leading to its board."""
     fold.expect(Phase.MOVING, "play is awaited")
     a, b = fold.state.dice

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
-from tavla_pi.game.coach import Coach
+from tavla_pi.game.coach import Coaching
 from tavla_pi.game.tavli import VariantResult, bound_first_checker
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase, Pins
@@ -27,13 +27,13 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
                  lights: TurnLights | None = None) -> GameView:
     """What the referee shows at ``now`` with these fixes, and these lights of the turn
     (None: the turn's own)."""
-    match, computer, phase = referee.match, referee.computer, referee.phase
+    match, seat, phase = referee.match, referee.seat, referee.phase
     base: dict[str, Any] = dict(
         phase=phase, cube_value=match.cube, cube_owner=match.cube_owner,
         score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
         menu=referee.menu.view(now),
-        engine_color=computer.color, engine_thinking=computer.thinking,
-        engine_trouble=computer.trouble, **tavli_fields(referee),
+        engine_color=seat.color, engine_thinking=seat.thinking,
+        engine_trouble=seat.trouble, **tavli_fields(referee),
     )
     if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
         shown = referee.result is not None and (
@@ -63,7 +63,7 @@ def tavli_fields(referee: Referee) -> dict[str, Any]:
 
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,
-              coach: Coach | None, *, lights: TurnLights | None = None) -> GameView:
+              coach: Coaching, *, lights: TurnLights | None = None) -> GameView:
     """A turn being moved: ``turn`` None while the computer chooses its play; ``lights``
     those of a provisional board (None: the turn's own)."""
     if turn is None:
@@ -80,9 +80,9 @@ def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], no
         confirms=lights.confirms, **_suggested(coach), **base)
 
 
-def _suggested(coach: Coach | None) -> dict[str, Any]:
+def _suggested(coach: Coaching) -> dict[str, Any]:
     """The view's fields of the play the coach lights (none without an engine)."""
-    if coach is None or not coach.suggested:
+    if not coach.suggested:
         return {}
     return {"suggested": coach.suggested, "suggested_since_ms": coach.suggested_since}
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavla_pi.decode.observation import Observation, Reading
-from tavla_pi.game.coach import Coach, ranked_fields
+from tavla_pi.game.coach import Coaching, ranked_fields
 from tavla_pi.game.menu import MenuView
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import GameView
@@ -101,10 +101,9 @@ def tavli_state(view: GameView) -> dict[str, Any]:
             "first_checker": view.first_checker}
 
 
-def coaching(coach: Coach | None) -> dict[str, Any]:
+def coaching(coach: Coaching) -> dict[str, Any]:
     """``hint``: the hint shown this turn; ``blunder_warning``: the warning standing now."""
-    hint = coach.hint if coach is not None else None
-    warning = coach.warning if coach is not None else None
+    hint, warning = coach.hint, coach.warning
     return {
         "hint": None if hint is None else {
             "player": hint.player.value, "dice": list(hint.dice),

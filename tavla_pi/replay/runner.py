@@ -300,7 +300,7 @@ class ScenarioRunner:
         virtual clock.  ``engine_wait_s`` 0 waits for nothing (tests of an engine that
         hangs)."""
         if self.referee.thinking and not self.referee.wait_engine(self.engine_wait_s) \
-                and self.referee.computer.thinking and self.engine_wait_s > 0:
+                and self.referee.seat.thinking and self.engine_wait_s > 0:
             raise EngineError(f"the engine gave no answer within {self.engine_wait_s:g} s")
         events = self.pipeline.step()
         shown = self.pipeline.view

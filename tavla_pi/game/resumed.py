@@ -1,0 +1,54 @@
+"""The referee's state as the journal leaves it (:mod:`tavla_pi.game.restore` folds it).
+
+:meth:`tavla_pi.game.referee.Referee.resume` continues from it, the daemon
+shows and checks it; the journal's fold builds it event by event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.view import Phase
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.match import MatchState, Resignation
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavlimatch import TavliMatch
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The referee's state as the journal leaves it.
+
+    ``dice`` are the dice shown (the turn's dice while moving or passing, a
+    tied opening throw while rolling for the start); ``result`` is the
+    finished game's; ``opening_throws`` the ties thrown so far; ``opponent``
+    the match's opponent as its ``new_match`` says (None: the journal does not
+    say, the config decides); ``resign_declined`` the resignation declined this
+    turn (the player on roll may only offer more before rolling);
+    ``engine_play`` the computer's play of the roll being moved, once chosen;
+    ``before_play`` the state before the last play while it may be taken back;
+    ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``variant_position`` a
+    Plakoto or Fevga game's committed position (:mod:`tavla_pi.game.restore_tavli`).
+    """
+
+    match: MatchState
+    board: Board
+    phase: Phase
+    tavli: TavliMatch
+    dice: tuple[int, ...] = ()
+    result: GameResult | VariantResult | None = None
+    opening_throws: tuple[tuple[int, int], ...] = ()
+    opponent: OpponentSettings | None = None
+    resign_declined: Resignation = Resignation.NONE
+    engine_play: Play | None = None
+    before_play: Resumed | None = None
+    variant_position: VariantPosition | None = None
+
+    def position(self) -> Position:
+        """The committed position from the side of the player on roll."""
+        return Position.from_board(self.board, self.match.on_roll)

@@ -1,0 +1,151 @@
+"""Seats: whoever decides for a colour besides the hand at the board.
+
+The referee asks its seat every tick what it decides (:meth:`Seat.update`)
+and carries the answer out as a :data:`SeatAction`: a press of the seat's own
+button, a resignation offered or answered, or the play it chose, which the
+hand at the board carries out from -> to (:mod:`tavla_pi.game.carry`).  The
+computer (:class:`~tavla_pi.game.computer.Computer`) is one seat; a
+:class:`HandSeat` is the match between two players at the board, where the
+hand decides for both colours.  A remote board is one more class with the
+same methods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.turn import Turn
+from tavla_pi.game.view import Phase
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import MatchState, Resignation
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+
+
+class Table(Protocol):
+    """What a seat reads of the game (the referee's state)."""
+
+    phase: Phase
+    match: MatchState
+    settings: GameSettings
+    turn: Turn | None
+    resign: ResignDesk
+
+    def position(self) -> Position:
+        """The committed position from the side of the player on roll."""
+        ...
+
+
+@dataclass(frozen=True)
+class Press:
+    """The seat presses its own button ``role`` (``roll``, ``cube``), long or short."""
+
+    role: str
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class OffersResignation:
+    """The seat offers to resign ``level`` before its roll."""
+
+    level: Resignation
+
+
+@dataclass(frozen=True)
+class AnswersResignation:
+    """The seat accepts (or declines) the resignation on offer."""
+
+    accept: bool
+
+
+@dataclass(frozen=True)
+class Chooses:
+    """The seat's play of the roll being moved, for the hand to carry out; None: the
+    hand plays the roll itself."""
+
+    play: Play | None
+
+
+SeatAction = Press | OffersResignation | AnswersResignation | Chooses
+"""What a seat decides, once per decision."""
+
+
+class Seat(Protocol):
+    """Whoever decides for the colour the hand at the board does not play."""
+
+    @property
+    def name(self) -> str:
+        """Who the seat is, as a refused press names it ("the computer")."""
+        ...
+
+    @property
+    def color(self) -> Color | None:
+        """The colour the seat plays (None: the hand plays both)."""
+        ...
+
+    @property
+    def trouble(self) -> str | None:
+        """Why the seat cannot decide now (None while it can)."""
+        ...
+
+    @property
+    def thinking(self) -> bool:
+        """True while the seat weighs a decision (the view shows it)."""
+        ...
+
+    @property
+    def pending(self) -> bool:
+        """True while the seat's decision waits on time."""
+        ...
+
+    def plays(self, color: Color) -> bool:
+        """Whether the seat decides for ``color``."""
+        ...
+
+    def refuses(self, color: Color, phase: Phase) -> bool:
+        """Whether a press of ``color``'s button by the hand is refused in ``phase``."""
+        ...
+
+    def update(self, table: Table, now: int) -> SeatAction | None:
+        """The seat's next decision at ``table``, once it is made."""
+        ...
+
+    def withdraw(self) -> None:
+        """Forget the decision under way (the game moved on)."""
+        ...
+
+    def wait(self, timeout_s: float) -> bool:
+        """Block until the decision under way is made (replay and tests); False on timeout."""
+        ...
+
+
+class HandSeat:
+    """Two players at the board: the hand decides for both colours."""
+
+    name = "the hand"
+    color: Color | None = None
+    trouble: str | None = None
+    thinking = False
+    pending = False
+
+    def plays(self, color: Color) -> bool:
+        """The hand plays every colour."""
+        return False
+
+    def refuses(self, color: Color, phase: Phase) -> bool:
+        """Every press is the hand's."""
+        return False
+
+    def update(self, table: Table, now: int) -> SeatAction | None:
+        """Nothing to decide."""
+        return None
+
+    def withdraw(self) -> None:
+        """Nothing under way."""
+
+    def wait(self, timeout_s: float) -> bool:
+        """Nothing under way."""
+        return True

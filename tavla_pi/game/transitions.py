@@ -1,0 +1,63 @@
+"""The game's transitions, as the referee makes them and the journal's fold checks them.
+
+Each is the match (and the tavli match) after one step of the game: the
+opening roll decided (:func:`after_opening`), a Portes play committed
+(:func:`after_play`), a game ended (:func:`after_game`), and the phase a
+loaded Match ID continues in (:func:`loaded_phase`).  The referee
+(:mod:`tavla_pi.game.referee`) and the fold (:mod:`tavla_pi.game.restore`)
+both call them, so the journal cannot drift from the live game.
+"""
+
+from __future__ import annotations
+
+from tavla_pi.game.tavli import VariantResult, opened, portes_end
+from tavla_pi.game.view import Phase
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.dice import OpeningRoll
+from tavla_pi.rules.match import GameState, MatchRules, MatchState, start_game, turn_done
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavlimatch import TavliMatch
+
+
+def after_opening(match: MatchState, tavli: TavliMatch, opening: OpeningRoll,
+                  rules: MatchRules) -> tuple[MatchState, TavliMatch, VariantPosition | None]:
+    """The opening roll decided: the game under way with the starter on roll, and in
+    Plakoto and Fevga the start the starter rolls both dice on (None in Portes, where
+    the opening dice are the first turn's)."""
+    started = start_game(match, opening, rules)
+    tavli, started, start = opened(tavli, started, opening.starter)
+    return started, tavli, start
+
+
+def after_play(match: MatchState, mover: Color, play: Play, rules: MatchRules,
+               tavli: TavliMatch) -> tuple[MatchState, GameResult | None]:
+    """A Portes ``play`` by ``mover`` committed: the opponent's turn, or the game won
+    when the mover has borne off all 15."""
+    if sum(play.result.theirs):  # the mover still has checkers on the board
+        return turn_done(match), None
+    return portes_end(match, mover, play.result.mine, rules, tavli)
+
+
+def after_game(match: MatchState, tavli: TavliMatch,
+               result: GameResult | VariantResult) -> tuple[TavliMatch, Phase]:
+    """A game ended with ``result`` (``match`` scored): the tavli match scored, and the
+    phase: the match over once it has a winner, else between games."""
+    phase = Phase.MATCH_OVER if match.match_winner is not None else Phase.GAME_OVER
+    return tavli.scored(result.winner, result.points), phase
+
+
+def loaded_phase(match: MatchState) -> Phase:
+    """The phase a loaded Match ID continues in: SETUP with no game under way, a double
+    or a resignation on offer, MOVING once the dice are rolled, else waiting for the
+    roll."""
+    if match.game_state is not GameState.PLAYING:
+        return Phase.SETUP
+    if match.double_offered:
+        return Phase.DOUBLE_OFFERED
+    if match.resignation:
+        return Phase.RESIGN_OFFERED
+    if match.dice is not None:
+        return Phase.MOVING
+    return Phase.AWAIT_ROLL

@@ -1,0 +1,62 @@
+"""The offers rule on the cube and resignations without changing the game they read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tavla_pi.events.types import EventType
+from tavla_pi.game.offers import Offers, Refused, Ruled, Shown
+from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.view import Phase
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import GameState, MatchState, Resignation
+from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavlimatch import TavliMatch
+
+W, B = Color.WHITE, Color.BLACK
+ROLLING = MatchState(on_roll=W, to_act=W, match_length=7, game_state=GameState.PLAYING)
+
+
+@dataclass
+class Game:
+    """A game at the table of the offers: White on roll before rolling, 7 points."""
+
+    phase: Phase = Phase.AWAIT_ROLL
+    match: MatchState = ROLLING
+    settings: GameSettings = field(default_factory=GameSettings)
+    resign: ResignDesk = field(default_factory=ResignDesk)
+    tavli: TavliMatch = field(default_factory=lambda: TavliMatch.new("portes", 7))
+
+
+def test_a_double_is_ruled_with_its_event_and_the_phase_and_the_game_is_left_alone() -> None:
+    game = Game()
+    ruling = Offers(game).double(W)
+    assert isinstance(ruling, Ruled) and ruling.then is Phase.DOUBLE_OFFERED
+    assert (ruling.kind, ruling.fields) == (EventType.DOUBLE_OFFERED, {"player": "white",
+                                                                       "cube": 2})
+    assert ruling.match.double_offered and not game.match.double_offered
+
+
+def test_a_dropped_double_ends_the_game_and_a_wrong_answerer_is_refused() -> None:
+    game = Game()
+    offers = Offers(game)
+    offered = offers.double(W)
+    assert isinstance(offered, Ruled)
+    game.match, game.phase = offered.match, Phase.DOUBLE_OFFERED
+    assert offers.answer_double(W, "roll", False) == Refused(
+        "black must take or drop the double")
+    dropped = offers.answer_double(B, "cube", False)
+    assert isinstance(dropped, Ruled) and dropped.kind is EventType.DOUBLE_DROPPED
+    assert isinstance(dropped.then, GameResult) and dropped.then.winner is W
+
+
+def test_no_cube_in_plakoto_and_choosing_a_resignation_only_shows_it() -> None:
+    game = Game(tavli=TavliMatch.new("plakoto", 7))
+    assert Offers(game).double(W) == Refused("no cube in plakoto")
+    offers = Offers(Game())
+    assert offers.resign_gesture(W, "roll", False) is None  # a roll, not a gesture
+    assert offers.resign_gesture(W, "cube", True) == Shown()
+    offered = offers.resign_gesture(W, "roll", False)
+    assert isinstance(offered, Ruled) and offered.then is Phase.RESIGN_OFFERED
+    assert offered.match.resignation is Resignation.SINGLE
