@@ -739,6 +739,16 @@ def lit(page: Page, color: str) -> list[str]:
     return sorted(points, key=int)
 
 
+def wait_lit(page: Page, color: str, points: list[str]) -> list[str]:
+    """:func:`lit` once it shows ``points`` (the LEDs may follow the hint by a frame;
+    the page's own timeout fails the test if they never do)."""
+    page.wait_for_function(
+        "([c, want]) => [...document.querySelectorAll(\".led[data-feature^='point.']\")]"
+        ".filter(e => e.dataset.color === c).map(e => e.dataset.feature.slice(6))"
+        ".sort((a, b) => a - b).join() === want.join()", arg=[color, points])
+    return lit(page, color)
+
+
 def choose_game(page: Page, variant: str, name: str) -> None:
     """Choose the game in the settings panel and apply it: taken at once, the board being
     set up for a match's first game."""
@@ -909,7 +919,7 @@ def test_fevga_in_greek_only_the_first_checker_lights(daemon: SimDaemon,
     lift(page, "18")  # only its destinations light: none from the start on 24
     page.wait_for_selector(".hints li >> text=Το πούλι από θέση 18 μπορεί να πάει: "
                            "θέση 14, θέση 15, θέση 17")
-    assert lit(page, pixel(DESTINATION, state)) == ["14", "15", "17"]
+    assert wait_lit(page, pixel(DESTINATION, state), ["14", "15", "17"])
     shot(page, "fevga-first-checker-greek")
     drop(page, "14")
     wait_count(page, "14", 1)
