@@ -70,15 +70,6 @@ def needs(*names: str) -> pytest.MarkDecorator:
     return pytest.mark.needs(*names)
 
 
-def program(name: str) -> Path:
-    """The path of program ``name``; only for a test marked ``needs(name)`` (it runs only
-    where the program is there)."""
-    path = PROGRAMS[name].path
-    if path is None:
-        raise LookupError(PROGRAMS[name].missing)
-    return path
-
-
 def missing(item: pytest.Item) -> list[Program]:
     """The programs that test ``item`` needs and this machine lacks."""
     names = [n for mark in item.iter_markers("needs") for n in mark.args]
