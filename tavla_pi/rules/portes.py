@@ -22,6 +22,7 @@ from tavla_pi.rules.tavli import (
     Outcome,
     ValuePosition,
     VariantPlay,
+    VariantPosition,
     check_dice,
 )
 
@@ -32,6 +33,7 @@ class PortesPosition(ValuePosition):
     __slots__ = ("on_roll", "position")
 
     variant = "portes"
+    has_cube = True
     on_roll: Color
     position: Position
     """The position as GNU Backgammon sees it (from the side of ``on_roll``)."""
@@ -54,6 +56,10 @@ class PortesPosition(ValuePosition):
 
     def _key(self) -> tuple[Any, ...]:
         return (self.position, self.on_roll)
+
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID."""
+        return self.position.position_id()
 
     def board(self) -> BoardDict:
         """The checkers in the form of docs/CONTRACTS.md §2 ("pinned" always empty)."""
@@ -82,3 +88,12 @@ class PortesPosition(ValuePosition):
             VariantPlay(self, play.dice, play.moves, PortesPosition(play.result, opp))
             for play in self.position.legal_plays(d)
         ]
+
+
+def gnubg_position(position: VariantPosition) -> Position:
+    """GNU Backgammon's :class:`Position` of a Portes position (from the side on roll),
+    for what only GNU Backgammon answers (the computer, the coach); TypeError for any
+    other game's."""
+    if not isinstance(position, PortesPosition):
+        raise TypeError(f"GNU Backgammon plays Portes only, not {position!r}")
+    return position.position

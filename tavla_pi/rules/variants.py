@@ -16,7 +16,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.fevga import FevgaPosition
 from tavla_pi.rules.plakoto import PlakotoPosition
 from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavli import BoardDict, VariantPosition
 
 
 class Variant:
@@ -38,6 +38,14 @@ class Variant:
     def initial(self) -> VariantPosition:
         """The starting position, White on roll."""
         return self._initial()
+
+    def start(self, on_roll: Color) -> VariantPosition:
+        """The starting position with ``on_roll`` to play."""
+        return self._initial().with_on_roll(on_roll)
+
+    def start_board(self) -> BoardDict:
+        """The board a game is set up to (docs/CONTRACTS.md §2)."""
+        return self._initial().board()
 
     def from_board(self, board: Mapping[str, Any], on_roll: Color | str) -> VariantPosition:
         """The position of ``board`` (the form of docs/CONTRACTS.md §2; "off" and
