@@ -9,7 +9,7 @@ import variants_oracle as oracle
 from variants_support import position
 
 from tavla_pi.rules import Color, Position, VariantPosition, variant
-from tavla_pi.rules.portes import PortesPosition, gnubg_position
+from tavla_pi.rules.portes import PortesPosition, gnubg_play, gnubg_position, portes_play
 from tavla_pi.rules.position import encode_position_id
 
 NAMES = ("portes", "plakoto", "fevga")
@@ -74,7 +74,8 @@ def test_the_position_id_survives_a_round_trip_through_the_board(name: str) -> N
 
 def test_portes_position_id_is_gnu_backgammons() -> None:
     for p in walk("portes"):
-        assert p.position_id() == gnubg_position(p).position_id()
+        gnubg = gnubg_position(p)
+        assert gnubg is not None and p.position_id() == gnubg.position_id()
     assert variant("portes").initial().position_id() == Position.initial().position_id()
 
 
@@ -82,7 +83,7 @@ def test_portes_position_id_is_gnu_backgammons() -> None:
 def test_a_greek_position_id_encodes_the_own_counts(name: str) -> None:
     for p in walk(name, 40):
         assert isinstance(p, variant(name).initial().__class__)
-        mine, theirs = p.mine, p.theirs  # type: ignore[attr-defined]
+        mine, theirs = p.mine, p.theirs
         assert p.position_id() == encode_position_id((*theirs, 0), (*mine, 0))
 
 
@@ -116,11 +117,21 @@ def test_play_to_a_board_no_play_reaches_is_none() -> None:
     assert start.play_to((6, 5), start.board()) is None
 
 
-def test_gnubg_position_is_portes_only() -> None:
+def test_gnubg_position_and_play_are_portes_only() -> None:
     assert gnubg_position(PortesPosition.initial()) == Position.initial()
     for name in ("plakoto", "fevga"):
+        start = variant(name).initial()
+        assert gnubg_position(start) is None
         with pytest.raises(TypeError):
-            gnubg_position(variant(name).initial())
+            gnubg_play(start.legal_plays((6, 5))[0])
+
+
+def test_a_portes_play_round_trips_through_gnu_backgammons() -> None:
+    for p in walk("portes", 40):
+        for play in p.legal_plays((6, 1)):
+            gnubg = gnubg_play(play)
+            assert gnubg in Position.legal_plays(gnubg.position, (6, 1))
+            assert portes_play(gnubg, p.on_roll) == play
 
 
 # -- Fevga's first checker ---------------------------------------------------------------

@@ -38,13 +38,15 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import PortesPosition, gnubg_position, portes_play
 from tavla_pi.rules.position import Position
 
 
 def follow_play(start: Position, mover: Color, dice: tuple[int, int], play: Play) -> Turn:
     """A turn that accepts only the boards on the way to ``play`` (the computer's)."""
-    tree = TurnTree(start, mover, dice, plays=(play,))
-    return Turn(mover, dice, start, TurnTracker.from_tree(tree), engine_play=play)
+    portes = PortesPosition(start, mover)
+    tree = TurnTree(portes, dice, plays=(portes_play(play, mover),))
+    return Turn(mover, dice, portes, TurnTracker.from_tree(tree), engine_play=play)
 
 
 def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
@@ -53,10 +55,10 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
     human's."""
     a, b = state.dice
     if state.variant_position is not None:  # Plakoto or Fevga: between two players
-        return Turn.begin_variant(state.variant_position, (a, b))
+        return Turn.begin(state.variant_position, (a, b))
     mover, position = state.match.on_roll, state.position()
     if mover is not computer:
-        return Turn.begin(position, mover, (a, b))
+        return Turn.begin(PortesPosition(position, mover), (a, b))
     chosen = state.engine_play
     return None if chosen is None else follow_play(position, mover, (a, b), chosen)
 
@@ -155,14 +157,16 @@ class Undo:
     def of(cls, turn: Turn, match: MatchState, result: Board) -> Undo:
         """The undo of ``turn`` (Portes), committed from ``match`` (before the play) to
         ``result``."""
-        assert turn.start is not None  # the computer plays Portes only
-        return cls(match, turn.start.to_board(turn.mover), turn.dice, turn.tracker.tree, result)
+        start = gnubg_position(turn.start)
+        assert start is not None  # the computer plays Portes only
+        return cls(match, start.to_board(turn.mover), turn.dice, turn.tracker.tree, result)
 
     @classmethod
     def rebuilt(cls, match: MatchState, board: Board, dice: tuple[int, int],
                 result: Board) -> Undo:
         """The undo of a play, from the state before it (a journal's)."""
-        tree = TurnTree(Position.from_board(board, match.on_roll), match.on_roll, dice)
+        tree = TurnTree(PortesPosition(Position.from_board(board, match.on_roll), match.on_roll),
+                        dice)
         return cls(match, board, dice, tree, result)
 
     @property

@@ -37,6 +37,7 @@ from tavla_pi.reconcile.layout import cell_of, location_name
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import gnubg_position
 
 log = logging.getLogger("tavla_pi.game")
 
@@ -291,9 +292,10 @@ class Coach:
         """A turn begins: forget the last one; ask at once if DONE will be checked.
         No coaching in Plakoto and Fevga (GNU Backgammon knows Portes only)."""
         self._drop()
-        if turn.start is None:
+        position = gnubg_position(turn.start)
+        if position is None:
             return
-        request = EngineRequest(turn.start, match, self.settings.rules,
+        request = EngineRequest(position, match, self.settings.rules,
                                 hint_level(self.settings), self.settings.opponent.seed)
         self._lesson = _Lesson(turn, request, seen=turn.verdict)
         if self.warns(turn.mover):

@@ -54,10 +54,10 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
 from tavla_pi.rules.match import MatchState, new_match, rolled, turn_done
 from tavla_pi.rules.play import Play
-from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.portes import PortesPosition, gnubg_play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
-from tavla_pi.rules.tavli import VariantPlay, VariantPosition
+from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
@@ -359,7 +359,7 @@ class Referee(VariantGames):
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
         mover, vstart = self.match.on_roll, self.variant_position
-        start: Position | VariantPosition = self.position() if vstart is None else vstart
+        start = PortesPosition(self.position(), mover) if vstart is None else vstart
         self.shown_dice = dice
         if not start.legal_plays(dice):
             self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=high_first(dice))
@@ -369,8 +369,7 @@ class Referee(VariantGames):
         self._enter(Phase.MOVING)
         self.turn = None  # the computer's play comes from the engine (tick)
         if not self.seat.plays(mover):
-            turn = (Turn.begin(start, mover, dice) if isinstance(start, Position)
-                    else Turn.begin_variant(start, dice))
+            turn = Turn.begin(start, dice)
             self._coach_begin(turn)
             self._follow(turn)
 
@@ -402,7 +401,7 @@ class Referee(VariantGames):
         if turn.engine_play is not None:  # the computer's play, carried out by hand
             self.undo = None if carry.carrying_begun(turn) else self.undo
             if isinstance(turn.verdict, Complete):
-                self._commit(turn, turn.verdict.play)
+                self._commit(turn, gnubg_play(turn.verdict.play))
 
     def _moving(self, turn: Turn, color: Color, role: str, long: bool) -> None:
         """The mover's press while moving: a long CUBE asks for a hint (with an engine),
@@ -418,17 +417,17 @@ class Referee(VariantGames):
             turn.done_pending_since = self._now
 
     def _done(self, turn: Turn) -> None:
-        play = turn.complete_play() if turn.start is not None else turn.complete_variant_play()
+        play = turn.complete_play()
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
             self._reject(turn.mover, turn.why_not_done())
             return
-        if isinstance(play, VariantPlay):
+        if self.variant_position is not None:
             self._commit_variant(turn, play)
             return
-        if not self.coach.may_commit(play, self._now):
+        if not self.coach.may_commit(gnubg_play(play), self._now):
             return
-        self._commit(turn, play)
+        self._commit(turn, gnubg_play(play))
 
     def _commit(self, turn: Turn, play: Play) -> None:
         mover, before = turn.mover, self.match
@@ -570,7 +569,7 @@ class Referee(VariantGames):
         dice = (self.shown_dice[0], self.shown_dice[-1])
         play = chosen.play
         if play is None:
-            self._follow(Turn.begin(self.position(), color, dice))
+            self._follow(Turn.begin(PortesPosition(self.position(), color), dice))
             return
         self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
                    play=play.notation, position_id=play.result.position_id())

@@ -14,6 +14,7 @@ from typing import Any
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.boardform import read_board, write_board
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import win_kind
 from tavla_pi.rules.tavli import (
@@ -57,6 +58,16 @@ class PortesPosition(ValuePosition):
     def _key(self) -> tuple[Any, ...]:
         return (self.position, self.on_roll)
 
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The player on roll's 25 counts (own points 1..24, the bar at index 24)."""
+        return self.position.mine
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's 25 counts in its own numbering."""
+        return self.position.theirs
+
     def position_id(self) -> str:
         """GNU Backgammon's Position ID."""
         return self.position.position_id()
@@ -90,10 +101,22 @@ class PortesPosition(ValuePosition):
         ]
 
 
-def gnubg_position(position: VariantPosition) -> Position:
+def portes_play(play: Play, mover: Color) -> VariantPlay:
+    """GNU Backgammon's ``play`` of ``mover`` as the variants' play (its positions wrapped)."""
+    return VariantPlay(PortesPosition(play.position, mover), play.dice, play.moves,
+                       PortesPosition(play.result, mover.opponent))
+
+
+def gnubg_play(play: VariantPlay) -> Play:
+    """GNU Backgammon's :class:`Play` of a Portes play (TypeError for another game's)."""
+    position, result = gnubg_position(play.position), gnubg_position(play.result)
+    if position is None or result is None:
+        raise TypeError(f"GNU Backgammon plays Portes only, not {play!r}")
+    return Play(position, play.dice, play.moves, result)
+
+
+def gnubg_position(position: VariantPosition) -> Position | None:
     """GNU Backgammon's :class:`Position` of a Portes position (from the side on roll),
-    for what only GNU Backgammon answers (the computer, the coach); TypeError for any
-    other game's."""
-    if not isinstance(position, PortesPosition):
-        raise TypeError(f"GNU Backgammon plays Portes only, not {position!r}")
-    return position.position
+    for what only GNU Backgammon answers (the computer, the coach); None for a game
+    GNU Backgammon does not play."""
+    return position.position if isinstance(position, PortesPosition) else None

@@ -77,6 +77,17 @@ class VariantPosition(Protocol):
         """The colour whose turn it is."""
         ...
 
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The checkers of the player on roll, counted in its own numbering (index
+        0..23 = own points 1..24; Portes adds its bar at index 24)."""
+        ...
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's checkers, counted in the opponent's own numbering."""
+        ...
+
     def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
         """One play per distinct result, in a deterministic order; [] if none."""
         ...

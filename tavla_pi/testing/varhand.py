@@ -42,7 +42,7 @@ class VariantModel:
         self.sides = VarSides.of(play)
         self.mine, self.theirs = self.sides.mine, self.sides.theirs
         plays = play.position.legal_plays(play.dice)
-        self.complete: set[Sides] = {(p.result.theirs, p.result.mine)  # type: ignore[attr-defined]
+        self.complete: set[Sides] = {(p.result.theirs, p.result.mine)
                                      for p in plays}
         self.others = plays
         self._partials: set[tuple[int, ...]] | None = None

@@ -38,7 +38,7 @@ class VarSides:
     def of(cls, play: VariantPlay) -> VarSides:
         """The board ``play`` starts from (its position's counts and pins)."""
         p = play.position
-        mine, theirs = p.mine, p.theirs  # type: ignore[attr-defined]
+        mine, theirs = p.mine, p.theirs
         pins = p.board()["pinned"]
         mover = p.on_roll
         return cls(p.variant, mine, theirs,
