@@ -36,7 +36,7 @@ def pinned(view: GameView) -> list[Light]:
     ]
 
 
-def first_checker(view: GameView) -> list[Light]:
+def first_checker_lights(view: GameView) -> list[Light]:
     """Fevga, while the first-checker rule binds: that checker's point swells quickly in
     the mover's colour (also while it is in the hand), so it is clear which may move."""
     if view.first_checker is None or view.phase is not Phase.MOVING or view.on_roll is None:

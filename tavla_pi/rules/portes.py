@@ -68,6 +68,13 @@ class PortesPosition(ValuePosition):
         """The opponent's 25 counts in its own numbering."""
         return self.position.theirs
 
+    def with_on_roll(self, color: Color) -> PortesPosition:
+        """The same checkers with ``color`` on roll (a turn passed without a move)."""
+        if color is self.on_roll:
+            return self
+        return PortesPosition(Position.from_board(self.position.to_board(self.on_roll), color),
+                              color)
+
     def position_id(self) -> str:
         """GNU Backgammon's Position ID."""
         return self.position.position_id()
@@ -78,6 +85,16 @@ class PortesPosition(ValuePosition):
         counts = {c: board.absolute(c) for c in Color}
         points = {c: n[:24] for c, n in counts.items()}
         return write_board(points, {c: n[24] for c, n in counts.items()})
+
+    def recorded_play(self, dice: tuple[int, int], position_id: object,
+                      board: object) -> VariantPlay | None:
+        """The legal play leading to ``position_id`` (GNU Backgammon's, the authority)."""
+        return next((p for p in self.legal_plays(dice) if p.result.position_id() == position_id),
+                    None)
+
+    def state_board(self) -> Mapping[str, object]:
+        """The board in §1's form: checkers per location and colour, no pins."""
+        return self.position.to_board(self.on_roll).as_dict()
 
     def outcome(self) -> Outcome | None:
         """The side that has borne off all: single, gammon or backgammon (1, 2, 3 points)."""
@@ -109,10 +126,7 @@ def portes_play(play: Play, mover: Color) -> VariantPlay:
 
 def gnubg_play(play: VariantPlay) -> Play:
     """GNU Backgammon's :class:`Play` of a Portes play (TypeError for another game's)."""
-    position, result = gnubg_position(play.position), gnubg_position(play.result)
-    if position is None or result is None:
-        raise TypeError(f"GNU Backgammon plays Portes only, not {play!r}")
-    return Play(position, play.dice, play.moves, result)
+    return Play(portes_only(play.position), play.dice, play.moves, portes_only(play.result))
 
 
 def gnubg_position(position: VariantPosition) -> Position | None:
@@ -120,3 +134,12 @@ def gnubg_position(position: VariantPosition) -> Position | None:
     for what only GNU Backgammon answers (the computer, the coach); None for a game
     GNU Backgammon does not play."""
     return position.position if isinstance(position, PortesPosition) else None
+
+
+def portes_only(position: VariantPosition) -> Position:
+    """GNU Backgammon's :class:`Position` of a Portes position, for the computer and
+    the coach, which play Portes only (TypeError for another game's)."""
+    found = gnubg_position(position)
+    if found is None:
+        raise TypeError(f"GNU Backgammon plays Portes only, not {position!r}")
+    return found

@@ -136,6 +136,18 @@ class VariantPosition(Protocol):
         rule binds it; None in every other case and game."""
         ...
 
+    def recorded_play(self, dice: tuple[int, int], position_id: object,
+                      board: object) -> VariantPlay | None:
+        """The legal play of ``dice`` that a ``played`` event with ``position_id`` and
+        ``board`` records (docs/CONTRACTS.md §4: the Position ID says it in Portes, the
+        board in Plakoto and Fevga, whose IDs are informative); None if none does."""
+        ...
+
+    def state_board(self) -> Mapping[str, object]:
+        """The board as ``/api/state`` shows it: §1's form in Portes (docs/CONTRACTS.md),
+        §2's with its pins in Plakoto and Fevga."""
+        ...
+
 
 class VariantPlay(PlayOf["VariantPosition"]):
     """One legal play of a variant: where it starts, the dice, its moves and its result.
@@ -196,6 +208,16 @@ class ValuePosition:
     def bound_first_checker(self) -> str | None:
         """None: only Fevga has a first-checker rule."""
         return None
+
+    def recorded_play(self, dice: tuple[int, int], position_id: object,
+                      board: object) -> VariantPlay | None:
+        """The legal play leading to ``board`` (Plakoto and Fevga: the board is the
+        authority, ``position_id`` is checked against it by the caller)."""
+        return self.play_to(dice, board)
+
+    def state_board(self) -> Mapping[str, object]:
+        """The board with its pins (§2's form)."""
+        return self.board()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable (cannot set {name!r})")

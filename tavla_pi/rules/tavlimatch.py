@@ -87,6 +87,12 @@ class TavliMatch:
         return self.name == "tavli"
 
     @property
+    def is_backgammon(self) -> bool:
+        """Whether the match is of Portes alone: GNU Backgammon's kind of match, which the
+        computer can play and whose ``new_match`` names no variant."""
+        return self.cycle == ("portes",)
+
+    @property
     def cube_allowed(self) -> bool:
         """Whether the game now is played with the doubling cube: Portes only, and in a
         tavli match only with the ``cube_in_portes`` rule."""

@@ -43,6 +43,11 @@ class Variant:
         """The starting position with ``on_roll`` to play."""
         return self._initial().with_on_roll(on_roll)
 
+    @property
+    def pins(self) -> bool:
+        """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
+        return self._initial().pins
+
     def start_board(self) -> BoardDict:
         """The board a game is set up to (docs/CONTRACTS.md §2)."""
         return self._initial().board()
