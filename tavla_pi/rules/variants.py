@@ -15,7 +15,7 @@ from tavla_pi.rules.boardform import read_color
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.fevga import FevgaPosition
 from tavla_pi.rules.plakoto import PlakotoPosition
-from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.portes import PortesPosition, gnubg_position
 from tavla_pi.rules.tavli import BoardDict, VariantPosition
 
 
@@ -42,6 +42,17 @@ class Variant:
     def start(self, on_roll: Color) -> VariantPosition:
         """The starting position with ``on_roll`` to play."""
         return self._initial().with_on_roll(on_roll)
+
+    @property
+    def has_cube(self) -> bool:
+        """Whether the game is played with the doubling cube (Portes)."""
+        return self._initial().has_cube
+
+    @property
+    def gnubg_plays(self) -> bool:
+        """Whether GNU Backgammon plays the game (Portes): the computer, the coach and a
+        match file (.mat) hold it; the others are between two players."""
+        return gnubg_position(self._initial()) is not None
 
     @property
     def pins(self) -> bool:
