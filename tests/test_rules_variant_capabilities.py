@@ -11,6 +11,7 @@ from variants_support import position
 from tavla_pi.rules import Color, Position, VariantPosition, variant
 from tavla_pi.rules.portes import PortesPosition, gnubg_play, gnubg_position, portes_play
 from tavla_pi.rules.position import encode_position_id
+from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play, in_turn
 
 NAMES = ("portes", "plakoto", "fevga")
 DICE: list[tuple[int, int]] = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -44,6 +45,43 @@ def test_only_portes_has_the_cube_and_only_plakoto_pins() -> None:
     starts = {name: variant(name).initial() for name in NAMES}
     assert {n for n, p in starts.items() if p.has_cube} == {"portes"}
     assert {n for n, p in starts.items() if p.pins} == {"plakoto"}
+    assert {n for n in NAMES if variant(n).has_cube} == {"portes"}
+    assert {n for n in NAMES if variant(n).pins} == {"plakoto"}
+    assert {n for n in NAMES if variant(n).gnubg_plays} == {"portes"}
+
+
+def test_only_a_match_of_portes_alone_is_the_computers_and_only_tavli_is_in_turn() -> None:
+    assert [m for m in MATCHES if computer_may_play(m)] == ["portes"]
+    assert [m for m in MATCHES if in_turn(m)] == ["tavli"]
+    assert not in_turn(None) and not in_turn("Tavli")
+    with pytest.raises(ValueError, match="unknown match 'narde'"):
+        computer_may_play("narde")
+
+
+def test_the_state_board_is_section_1s_in_portes_and_section_2s_elsewhere() -> None:
+    for p in walk("portes", 40):
+        gnubg = gnubg_position(p)
+        assert gnubg is not None
+        assert p.state_board() == gnubg.to_board(p.on_roll).as_dict()
+        assert "pinned" not in p.state_board()
+    for name in ("plakoto", "fevga"):
+        for p in walk(name, 40):
+            assert p.state_board() == p.board()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_recorded_play_is_found_by_what_the_game_says_is_the_authority(name: str) -> None:
+    for p in walk(name, 20):
+        for dice in DICE[::7]:
+            for play in p.legal_plays(dice)[:3]:
+                pid, board = play.result.position_id(), play.result.board()
+                assert p.recorded_play(dice, pid, board) == play
+                if p.has_cube:  # Portes: the Position ID says it, whatever the board
+                    assert p.recorded_play(dice, pid, None) == play
+                    assert p.recorded_play(dice, "AAAAAAAAAAAAAA", board) is None
+                else:  # Plakoto and Fevga: the board says it, the ID is informative
+                    assert p.recorded_play(dice, "not an id", board) == play
+                    assert p.recorded_play(dice, pid, None) is None
 
 
 @pytest.mark.parametrize("name", NAMES)
