@@ -23,6 +23,7 @@ from tavla_pi.reconcile import TurnTracker
 from tavla_pi.reconcile.layout import N_POINTS, Cells, cell_of, sign
 from tavla_pi.reconcile.tree import Node, TurnTree
 from tavla_pi.rules import Color, Position
+from tavla_pi.rules.portes import PortesPosition
 
 
 def observation(cells: Cells) -> Observation:
@@ -117,13 +118,14 @@ def main(games: int, seed: int = 1) -> None:
         while not position.is_game_over():
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             t0 = time.thread_time_ns()
-            tree = TurnTree(position, mover, dice)
+            tree = TurnTree(PortesPosition(position, mover), dice)
             build_times.append(time.thread_time_ns() - t0)
             if tree.complete:
                 run_turn(tree, rng, observe_times, quiet_times)
                 if biggest is None or len(tree) > len(biggest):
                     biggest = tree
-                position = rng.choice(tree.complete).position.swap()
+                node = rng.choice(tree.complete)
+                position = Position(node.mine, node.theirs).swap()
             else:
                 position = position.swap()
             mover = mover.opponent

@@ -29,7 +29,7 @@ from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
-from tavla_pi.rules.tavlimatch import MATCHES, TavliRules
+from tavla_pi.rules.tavlimatch import MATCHES, TavliRules, computer_may_play
 
 CONFIG_FILENAME = "config.toml"
 MAX_BYTES = 64 * 1024
@@ -254,7 +254,7 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
                                    for k in list(values) if k.startswith(OPPONENT_PREFIX)})
     tavli = TavliRules(**{k.removeprefix(TAVLI_PREFIX): values.pop(k)
                           for k in list(values) if k.startswith(TAVLI_PREFIX)})
-    if values.get("variant", "portes") != "portes" and opponent.color is not None:
+    if not computer_may_play(values.get("variant", "portes")) and opponent.color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {values['variant']!r}")
     return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, **values)

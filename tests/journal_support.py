@@ -36,6 +36,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchRules, Resignation
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import gnubg_position
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.resign import levels_above
 
@@ -258,8 +259,9 @@ class DirectMatch:
     def move(self) -> list[Event]:
         """The player moving puts the board of a chosen play and presses DONE."""
         turn = self.referee.turn
-        assert turn is not None and turn.start is not None
-        play = self.policy.play(turn.start.legal_plays(turn.dice), turn.mover)
+        start = gnubg_position(turn.start) if turn is not None else None
+        assert turn is not None and start is not None
+        play = self.policy.play(start.legal_plays(turn.dice), turn.mover)
         events = self.feed("obs", play.result.to_board(turn.mover.opponent))
         events += self.feed("button", f"{turn.mover.value}.roll", False)
         return events + self.feed("tick")

@@ -21,6 +21,7 @@ from tavla_pi.export.mat import format_game
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.match import GameState, MatchState
+from tavla_pi.rules.portes import gnubg_position
 from tavla_pi.rules.position import Position
 
 
@@ -33,8 +34,9 @@ def scripted(match_length: int = 3) -> DirectMatch:
 def play(match: DirectMatch, notation: str) -> None:
     """The player moving makes the play written ``notation`` and presses DONE."""
     turn = match.referee.turn
-    assert turn is not None and turn.start is not None
-    chosen = next(p for p in turn.start.legal_plays(turn.dice) if p.notation == notation)
+    start = gnubg_position(turn.start) if turn is not None else None
+    assert turn is not None and start is not None
+    chosen = next(p for p in start.legal_plays(turn.dice) if p.notation == notation)
     match.feed("obs", chosen.result.to_board(turn.mover.opponent))
     match.feed("button", f"{turn.mover.value}.roll", False)
     match.feed("tick")

@@ -103,7 +103,7 @@ def resumed(events: list[dict[str, Any]], script: list[tuple[str, Any]]) -> Tabl
     table = Table(script)
     runner = table.runner
     runner.referee.set_opponent(OpponentSettings(color=Color.BLACK), runner.background())
-    runner.backend.board.lay_out(counts_of(state.board))
+    runner.backend.board.lay_out(counts_of(state.position().to_board(state.match.on_roll)))
     runner.referee.resume(state, runner.clock.now_ms())
     table.act({"wait": 400})
     return table

@@ -11,8 +11,11 @@ from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState, Resignation
+from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
+from tavla_pi.rules.variants import variant
 
 W, B = Color.WHITE, Color.BLACK
 ROLLING = MatchState(on_roll=W, to_act=W, match_length=7, game_state=GameState.PLAYING)
@@ -27,6 +30,7 @@ class Game:
     settings: GameSettings = field(default_factory=GameSettings)
     resign: ResignDesk = field(default_factory=ResignDesk)
     tavli: TavliMatch = field(default_factory=lambda: TavliMatch.new("portes", 7))
+    committed: VariantPosition = field(default_factory=PortesPosition.initial)
 
 
 def test_a_double_is_ruled_with_its_event_and_the_phase_and_the_game_is_left_alone() -> None:
@@ -52,7 +56,7 @@ def test_a_dropped_double_ends_the_game_and_a_wrong_answerer_is_refused() -> Non
 
 
 def test_no_cube_in_plakoto_and_choosing_a_resignation_only_shows_it() -> None:
-    game = Game(tavli=TavliMatch.new("plakoto", 7))
+    game = Game(tavli=TavliMatch.new("plakoto", 7), committed=variant("plakoto").initial())
     assert Offers(game).double(W) == Refused("no cube in plakoto")
     offers = Offers(Game())
     assert offers.resign_gesture(W, "roll", False) is None  # a roll, not a gesture

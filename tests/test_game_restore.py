@@ -37,6 +37,7 @@ from tavla_pi.game.view import Phase
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, Resignation
+from tavla_pi.rules.portes import gnubg_position
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import WinKind
 
@@ -101,7 +102,7 @@ def test_a_turn_being_moved_starts_afresh_from_the_committed_position() -> None:
     referee = resumed(events, match.settings, 0)
     assert referee.phase is Phase.MOVING
     assert referee.turn is not None
-    assert referee.turn.start == referee.position()
+    assert gnubg_position(referee.turn.start) == referee.position()
     assert referee.turn.mover is referee.match.on_roll
     assert referee.turn.verdict is None  # nothing read yet: the sensors tell what moved
 

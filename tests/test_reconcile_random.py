@@ -24,12 +24,14 @@ from tavla_pi.reconcile import (
 )
 from tavla_pi.reconcile.layout import cell_of, location_name
 from tavla_pi.reconcile.tree import Node, TurnTree
+from tavla_pi.rules.portes import PortesPosition, gnubg_position
 
 
 def _replay(tree: TurnTree, target: Node, rng: random.Random, saturate: bool) -> Player:
     """Move the table from the start to the complete node ``target``."""
     tracker = TurnTracker.from_tree(tree)
-    start = tree.start
+    start = gnubg_position(tree.start)
+    assert start is not None
     p = Player(tracker, Table.of(start, tracker.mover), rng, saturate)
     for frm, to, hits in hand_movements(path_to(tree, target, rng), rng):
         before = p.tracker.verdict
@@ -46,7 +48,7 @@ def test_every_play_of_random_positions_ends_complete_with_that_play() -> None:
     plays = 0
     for position, mover in random_positions(rng, 120):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tree = TurnTree(position, mover, dice)
+        tree = TurnTree(PortesPosition(position, mover), dice)
         for node in tree.complete:
             p = _replay(tree, node, rng, saturate=False)
             final = p.tracker.verdict
@@ -63,7 +65,7 @@ def test_with_tall_stacks_read_as_intervals_never_another_play() -> None:
     ambiguous = 0
     for position, mover in random_positions(rng, 120):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tree = TurnTree(position, mover, dice)
+        tree = TurnTree(PortesPosition(position, mover), dice)
         for node in tree.complete:
             p = _replay(tree, node, rng, saturate=True)
             final = p.tracker.verdict
@@ -84,7 +86,7 @@ def test_lifted_checkers_always_list_where_they_then_go() -> None:
     checked = 0
     for position, mover in random_positions(rng, 60):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tracker = TurnTracker(position, mover, dice)
+        tracker = TurnTracker(PortesPosition(position, mover), dice)
         if not tracker.tree.complete:
             continue
         target = rng.choice(tracker.tree.complete)

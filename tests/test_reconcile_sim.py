@@ -27,12 +27,13 @@ from tavla_pi.reconcile import (
 )
 from tavla_pi.reconcile.tree import TurnTree
 from tavla_pi.rules import Position
+from tavla_pi.rules.portes import PortesPosition
 
 BLOT_ON_10 = Position(Position.initial().mine, own(p24=2, p13=4, p15=1, p8=3, p6=5))
 
 
 def test_a_hit_read_through_the_decoder() -> None:
-    tracker = TurnTracker(BLOT_ON_10, W, (3, 1))
+    tracker = TurnTracker(PortesPosition(BLOT_ON_10, W), (3, 1))
     p = Player(tracker, SimTable(BLOT_ON_10, W, seed=3), random.Random(0))
     assert p.show() == tracker.verdict
     p.lift("13")
@@ -54,7 +55,7 @@ def test_random_plays_on_the_modelled_board_end_on_that_play() -> None:
     plays = ambiguous = 0
     for k, (position, mover) in enumerate(random_positions(rng, 16)):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tree = TurnTree(position, mover, dice)
+        tree = TurnTree(PortesPosition(position, mover), dice)
         for node in rng.sample(tree.complete, min(3, len(tree.complete))):
             p = Player(TurnTracker.from_tree(tree), SimTable(position, mover, seed=k), rng)
             p.show()

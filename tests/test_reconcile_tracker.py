@@ -19,6 +19,7 @@ from tavla_pi.reconcile import (
     Unchanged,
 )
 from tavla_pi.rules import Color, Position
+from tavla_pi.rules.portes import PortesPosition
 
 INITIAL = Position.initial()
 # Black has left a blot on White's 10 (Black's own 15).
@@ -28,7 +29,7 @@ BEAR_OFF = Position(own(p6=2, p5=3, p3=2), own(p6=5, p8=3, p13=5, p1=2))
 
 
 def player(position: Position, dice: tuple[int, int], mover: Color = W) -> Player:
-    tracker = TurnTracker(position, mover, dice)
+    tracker = TurnTracker(PortesPosition(position, mover), dice)
     return Player(tracker, Table.of(position, mover), random.Random(0))
 
 

@@ -11,6 +11,7 @@ from tavla_pi.reconcile import moves as mv
 from tavla_pi.reconcile.layout import cell_of, cells_of, moved_between, off_count
 from tavla_pi.reconcile.tree import TurnTree
 from tavla_pi.rules import Board, Color, Position
+from tavla_pi.rules.portes import PortesPosition
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 
@@ -50,8 +51,8 @@ def test_every_engine_play_is_a_path_of_single_die_steps() -> None:
 
 @pytest.mark.parametrize("dice", ROLLS)
 def test_complete_nodes_are_exactly_the_legal_plays_of_the_start(dice: tuple[int, int]) -> None:
-    start = Position.initial()
-    tree = TurnTree(start, Color.WHITE, dice)
+    start = PortesPosition(Position.initial(), Color.WHITE)
+    tree = TurnTree(start, dice)
     plays = start.legal_plays(dice)
     assert len(tree.complete) == len(plays)
     assert {n.play for n in tree.complete} == set(plays)
@@ -65,14 +66,15 @@ def test_complete_nodes_match_legal_plays_over_random_positions() -> None:
     rng = random.Random(3)
     for position, mover in random_positions(rng, 80):
         for dice in ROLLS:
-            tree = TurnTree(position, mover, dice)
-            plays = position.legal_plays(dice)
+            start = PortesPosition(position, mover)
+            tree = TurnTree(start, dice)
+            plays = start.legal_plays(dice)
             assert {n.play for n in tree.complete} == set(plays)
             assert len(tree.complete) == len(plays)
 
 
 def test_nodes_are_prefixes_that_can_still_complete() -> None:
-    tree = TurnTree(Position.initial(), Color.WHITE, (6, 5))
+    tree = TurnTree(PortesPosition(Position.initial(), Color.WHITE), (6, 5))
     for node in tree.nodes:
         assert node.complete or node.children
         for edge in node.children:
@@ -93,7 +95,7 @@ def test_larger_die_rule_keeps_only_the_larger_die() -> None:
     # White's last checker on its 24; Black holds White's 13 (Black's own 12), so
     # 24/18 and 24/19 are each playable but cannot be followed: the 6 must be played.
     position = Position(side(p24=1), side(p12=2, p3=13))
-    tree = TurnTree(position, Color.WHITE, (6, 5))
+    tree = TurnTree(PortesPosition(position, Color.WHITE), (6, 5))
     assert [p.notation for p in position.legal_plays((6, 5))] == ["24/18"]
     assert [n.dice_used for n in tree.complete] == [(6,)]
     assert len(tree) == 2        # the start and 24/18: 24/19 is no legal partial play
@@ -102,13 +104,13 @@ def test_larger_die_rule_keeps_only_the_larger_die() -> None:
 def test_a_roll_with_no_legal_play_has_only_the_start() -> None:
     # Black holds White's 18 and 19 (Black's own 7 and 6): 6-5 cannot be played.
     position = Position(side(p24=1), side(p7=2, p6=2, p3=11))
-    tree = TurnTree(position, Color.WHITE, (6, 5))
+    tree = TurnTree(PortesPosition(position, Color.WHITE), (6, 5))
     assert position.legal_plays((6, 5)) == []
     assert tree.complete == () and len(tree) == 1 and not tree.root.complete
 
 
 def test_doubles_build_many_nodes_once() -> None:
-    tree = TurnTree(Position.initial(), Color.WHITE, (2, 2))
+    tree = TurnTree(PortesPosition(Position.initial(), Color.WHITE), (2, 2))
     assert len(tree.complete) == len(Position.initial().legal_plays((2, 2)))
     assert len(tree) > 100
     depths = {n.depth for n in tree.nodes}
@@ -116,7 +118,7 @@ def test_doubles_build_many_nodes_once() -> None:
 
 
 def test_chains_are_one_checker_moved_by_consecutive_dice() -> None:
-    tree = TurnTree(Position.initial(), Color.WHITE, (5, 3))
+    tree = TurnTree(PortesPosition(Position.initial(), Color.WHITE), (5, 3))
     chains = {(c.origin + 1, c.dest + 1) for c in tree.chains_from(tree.root)}
     assert (13, 5) in chains and (13, 8) in chains and (13, 10) in chains and (24, 16) in chains
     assert (8, 5) in chains and (6, 3) in chains

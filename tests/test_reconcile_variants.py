@@ -18,7 +18,7 @@ FEVGA = variant("fevga")
 
 def player(position: VariantPosition, dice: tuple[int, int], seed: int = 0) -> Player:
     """A hand on the modelled board of ``position``, its turn followed by a tracker."""
-    tracker = TurnTracker.for_variant(position, dice)
+    tracker = TurnTracker(position, dice)
     return Player(tracker, VariantTable(position, seed), random.Random(seed))
 
 
@@ -57,7 +57,7 @@ def in_hand(verdict: object) -> InHand:
 
 def complete_play(verdict: object) -> str:
     assert isinstance(verdict, Complete), verdict
-    return verdict.variant_play.notation
+    return verdict.play.notation
 
 
 # -- Plakoto -------------------------------------------------------------------------
@@ -75,8 +75,8 @@ def test_plakoto_a_move_off_the_15_pile_is_partial_then_complete() -> None:
     done = p.move("24", "23")
     assert complete_play(done) == "24/23 24/21"
     assert isinstance(done, Complete)
-    assert done.variant_play in start.legal_plays((3, 1))
-    assert done.variant_play.result.board()["white"] == {"24": 13, "23": 1, "21": 1}
+    assert done.play in start.legal_plays((3, 1))
+    assert done.play.result.board()["white"] == {"24": 13, "23": 1, "21": 1}
 
 
 BLOT_ON_5 = PLAKOTO.from_board({"white": {"24": 13, "8": 2}, "black": {"1": 14, "5": 1}},
@@ -97,7 +97,7 @@ def test_plakoto_a_pinning_move_lights_its_destination_and_the_pin_is_expected()
     done = p.move("8", "7")
     assert complete_play(done) == "8/7 8/5*"
     assert isinstance(done, Complete)
-    assert done.variant_play.result.board()["pinned"] == {"5": "black"}
+    assert done.play.result.board()["pinned"] == {"5": "black"}
 
 
 def test_plakoto_after_a_pin_the_next_turn_reads_it_and_the_pinned_checker_stays() -> None:
@@ -106,8 +106,8 @@ def test_plakoto_after_a_pin_the_next_turn_reads_it_and_the_pinned_checker_stays
     p.move("8", "5")
     done = p.move("24", "23")
     assert isinstance(done, Complete)
-    after = done.variant_play.result
-    tracker = TurnTracker.for_variant(after, (4, 1))
+    after = done.play.result
+    tracker = TurnTracker(after, (4, 1))
     black = Player(tracker, p.table, random.Random(1))
     assert isinstance(black.show(), Unchanged)  # the covered pocket is no fault
     assert tracker.tree.destinations(tracker.tree.root, 4) == ()

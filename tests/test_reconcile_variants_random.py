@@ -19,7 +19,7 @@ from tavla_pi.reconcile import (
     board_fixes,
 )
 from tavla_pi.reconcile.layout import location_name
-from tavla_pi.reconcile.vartree import VariantTree
+from tavla_pi.reconcile.tree import TurnTree
 from tavla_pi.rules import variant
 from tavla_pi.rules.tavli import VariantPosition
 
@@ -45,7 +45,7 @@ def play_turns(name: str, seed: int, count: int) -> int:
     done = 0
     for k, position in enumerate(reachable(name, rng, count)):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        tree = VariantTree(position, dice)  # type: ignore[arg-type]
+        tree = TurnTree(position, dice)
         if not tree.complete:
             continue
         target = rng.choice(tree.complete)
@@ -55,7 +55,7 @@ def play_turns(name: str, seed: int, count: int) -> int:
         player = Player(TurnTracker.from_tree(tree), table, rng)
         assert isinstance(player.show(), Unchanged)
         for frm, to, _ in path_to(tree, target, rng):
-            origin, dest = (location_name(tree.rules.cell(p)) for p in (frm, to))
+            origin, dest = (location_name(tree.steps.cell(p)) for p in (frm, to))
             lifted = player.lift(origin)
             hand = lifted if isinstance(lifted, InHand) else getattr(lifted, "lifted", None)
             if hand is not None and hand.from_ == origin:
@@ -65,11 +65,11 @@ def play_turns(name: str, seed: int, count: int) -> int:
         final = player.tracker.verdict
         if isinstance(final, Ambiguous):
             while isinstance(final, Ambiguous) and \
-                    final.candidates[0].variant_play != target.variant_play:
+                    final.candidates[0].play != target.play:
                 final = player.tracker.cycle()
             final = player.tracker.confirm()
         assert isinstance(final, Complete), (position, dice, final)
-        assert final.variant_play.result == target.variant_play.result  # type: ignore[union-attr]
+        assert target.play is not None and final.play.result == target.play.result
         done += 1
     return done
 

@@ -100,7 +100,7 @@ def test_every_cited_name_exists() -> None:
 def test_a_wrong_name_is_caught() -> None:
     names = top_level_names()
     assert resolve("reconcile.layout.cells_of", names) is not None
-    assert resolve("Referee.board", names) is not None  # set in __init__
+    assert resolve("Referee.committed", names) is not None  # set in __init__
     for wrong in ("reconcile.layout.cell_off", "Position.to_bord", "NoSuchName", "Referee.boards"):
         try:
             resolve(wrong, names)

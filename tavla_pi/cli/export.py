@@ -29,7 +29,7 @@ from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.history import MatchLog
 from tavla_pi.export import MatchRecord, format_match, record_match
-from tavla_pi.export.games import PORTES
+from tavla_pi.export.games import gnubg_game
 from tavla_pi.export.mat import game_list
 
 
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = _chosen(args, records, state_dir)
     for log, rec in chosen:
         _warn(rec.skipped)
-        if not any(game.variant == PORTES for game in rec.games):
+        if not any(gnubg_game(game.variant) for game in rec.games):
             _warn([f"match {log.number} has no game of Portes: gnubg finds no game to "
                    "import in its file"])
     if args.all:
@@ -110,7 +110,7 @@ def listing(records: list[tuple[MatchLog, MatchRecord]]) -> str:
 
 def _for_gnubg(record: MatchRecord) -> str:
     """What gnubg takes of a match that is not Portes alone."""
-    portes = [game.number for game in record.games if game.variant == PORTES]
+    portes = [game.number for game in record.games if gnubg_game(game.variant)]
     taken = f"gnubg imports {game_list(portes)}" if portes else "no game for gnubg"
     return f"{record.variant}: {taken}"
 

@@ -24,7 +24,7 @@ from tavla_pi.events.history import History, MatchLog, read_history
 from tavla_pi.events.types import EventType
 from tavla_pi.game.restore import Verified, verify
 from tavla_pi.game.settings import GameSettings
-from tavla_pi.rules.tavlimatch import TavliRules
+from tavla_pi.rules.tavlimatch import TavliRules, in_turn
 
 HOUSE_RULES = tuple(TavliRules(cube_in_portes=cube, backgammon_points=points)
                     for cube in (False, True) for points in (2, 3))
@@ -67,5 +67,5 @@ def checked_by_rules(log: MatchLog) -> Verified:
 
 
 def _is_tavli(log: MatchLog) -> bool:
-    return any(e.type == EventType.NEW_MATCH and e.fields.get("variant") == "tavli"
+    return any(e.type == EventType.NEW_MATCH and in_turn(e.fields.get("variant"))
                for e in log.events)

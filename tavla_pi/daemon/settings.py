@@ -24,7 +24,7 @@ from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
 from tavla_pi.errors import BadInputError, EngineError
 from tavla_pi.game.settings import OpponentSettings
-from tavla_pi.rules.tavlimatch import MATCHES
+from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
 
 WHERE = "request body"
 
@@ -53,7 +53,7 @@ class SettingsDesk:
         changes = _object(body)
         variant = parse_variant(changes.pop("variant", referee.next_variant))
         chosen = parse_opponent(changes, WHERE, referee.next_opponent)
-        if variant != "portes" and chosen.color is not None:
+        if not computer_may_play(variant) and chosen.color is not None:
             raise BadInputError(f"{WHERE}: variant",
                                 f"the computer plays Portes only, not {variant!r}: choose "
                                 "two players for it")

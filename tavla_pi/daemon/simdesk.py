@@ -59,6 +59,7 @@ from tavla_pi.rules.dice import DiceSource, SecureDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavlimatch import cycle_of
+from tavla_pi.rules.variants import variant
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -172,10 +173,10 @@ class SimDesk:
 
     async def _apply(self, action: Action) -> None:
         board, queue = self.board, self.dice.queue
-        board.pin_on_top = self.core.referee.tavli.variant == "plakoto"  # as hands pin
+        board.pin_on_top = variant(self.core.referee.tavli.variant).pins  # as hands pin
         match action:
-            case SetupAction(match_length, opponent, variant):
-                await self._set_up(match_length, opponent, variant)
+            case SetupAction(match_length, opponent, game):
+                await self._set_up(match_length, opponent, game)
             case LoadAction(position_id, match_id):
                 self._load(position_id, match_id)
             case DiceAction(a, b):

@@ -28,6 +28,8 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavlimatch import TAVLI, cycle_of
+from tavla_pi.rules.variants import variant
 
 CUBE_EVENTS = frozenset({EventType.DOUBLE_OFFERED, EventType.DOUBLE_TAKEN,
                          EventType.DOUBLE_DROPPED})
@@ -43,7 +45,13 @@ class Entry:
 
 
 PORTES = "portes"
-"""The one game of tavli GNU Backgammon plays."""
+"""The game a journal's event names when it names none."""
+
+
+def gnubg_game(name: str) -> bool:
+    """Whether GNU Backgammon plays the game called ``name``: a match file holds its
+    plays (Portes); the others' are comments."""
+    return variant(name).gnubg_plays
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,8 @@ class MatchRecord:
     @property
     def portes_only(self) -> bool:
         """Whether the match is backgammon alone: a plain GNU Backgammon match file."""
-        return self.variant == PORTES and all(g.variant == PORTES for g in self.games)
+        return (all(gnubg_game(name) for name in cycle_of(self.variant))
+                and all(gnubg_game(g.variant) for g in self.games))
 
 
 def record_match(events: Sequence[Event], where: Callable[[int], str],
@@ -112,7 +121,7 @@ def _match_variant(events: Sequence[Event]) -> str:
             return str(event.fields.get("variant", PORTES))
     games = {_variant(e) for e in events if e.type == EventType.GAME_STARTED}
     if len(games) > 1:
-        return "tavli"
+        return TAVLI
     return games.pop() if games else PORTES
 
 
@@ -136,7 +145,7 @@ class _Game:
 
     def played(self, event: Event) -> None:
         a, b = event["dice"]
-        if self.variant != PORTES:  # the journal's check has made sure it is legal
+        if not gnubg_game(self.variant):  # the journal's check has made sure it is legal
             self.add(event["player"], f"{_roll(a, b)}: {event['play']}")
             return
         play = _find_play(self.position, (a, b), event["position_id"])
@@ -157,7 +166,7 @@ class _Game:
     def no_move(self, event: Event) -> None:
         a, b = event["dice"]
         self.add(event["player"], f"{_roll(a, b)}:")
-        if self.variant == PORTES:
+        if gnubg_game(self.variant):
             self.position = self.position.swap()
 
     def cube(self, event: Event) -> None:
@@ -181,7 +190,7 @@ def _record_game(events: Sequence[Event], start: int, end: int,
     """The record of the game started at ``events[start]``; None if it did not end."""
     first = events[start]
     name = _variant(first)
-    if name == PORTES and Position.from_position_id(first["position_id"]) != Position.initial():
+    if gnubg_game(name) and Position.from_position_id(first["position_id"]) != Position.initial():
         raise JournalError(where(start), "game_started: the game starts from a loaded "
                            "position, which a match file cannot hold")
     before = MatchState.from_match_id(first["match_id"])
@@ -246,7 +255,7 @@ class GameBook:
             record = record_match(self._game, lambda i: f"its event {i + 1}")
         except (TavlaError, ValueError) as exc:
             record = MatchRecord(0, (), (str(exc),))
-        if record.games and record.games[0].variant != PORTES:
+        if record.games and not gnubg_game(record.games[0].variant):
             record = MatchRecord(0, (), (f"a game of {record.games[0].variant}, which "
                                          "GNU Backgammon cannot play",))
         if not record.games:

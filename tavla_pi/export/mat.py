@@ -50,8 +50,9 @@ Portes games have none unless ``[tavli] cube_in_portes``), the header says
 
 from __future__ import annotations
 
-from tavla_pi.export.games import PORTES, Entry, GameRecord, MatchRecord
+from tavla_pi.export.games import Entry, GameRecord, MatchRecord, gnubg_game
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.tavlimatch import in_turn
 
 PLAYER_NAMES = ("White", "Black")
 """GNU Backgammon's players 0 and 1."""
@@ -71,13 +72,13 @@ def format_match(record: MatchRecord) -> str:
 def format_tavli_match(record: MatchRecord) -> str:
     """The file of a match that is not Portes alone: Plakoto and Fevga as comments in
     the header, the Portes games as gnubg's games (see the module doc)."""
-    portes = [(g.number, g) for g in record.games if g.variant == PORTES]
+    portes = [(g.number, g) for g in record.games if gnubg_game(g.variant)]
     header = ['; [Transcriber "tavla-pi"]']
     if not record.cube_used:
         header.append('; [CubeLimit "1"]')
     header += [";", *(f"; {line}" for line in about(record, [n for n, _ in portes])), ";"]
     for game in record.games:
-        if game.variant == PORTES:
+        if gnubg_game(game.variant):
             header.append(f"; Game {game.number}: Portes: {PLAYER_NAMES[_side(game)]} "
                           f"{_result(game).lower()} (below)")
         else:
@@ -90,7 +91,7 @@ def about(record: MatchRecord, portes: list[int]) -> list[str]:
     """The header's account of a match that is not Portes alone: what gnubg imports."""
     length = f"to {record.match_length} points" if record.match_length else "(money play)"
     lines = [f"A tavli match {length}: Portes, Plakoto and Fevga in turn."
-             if record.variant == "tavli" else
+             if in_turn(record.variant) else
              f"A match of {record.variant.capitalize()} {length}."]
     if not portes:
         return [*lines, "GNU Backgammon plays Portes only, and no game of Portes was",
@@ -130,7 +131,7 @@ def format_game(number: int, game: GameRecord) -> list[str]:
     rows, the result."""
     white, black = PLAYER_NAMES
     head = f"{white} : {game.score[0]}"
-    title = f" Game {number}" if game.variant == PORTES else \
+    title = f" Game {number}" if gnubg_game(game.variant) else \
         f" Game {number}: {game.variant.capitalize()}"
     lines = [title, f" {head:<31}{black} : {game.score[1]}"]
     slots = _slots(game.entries)
@@ -152,7 +153,7 @@ def _result(game: GameRecord) -> str:
     if game.winner is None:
         return "Draw"
     wins = f"Wins {game.points} point{'s' if game.points != 1 else ''}"
-    if game.variant != PORTES and game.kind not in ("", "single"):
+    if not gnubg_game(game.variant) and game.kind not in ("", "single"):
         wins += f" ({game.kind})"
     return wins
 

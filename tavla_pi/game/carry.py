@@ -34,17 +34,19 @@ from tavla_pi.reconcile import (
 )
 from tavla_pi.reconcile.layout import N_POINTS, OFF_CELL, location_name
 from tavla_pi.reconcile.tree import Chain
-from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import PortesPosition, portes_play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavli import VariantPosition
 
 
 def follow_play(start: Position, mover: Color, dice: tuple[int, int], play: Play) -> Turn:
     """A turn that accepts only the boards on the way to ``play`` (the computer's)."""
-    tree = TurnTree(start, mover, dice, plays=(play,))
-    return Turn(mover, dice, start, TurnTracker.from_tree(tree), engine_play=play)
+    portes = PortesPosition(start, mover)
+    tree = TurnTree(portes, dice, plays=(portes_play(play, mover),))
+    return Turn(mover, dice, portes, TurnTracker.from_tree(tree), engine_play=play)
 
 
 def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
@@ -52,13 +54,12 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
     position: the computer's (its chosen play, or None while it is still to choose) or a
     human's."""
     a, b = state.dice
-    if state.variant_position is not None:  # Plakoto or Fevga: between two players
-        return Turn.begin_variant(state.variant_position, (a, b))
-    mover, position = state.match.on_roll, state.position()
-    if mover is not computer:
-        return Turn.begin(position, mover, (a, b))
+    start = state.game_position()
+    if start.on_roll is not computer:
+        return Turn.begin(start, (a, b))
     chosen = state.engine_play
-    return None if chosen is None else follow_play(position, mover, (a, b), chosen)
+    return None if chosen is None else follow_play(state.position(), start.on_roll, (a, b),
+                                                   chosen)
 
 
 def resumed_undo(state: Resumed, computer: Color | None) -> Undo | None:
@@ -67,7 +68,7 @@ def resumed_undo(state: Resumed, computer: Color | None) -> Undo | None:
     if before is None or computer is not before.match.on_roll.opponent:
         return None
     a, b = before.dice
-    return Undo.rebuilt(before.match, before.board, (a, b), state.board)
+    return Undo.rebuilt(before.match, before.game_position(), (a, b), state.committed)
 
 
 def carrying_begun(turn: Turn) -> bool:
@@ -141,29 +142,26 @@ def _step(chain: Chain | None, mover: Color) -> EngineStep | None:
 class Undo:
     """The human's last play, while the board may still take it back.
 
-    ``match`` and ``board`` are as the turn began (its dice rolled), ``tree``
-    the turn's, ``result`` the board the play left.
+    ``match`` and ``start`` are as the turn began (its dice rolled), ``tree``
+    the turn's, ``result`` the position the play left.
     """
 
     match: MatchState
-    board: Board
+    start: VariantPosition
     dice: tuple[int, int]
     tree: TurnTree
-    result: Board
+    result: VariantPosition
 
     @classmethod
-    def of(cls, turn: Turn, match: MatchState, result: Board) -> Undo:
-        """The undo of ``turn`` (Portes), committed from ``match`` (before the play) to
-        ``result``."""
-        assert turn.start is not None  # the computer plays Portes only
-        return cls(match, turn.start.to_board(turn.mover), turn.dice, turn.tracker.tree, result)
+    def of(cls, turn: Turn, match: MatchState, result: VariantPosition) -> Undo:
+        """The undo of ``turn``, committed from ``match`` (before the play) to ``result``."""
+        return cls(match, turn.start, turn.dice, turn.tracker.tree, result)
 
     @classmethod
-    def rebuilt(cls, match: MatchState, board: Board, dice: tuple[int, int],
-                result: Board) -> Undo:
+    def rebuilt(cls, match: MatchState, start: VariantPosition, dice: tuple[int, int],
+                result: VariantPosition) -> Undo:
         """The undo of a play, from the state before it (a journal's)."""
-        tree = TurnTree(Position.from_board(board, match.on_roll), match.on_roll, dice)
-        return cls(match, board, dice, tree, result)
+        return cls(match, start, dice, TurnTree(start, dice), result)
 
     @property
     def player(self) -> Color:
@@ -176,4 +174,4 @@ class Undo:
         verdict = TurnTracker.from_tree(self.tree).observe(obs)
         if isinstance(verdict, Unchanged | Partial):
             return True
-        return isinstance(verdict, Complete) and verdict.node.board != self.result
+        return isinstance(verdict, Complete) and verdict.play.result != self.result

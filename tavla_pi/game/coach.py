@@ -37,6 +37,8 @@ from tavla_pi.reconcile.layout import cell_of, location_name
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import gnubg_play, gnubg_position
+from tavla_pi.rules.tavli import VariantPlay
 
 log = logging.getLogger("tavla_pi.game")
 
@@ -120,7 +122,7 @@ class _Lesson:
     ranking: list[RankedPlay] | None = None
     failed: bool = False
     hint_due: int | None = None
-    commit: tuple[Play, int] | None = None
+    commit: tuple[VariantPlay, int] | None = None
     hint: HintList | None = None
     warning: BlunderWarning | None = None
     suggested: tuple[Step, ...] = ()
@@ -184,11 +186,11 @@ class Coaching(Protocol):
         """A long CUBE of the mover."""
         ...
 
-    def may_commit(self, play: Play, now: int) -> bool:
+    def may_commit(self, play: VariantPlay, now: int) -> bool:
         """DONE on ``play``: True to commit now."""
         ...
 
-    def tick(self, now: int) -> Play | None:
+    def tick(self, now: int) -> VariantPlay | None:
         """Time passes: the play to commit now, if any."""
         ...
 
@@ -227,11 +229,11 @@ class NoCoach:
     def hint_pressed(self, now: int) -> None:
         """No hint to show (the referee lights a candidate instead)."""
 
-    def may_commit(self, play: Play, now: int) -> bool:
+    def may_commit(self, play: VariantPlay, now: int) -> bool:
         """Every DONE commits."""
         return True
 
-    def tick(self, now: int) -> Play | None:
+    def tick(self, now: int) -> VariantPlay | None:
         """Nothing is held back."""
         return None
 
@@ -291,9 +293,10 @@ class Coach:
         """A turn begins: forget the last one; ask at once if DONE will be checked.
         No coaching in Plakoto and Fevga (GNU Backgammon knows Portes only)."""
         self._drop()
-        if turn.start is None:
+        position = gnubg_position(turn.start)
+        if position is None:
             return
-        request = EngineRequest(turn.start, match, self.settings.rules,
+        request = EngineRequest(position, match, self.settings.rules,
                                 hint_level(self.settings), self.settings.opponent.seed)
         self._lesson = _Lesson(turn, request, seen=turn.verdict)
         if self.warns(turn.mover):
@@ -323,13 +326,13 @@ class Coach:
             lesson.hint_due = now + self.wait_ms
             self._ask(lesson, now)
 
-    def may_commit(self, play: Play, now: int) -> bool:
+    def may_commit(self, play: VariantPlay, now: int) -> bool:
         """DONE on ``play``: True to commit now; False while it waits or is warned about."""
         lesson = self._lesson
         if lesson is None or not self.warns(lesson.turn.mover):
             return True
         warned = lesson.warning
-        if warned is not None and warned.play == play:  # the second DONE commits anyway
+        if warned is not None and warned.play == gnubg_play(play):  # the second DONE commits
             lesson.warning, lesson.suggested = None, ()
             return True
         if lesson.ranking is not None:
@@ -340,7 +343,7 @@ class Coach:
         self._ask(lesson, now)
         return False
 
-    def tick(self, now: int) -> Play | None:
+    def tick(self, now: int) -> VariantPlay | None:
         """Time passes: take the answer if it is in; the play to commit now, if any."""
         lesson = self._lesson
         if lesson is None:
@@ -418,9 +421,10 @@ class Coach:
                    plays=[ranked_fields(r) for r in best])
         self._light(lesson, best[0].play, now)
 
-    def _judge(self, lesson: _Lesson, play: Play, now: int) -> bool:
-        """Warn if ``play`` loses more than the threshold against the best; True if warned."""
+    def _judge(self, lesson: _Lesson, chosen: VariantPlay, now: int) -> bool:
+        """Warn if ``chosen`` loses more than the threshold against the best; True if warned."""
         assert lesson.ranking is not None
+        play = gnubg_play(chosen)
         result = play.result.position_id()
         mine = next((r for r in lesson.ranking if r.play.result.position_id() == result), None)
         if mine is None:

@@ -20,8 +20,8 @@ from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
-from tavla_pi.rules.play import Play
 from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPlay
 
 
 class Folding(Protocol):
@@ -44,7 +44,7 @@ class Folding(Protocol):
         """ValueError unless the state is in ``phase``."""
         ...
 
-    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
         """The legal plays of ``dice`` from the committed position."""
         ...
 
@@ -90,22 +90,26 @@ def mover_of(fold: Folding, event: Event) -> Color:
     return color
 
 
-def chosen_play(fold: Folding, event: Event) -> tuple[Play, Color]:
+def chosen_play(fold: Folding, event: Event) -> tuple[VariantPlay, Color]:
     """The legal play of the roll being moved that ``event`` (a ``played`` or an
-    ``engine_play``) names, and its player."""
+    ``engine_play``) records, and its player."""
     mover = mover_of(fold, event)
     fold.expect(Phase.MOVING, "play is awaited")
-    dice = fold.state.dice
-    same("dice", dice_of(event), high_low(dice))
-    play = play_to(fold, (dice[0], dice[1]), event["position_id"])
+    a, b = fold.state.dice
+    same("dice", dice_of(event), high_low((a, b)))
+    start = fold.state.game_position()
+    play = start.recorded_play((a, b), event["position_id"], event.fields.get("board"))
+    if play is None:
+        raise ValueError(f"no legal play of {a}-{b} leads from {start.position_id()} to "
+                         f"{event['position_id']}")
     same("the play's notation", event["play"], play.notation)
     return play, mover
 
 
-def play_to(fold: Folding, dice: tuple[int, int], position_id: Any) -> Play:
+def play_to(fold: Folding, dice: tuple[int, int], position_id: Any) -> VariantPlay:
     """The legal play of ``dice`` that leads to ``position_id``."""
     for play in fold.legal_plays(dice):
         if play.result.position_id() == position_id:
             return play
     raise ValueError(f"no legal play of {dice[0]}-{dice[1]} leads from "
-                     f"{fold.state.position().position_id()} to {position_id}")
+                     f"{fold.state.game_position().position_id()} to {position_id}")

@@ -24,6 +24,7 @@ from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
@@ -35,6 +36,7 @@ class OfferTable(Protocol):
     settings: GameSettings
     resign: ResignDesk
     tavli: TavliMatch
+    committed: VariantPosition
 
 
 @dataclass(frozen=True)
@@ -70,12 +72,18 @@ class Offers:
     def __init__(self, table: OfferTable) -> None:
         self.table = table
 
+    @property
+    def may_resign(self) -> bool:
+        """Whether the game has resignations: a game with the cube has them (one, two or
+        three times its value); Plakoto and Fevga are played out."""
+        return self.table.committed.has_cube
+
     def double(self, color: Color) -> Ruling:
         """``color`` offers a double before rolling."""
         tavli, match, rules = self.table.tavli, self.table.match, self.table.settings.rules
         if not tavli.cube_allowed:
             return Refused(f"no cube in {tavli.variant}"
-                           + (" in a tavli match" if tavli.variant == "portes" else ""))
+                           + (" in a tavli match" if self.table.committed.has_cube else ""))
         verdict = cube_rules.may_double(match, color, rules)
         if not verdict:
             return Refused(verdict.reason)

@@ -16,6 +16,7 @@ and committed once the board shows it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -34,34 +35,31 @@ from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
-from tavla_pi.game.tavli import (
-    VariantResult,
-    game_start,
-    high_first,
-    kind_of,
-    position_id,
-    start_position,
+from tavla_pi.game.tavli import VariantResult, between_matches, game_start, high_first, kind_of
+from tavla_pi.game.transitions import (
+    after_game,
+    after_opening,
+    after_pass,
+    after_play,
+    loaded_phase,
 )
-from tavla_pi.game.transitions import after_game, after_opening, after_play, loaded_phase
 from tavla_pi.game.turn import Turn
-from tavla_pi.game.variant_game import VariantGames
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import Complete, board_fixes
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules import Resignation
-from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
-from tavla_pi.rules.match import MatchState, new_match, rolled, turn_done
-from tavla_pi.rules.play import Play
-from tavla_pi.rules.portes import PortesPosition
+from tavla_pi.rules.match import MatchState, new_match, rolled
+from tavla_pi.rules.portes import PortesPosition, portes_only
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
-from tavla_pi.rules.tavli import VariantPlay, VariantPosition
+from tavla_pi.rules.tavli import BoardDict, VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
+from tavla_pi.rules.variants import variant
 
 
-class Referee(VariantGames):
+class Referee:
     """Referees a match on a sensed board; every decision is an event.
 
     ``settings.opponent`` is the match's opponent; ``next_opponent`` the one the
@@ -69,8 +67,9 @@ class Referee(VariantGames):
     Backgammon in the background, None without it; ``engine_missing`` is the
     line saying how to install it when it is not installed (None: it is); the
     menu then offers two players only.  ``tavli``: the match of Portes, Plakoto or
-    Fevga (or the three in turn) being played; ``variant_position`` the committed
-    position of a Plakoto or Fevga game (None in Portes, whose is ``board``).
+    Fevga (or the three in turn) being played; ``committed`` the committed position of
+    its game (:meth:`game_position` has the match's player on roll), which the
+    referee asks what the game's rules say.
     """
 
     def __init__(self, settings: GameSettings, dice: DiceSource, *,
@@ -85,8 +84,7 @@ class Referee(VariantGames):
         self.menu = Menu(settings.menu_confirm_ms, engine_missing)
         self.match: MatchState = new_match(settings.match_length, settings.rules)
         self.tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
-        self.variant_position: VariantPosition | None = None
-        self.board: Board = Board.initial()
+        self.committed: VariantPosition = PortesPosition.initial()
         self.phase = Phase.SETUP
         self.turn: Turn | None = None
         self.obs: Observation | None = None
@@ -186,10 +184,9 @@ class Referee(VariantGames):
         self._now = now
         self.resign = ResignDesk.loaded(match)
         self.match = match
-        self.board = position.to_board(match.on_roll)
+        self.committed = PortesPosition(position, match.on_roll)
         self.result, self.turn, self.sync_fixes = None, None, ()
         self.tavli = TavliMatch.new("portes", match.match_length, self.settings.tavli)
-        self.variant_position = None
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id(), variant="portes")
         phase = loaded_phase(match)
@@ -206,8 +203,8 @@ class Referee(VariantGames):
         committed position; a turn with no legal move passes after the usual delay.
         """
         self._now = now
-        self.match, self.board, self.result = state.match, state.board, state.result
-        self.tavli, self.variant_position = state.tavli, state.variant_position
+        self.match, self.committed, self.result = state.match, state.committed, state.result
+        self.tavli = state.tavli
         self.settings = replace(self.settings, variant=state.tavli.name)
         self.next_variant = state.tavli.name
         self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
@@ -260,9 +257,26 @@ class Referee(VariantGames):
         """
         return self.seat.wait(timeout_s) and self.coach.wait(timeout_s)
 
+    def game_position(self) -> VariantPosition:
+        """The committed position with the match's player on roll."""
+        return self.committed.with_on_roll(self.match.on_roll)
+
     def position(self) -> Position:
-        """The committed position from the side of the player on roll."""
-        return Position.from_board(self.board, self.match.on_roll)
+        """GNU Backgammon's committed position from the side of the player on roll, for
+        the computer (the seat's :class:`~tavla_pi.game.seat.Table`); Portes only."""
+        return portes_only(self.game_position())
+
+    def position_id(self) -> str:
+        """The committed position's Position ID (informative only in Plakoto and Fevga)."""
+        return self.game_position().position_id()
+
+    def board_dict(self) -> Mapping[str, object]:
+        """The committed board as ``/api/state`` shows it."""
+        return self.committed.state_board()
+
+    def _setup_board(self) -> BoardDict:
+        """The board the next game is set up to: its variant's start."""
+        return variant(self.tavli.variant).start_board()
 
     def view(self) -> GameView:
         """What the players should see now."""
@@ -291,12 +305,10 @@ class Referee(VariantGames):
         self.sync_fixes = fixes
         if fixes:
             return
-        self.board, self.result, self.shown_dice = Board.initial(), None, ()
-        name = self.tavli.variant
-        self.match, self.variant_position, opening = game_start(self.tavli, self.match)
-        start = self.variant_position or start_position(name, self.match.on_roll)
-        self._emit(EventType.GAME_STARTED, position_id=position_id(start),
-                   match_id=self.match.match_id(), variant=name)
+        self.result, self.shown_dice = None, ()
+        self.match, self.committed, opening = game_start(self.tavli, self.match)
+        self._emit(EventType.GAME_STARTED, position_id=self.position_id(),
+                   match_id=self.match.match_id(), variant=self.tavli.variant)
         self._enter(Phase.OPENING if opening else Phase.AWAIT_ROLL)
 
     def _report_sync(self, fixes: tuple[Fix, ...]) -> None:
@@ -313,7 +325,7 @@ class Referee(VariantGames):
         if phase is Phase.OPENING and role == "roll":
             self._opening_roll()
         elif phase is Phase.AWAIT_ROLL:
-            if self.variant_position is not None or not self._resign_gesture(color, role, long):
+            if not self.offers.may_resign or not self._resign_gesture(color, role, long):
                 self._await_roll(color, role)
         elif phase is Phase.DOUBLE_OFFERED:
             self._rule(color, self.offers.answer_double(color, role, long))
@@ -338,12 +350,11 @@ class Referee(VariantGames):
         opening = OpeningRoll(tuple(self.opening_throws))
         self.opening_throws = []
         self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
-        self.match, self.tavli, vstart = after_opening(self.match, self.tavli, opening,
-                                                       self.settings.rules)
-        if vstart is None:
+        self.match, self.tavli, self.committed = after_opening(self.match, self.tavli, opening,
+                                                               self.settings.rules)
+        if self.tavli.opening_dice_played:
             self._start_turn(opening.dice)
         else:  # Plakoto and Fevga: the opening roll's winner rolls both dice
-            self.variant_position = vstart
             self._enter(Phase.AWAIT_ROLL)
 
     def _await_roll(self, color: Color, role: str) -> None:
@@ -358,10 +369,10 @@ class Referee(VariantGames):
             self._start_turn(dice)
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
-        mover, vstart = self.match.on_roll, self.variant_position
-        start: Position | VariantPosition = self.position() if vstart is None else vstart
+        start = self.game_position()
+        mover = start.on_roll
         self.shown_dice = dice
-        if not start.legal_plays(dice):
+        if not start.has_play(dice):
             self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=high_first(dice))
             self.pass_at = self._now + self.settings.no_move_pass_ms
             self._enter(Phase.NO_MOVE)
@@ -369,8 +380,7 @@ class Referee(VariantGames):
         self._enter(Phase.MOVING)
         self.turn = None  # the computer's play comes from the engine (tick)
         if not self.seat.plays(mover):
-            turn = (Turn.begin(start, mover, dice) if isinstance(start, Position)
-                    else Turn.begin_variant(start, dice))
+            turn = Turn.begin(start, dice)
             self._coach_begin(turn)
             self._follow(turn)
 
@@ -385,8 +395,7 @@ class Referee(VariantGames):
 
     def _pass_turn(self) -> None:
         self.pass_at = None
-        self.match = turn_done(self.match)
-        self._turn_to_roll()
+        self.match = after_pass(self.match)
         self._enter(Phase.AWAIT_ROLL)
 
     def _observe_turn(self, obs: Observation) -> None:
@@ -418,33 +427,29 @@ class Referee(VariantGames):
             turn.done_pending_since = self._now
 
     def _done(self, turn: Turn) -> None:
-        play = turn.complete_play() if turn.start is not None else turn.complete_variant_play()
+        play = turn.complete_play()
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
             self._reject(turn.mover, turn.why_not_done())
-            return
-        if isinstance(play, VariantPlay):
-            self._commit_variant(turn, play)
             return
         if not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 
-    def _commit(self, turn: Turn, play: Play) -> None:
+    def _commit(self, turn: Turn, play: VariantPlay) -> None:
+        """Commit ``play`` of any game: the next turn, or the game's end."""
         mover, before = turn.mover, self.match
-        self.board = play.result.to_board(mover.opponent)
-        self.turn = None
-        self.match, result = after_play(self.match, mover, play, self.settings.rules, self.tavli)
+        self.committed, self.turn = play.result, None
+        self.match, result = after_play(self.match, play, self.settings.rules, self.tavli)
         self._emit(EventType.PLAYED, player=mover.value, dice=high_first(turn.dice),
                    play=play.notation, position_id=play.result.position_id(),
-                   match_id=self.match.match_id(),
-                   board=PortesPosition(play.result, mover.opponent).board())
+                   match_id=self.match.match_id(), board=play.result.board())
         if result is not None:
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
             if self.seat.plays(mover.opponent):  # may be taken back until it plays
-                self.undo = carry.Undo.of(turn, before, self.board)
+                self.undo = carry.Undo.of(turn, before, play.result)
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
         self.result, self.turn = result, None
@@ -492,9 +497,8 @@ class Referee(VariantGames):
             self.next_variant = variant
         name = self.next_variant
         self.tavli = TavliMatch.new(name, length, self.settings.tavli)
-        self.variant_position = None
-        portes = name == "portes"
-        if not portes:  # the computer plays Portes only: two players
+        self.committed = between_matches(self.committed)
+        if not self.tavli.is_backgammon:  # the computer plays Portes only: two players
             self.next_opponent = replace(self.next_opponent, color=None)
         opponent = self.next_opponent
         self.settings = replace(self.settings, opponent=opponent, variant=name)
@@ -503,7 +507,7 @@ class Referee(VariantGames):
         if opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
                        level=opponent.level.value)
-        elif portes:
+        elif self.tavli.is_backgammon:
             self._emit(EventType.NEW_MATCH, match_length=length)
         else:  # Plakoto, Fevga or tavli: between two players
             self._emit(EventType.NEW_MATCH, match_length=length, variant=name)
@@ -570,7 +574,7 @@ class Referee(VariantGames):
         dice = (self.shown_dice[0], self.shown_dice[-1])
         play = chosen.play
         if play is None:
-            self._follow(Turn.begin(self.position(), color, dice))
+            self._follow(Turn.begin(self.game_position(), dice))
             return
         self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
                    play=play.notation, position_id=play.result.position_id())
@@ -578,7 +582,7 @@ class Referee(VariantGames):
 
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""
-        self.match, self.board, self.turn = undo.match, undo.board, None
+        self.match, self.committed, self.turn = undo.match, undo.start, None
         self._emit(EventType.TAKEBACK, player=undo.player.value, dice=high_first(undo.dice),
                    position_id=self.position().position_id(), match_id=self.match.match_id())
         self._start_turn(undo.dice)

@@ -87,12 +87,17 @@ from tavla_pi.game.fold_checks import (
 from tavla_pi.game.resign import unplayable_offer
 from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.tavli import VariantResult, kind_of, on_roll
-from tavla_pi.game.transitions import after_game, after_opening, after_play, loaded_phase
+from tavla_pi.game.tavli import VariantResult, between_matches, kind_of
+from tavla_pi.game.transitions import (
+    after_game,
+    after_opening,
+    after_pass,
+    after_play,
+    loaded_phase,
+)
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules import resign as resign_rules
-from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import (
@@ -102,11 +107,11 @@ from tavla_pi.rules.match import (
     Resignation,
     new_match,
     rolled,
-    turn_done,
 )
-from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
+from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
@@ -133,7 +138,7 @@ def fresh(settings: GameSettings) -> Resumed:
     """The state of an empty journal: a new match, waiting for the board's setup."""
     match = new_match(settings.match_length, settings.rules)
     tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
-    return Resumed(match, Board.initial(), Phase.SETUP, tavli)
+    return Resumed(match, PortesPosition.initial(), Phase.SETUP, tavli)
 
 
 def verify(events: Sequence[Event], settings: GameSettings) -> Verified:
@@ -174,7 +179,7 @@ class _Fold:
         self.due: EventType | None = None
         self.cubes: tuple[int, ...] = ()
         self.last_t = 0
-        self._plays: tuple[Position, tuple[int, int], list[Play]] | None = None
+        self._plays: tuple[VariantPosition, tuple[int, int], list[VariantPlay]] | None = None
 
     @property
     def match(self) -> MatchState:
@@ -219,27 +224,24 @@ class _Fold:
         if self.state.phase is not phase:
             raise ValueError(f"no {what} now ({self.state.phase.value})")
 
-    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
         """The legal plays of ``dice`` from the committed position (the turn's are kept:
         the roll and the play both need them)."""
-        position = self.state.position()
+        position = self.state.game_position()
         if self._plays is None or self._plays[:2] != (position, dice):
             self._plays = (position, dice, position.legal_plays(dice))
         return self._plays[2]
 
     def start_turn(self, dice: tuple[int, int]) -> None:
         """The player on roll has these dice: moving, or passing if nothing is legal."""
-        vpos = self.state.variant_position
-        plays = self.legal_plays(dice) if vpos is None else vpos.legal_plays(dice)
+        plays = self.legal_plays(dice)
         self.set(dice=dice, phase=Phase.MOVING if plays else Phase.NO_MOVE)
         self.due = None if plays else EventType.NO_LEGAL_MOVE
 
     def pass_if_stuck(self) -> None:
         """A turn without a legal move passed silently before this event."""
         if self.state.phase is Phase.NO_MOVE:
-            self.set(match=turn_done(self.match), phase=Phase.AWAIT_ROLL)
-            if (vpos := self.state.variant_position) is not None:
-                self.set(variant_position=on_roll(vpos, self.match.on_roll))
+            self.set(match=after_pass(self.match), phase=Phase.AWAIT_ROLL)
 
     def matches(self) -> list[MatchState]:
         """The match as it may stand: the cube the rules in force gave, or another
@@ -265,7 +267,8 @@ def _new_match(fold: _Fold, event: Event) -> None:
     match = new_match(int(event["match_length"]), fold.rules)
     fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=(),
              opponent=_opponent_of(event, fold.settings.opponent),
-             tavli=restore_tavli.new_tavli(fold, event), variant_position=None)
+             tavli=restore_tavli.new_tavli(fold, event),
+             committed=between_matches(fold.state.committed))
     fold.cubes = ()
 
 
@@ -290,13 +293,12 @@ def _match_of(event: Event) -> MatchState:
 def _game_started(fold: _Fold, event: Event) -> None:
     match = _match_of(event)
     position = Position.from_position_id(event["position_id"])
-    fold.set(match=match, board=position.to_board(match.on_roll), dice=(), result=None,
-             opening_throws=())
-    fold.set(variant_position=restore_tavli.started(fold, event, position))
+    fold.set(match=match, dice=(), result=None, opening_throws=())
+    fold.set(committed=restore_tavli.started(fold, event, position))
     fold.cubes = ()
     phase = loaded_phase(match)
     if phase is Phase.SETUP:
-        at_start = position == Position.initial() or fold.state.variant_position is not None
+        at_start = fold.state.game_position() == restore_tavli.start_of_game(fold)
         fold.set(phase=Phase.OPENING if at_start else Phase.SETUP)
     elif phase is Phase.MOVING and match.dice is not None:
         fold.start_turn(match.dice)
@@ -316,14 +318,14 @@ def _opening_roll(fold: _Fold, event: Event) -> None:
     opening = OpeningRoll(throws)
     same("the starter", starter, opening.starter.value)
     match, tavli, start = after_opening(fold.match, fold.state.tavli, opening, fold.rules)
-    fold.set(match=match, tavli=tavli, opening_throws=())
+    fold.set(match=match, tavli=tavli, committed=start, opening_throws=())
     if match.is_money and opening.ties:
         most = min(opening.ties, MAX_CUBE.bit_length() - 1)
         fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != match.cube)
-    if start is None:
+    if tavli.opening_dice_played:
         fold.start_turn(opening.dice)
     else:  # Plakoto and Fevga: the starter rolls both dice
-        fold.set(variant_position=start, phase=Phase.AWAIT_ROLL)
+        fold.set(phase=Phase.AWAIT_ROLL)
 
 
 def _rolled(fold: _Fold, event: Event) -> None:
@@ -344,14 +346,11 @@ def _no_legal_move(fold: _Fold, event: Event) -> None:
 
 
 def _played(fold: _Fold, event: Event) -> None:
-    if (start := fold.state.variant_position) is not None:
-        mover_of(fold, event)
-        restore_tavli.fold_played(fold, event, start)
-        return
-    play, mover = chosen_play(fold, event)
-    match, result = _after_play(fold, mover, play, _match_of(event))
+    play, _ = chosen_play(fold, event)
+    same("position_id", event["position_id"], play.result.position_id())
+    match, result = _after_play(fold, play, _match_of(event))
     before = replace(fold.state, engine_play=None, before_play=None)
-    fold.set(match=match, board=play.result.to_board(mover.opponent), engine_play=None,
+    fold.set(match=match, committed=play.result, engine_play=None,
              before_play=before if result is None else None)
     fold.cubes = ()
     if result is None:
@@ -360,22 +359,22 @@ def _played(fold: _Fold, event: Event) -> None:
         fold.game_over(match, result)
 
 
-def _after_play(fold: _Fold, mover: Color, play: Play,
-                recorded: MatchState) -> tuple[MatchState, GameResult | None]:
+def _after_play(fold: _Fold, play: VariantPlay, recorded: MatchState
+                ) -> tuple[MatchState, GameResult | VariantResult | None]:
     """The match after ``play`` as the rules derive it, if it is the recorded one."""
     for before in fold.matches():
-        for match, result in _outcomes(before, mover, play, fold.rules, fold.state.tavli):
+        for match, result in _outcomes(before, play, fold.rules, fold.state.tavli):
             if match == recorded:
                 return match, result
     raise ValueError(f"the Match ID after the play is not {recorded.match_id()} "
                      f"by the rules (from {fold.match.match_id()})")
 
 
-def _outcomes(before: MatchState, mover: Color, play: Play, rules: MatchRules,
-              tavli: TavliMatch) -> list[tuple[MatchState, GameResult | None]]:
+def _outcomes(before: MatchState, play: VariantPlay, rules: MatchRules, tavli: TavliMatch
+              ) -> list[tuple[MatchState, GameResult | VariantResult | None]]:
     """The match after ``play``: the next turn, or the game won (Crawford either way)."""
     other = replace(rules, crawford=not rules.crawford)
-    return [after_play(before, mover, play, r, tavli) for r in (rules, other)]
+    return [after_play(before, play, r, tavli) for r in (rules, other)]
 
 
 def _double_offered(fold: _Fold, event: Event) -> None:

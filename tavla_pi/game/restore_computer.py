@@ -15,6 +15,7 @@ from tavla_pi.game.fold_checks import (
     same,
 )
 from tavla_pi.game.view import Phase
+from tavla_pi.rules.portes import gnubg_play
 
 
 def fold_engine_play(fold: Folding, event: Event) -> None:
@@ -22,7 +23,7 @@ def fold_engine_play(fold: Folding, event: Event) -> None:
     if fold.state.engine_play is not None:
         raise ValueError("the computer's play of this roll is already chosen")
     play, _ = chosen_play(fold, event)
-    fold.set(engine_play=play)
+    fold.set(engine_play=gnubg_play(play))
 
 
 def takeback(fold: Folding, event: Event) -> None:
@@ -33,7 +34,7 @@ def takeback(fold: Folding, event: Event) -> None:
                          "opponent's roll and choice")
     same("the player", event["player"], before.match.on_roll.value)
     same("dice", dice_of(event), high_low(before.dice))
-    same("the position", event["position_id"], before.position().position_id())
+    same("the position", event["position_id"], before.game_position().position_id())
     same("the Match ID", event["match_id"], before.match.match_id())
     fold.state = before
 

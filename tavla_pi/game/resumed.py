@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.view import Phase
-from tavla_pi.rules.board import Board
 from tavla_pi.rules.match import MatchState, Resignation
 from tavla_pi.rules.play import Play
+from tavla_pi.rules.portes import portes_only
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPosition
@@ -32,12 +32,12 @@ class Resumed:
     turn (the player on roll may only offer more before rolling);
     ``engine_play`` the computer's play of the roll being moved, once chosen;
     ``before_play`` the state before the last play while it may be taken back;
-    ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``variant_position`` a
-    Plakoto or Fevga game's committed position (:mod:`tavla_pi.game.restore_tavli`).
+    ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``committed`` its
+    game's committed position (:meth:`game_position` has the match's player on roll).
     """
 
     match: MatchState
-    board: Board
+    committed: VariantPosition
     phase: Phase
     tavli: TavliMatch
     dice: tuple[int, ...] = ()
@@ -47,8 +47,11 @@ class Resumed:
     resign_declined: Resignation = Resignation.NONE
     engine_play: Play | None = None
     before_play: Resumed | None = None
-    variant_position: VariantPosition | None = None
+
+    def game_position(self) -> VariantPosition:
+        """The committed position with the match's player on roll."""
+        return self.committed.with_on_roll(self.match.on_roll)
 
     def position(self) -> Position:
-        """The committed position from the side of the player on roll."""
-        return Position.from_board(self.board, self.match.on_roll)
+        """GNU Backgammon's committed position, from the side of the player on roll."""
+        return portes_only(self.game_position())

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coaching
-from tavla_pi.game.tavli import VariantResult, bound_first_checker
+from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase, Pins
 from tavla_pi.reconcile.fix import Fix
@@ -55,11 +55,11 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
 
 def tavli_fields(referee: Referee) -> dict[str, Any]:
     """The view's fields of the tavli match: the game now, its pins, Fevga's first checker."""
-    tavli, vpos = referee.tavli, referee.variant_position
-    pinned = Pins() if vpos is None else Pins(
-        {at: Color(c) for at, c in vpos.board()["pinned"].items()})
+    tavli, position = referee.tavli, referee.game_position()
+    pinned = Pins({at: Color(c) for at, c in position.board()["pinned"].items()}
+                  if position.pins else None)
     return {"variant": tavli.variant, "match_variant": tavli.name, "tavli_game": tavli.game,
-            "pinned": pinned, "first_checker": bound_first_checker(vpos)}
+            "pinned": pinned, "first_checker": position.bound_first_checker()}
 
 
 def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], now: int,

@@ -18,13 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.fevga import FevgaPosition
-from tavla_pi.rules.match import GameState, MatchRules, MatchState, turn_done
-from tavla_pi.rules.plakoto import PlakotoPosition
+from tavla_pi.rules.match import GameState, MatchRules, MatchState
 from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.position import encode_position_id
 from tavla_pi.rules.scoring import GameResult, WinKind, end_game, result_of_play
-from tavla_pi.rules.tavli import BoardDict, Ending, Outcome, VariantPlay, VariantPosition
+from tavla_pi.rules.tavli import Ending, Outcome, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
 
@@ -40,27 +37,6 @@ class VariantResult:
     winner: Color | None
     kind: str
     points: int
-
-
-def start_position(name: str, on_roll: Color) -> VariantPosition:
-    """The starting position of game ``name`` with ``on_roll`` to play."""
-    start = variant(name).initial()
-    return start if on_roll is Color.WHITE else variant(name).from_board(start.board(), on_roll)
-
-
-def start_board(name: str) -> BoardDict:
-    """The board a game of ``name`` is set up to."""
-    return variant(name).initial().board()
-
-
-def position_id(position: VariantPosition) -> str:
-    """The Position ID of a variant's position: GNU Backgammon's own in Portes, else the
-    encoding of the counts (informative only, see the module doc)."""
-    if isinstance(position, PortesPosition):
-        return position.position.position_id()
-    if not isinstance(position, PlakotoPosition | FevgaPosition):
-        raise TypeError(f"no Position ID for {position!r}")
-    return encode_position_id((*position.theirs, 0), (*position.mine, 0))
 
 
 def started_by(match: MatchState, starter: Color) -> MatchState:
@@ -99,15 +75,6 @@ def portes_end(match: MatchState, winner: Color, loser_side: tuple[int, ...],
     return end_game(moved, result, rules), result
 
 
-def commit_variant(match: MatchState, play: VariantPlay
-                   ) -> tuple[MatchState, VariantResult | None]:
-    """The match after a Plakoto or Fevga ``play``: the next turn, or the game's end."""
-    outcome = play.result.outcome()
-    if outcome is None:
-        return turn_done(match), None
-    return variant_end(match, outcome)
-
-
 def scored(tavli: TavliMatch, result: GameResult | VariantResult) -> TavliMatch:
     """The tavli match once a game has ended with ``result`` (its points as counted)."""
     return tavli.scored(result.winner, result.points)
@@ -118,51 +85,36 @@ def kind_of(result: GameResult | VariantResult) -> str:
     return result.kind if isinstance(result, VariantResult) else result.kind.value
 
 
-def on_roll(position: VariantPosition, color: Color) -> VariantPosition:
-    """``position`` with ``color`` on roll (the turn passed without a legal move)."""
-    if position.on_roll is color:
-        return position
-    return variant(position.variant).from_board(position.board(), color)
-
-
 def high_first(dice: tuple[int, int]) -> list[int]:
     """Dice as GNU Backgammon records a turn's roll: the higher die first."""
     return sorted(dice, reverse=True)
 
 
 def game_start(tavli: TavliMatch, match: MatchState
-               ) -> tuple[MatchState, VariantPosition | None, bool]:
+               ) -> tuple[MatchState, VariantPosition, bool]:
     """A game of the match's variant set up on the board: the match (under way when the
-    last game's winner starts it), the Plakoto or Fevga position (None in Portes) and
-    whether the opening roll comes first."""
-    name, starter = tavli.variant, tavli.starter
-    start = None if name == "portes" else start_position(name, starter or Color.WHITE)
+    last game's winner starts it), the game's start and whether the opening roll comes
+    first."""
+    starter = tavli.starter
+    start = variant(tavli.variant).start(starter or Color.WHITE)
     if tavli.opening_roll or starter is None:
         return match, start, True
     return started_by(match, starter), start, False
 
 
 def opened(tavli: TavliMatch, match: MatchState, starter: Color
-           ) -> tuple[TavliMatch, MatchState, VariantPosition | None]:
-    """After the opening roll chose ``starter`` (``match`` under way with its dice): in
-    Plakoto and Fevga the starter is to roll both dice (no dice yet), on the start."""
+           ) -> tuple[TavliMatch, MatchState, VariantPosition]:
+    """After the opening roll chose ``starter`` (``match`` under way with its dice): the
+    start with the starter on roll, who in Plakoto and Fevga is to roll both dice (no
+    dice yet)."""
     tavli = tavli.opened_by(starter)
+    start = variant(tavli.variant).start(starter)
     if tavli.opening_dice_played:
-        return tavli, match, None
-    return tavli, match.replace(dice=None), start_position(tavli.variant, starter)
+        return tavli, match, start
+    return tavli, match.replace(dice=None), start
 
 
-def bound_first_checker(position: VariantPosition | None) -> str | None:
-    """Fevga: the point of the player on roll's first checker while the first-checker
-    rule binds it (14 still on the start, the other not yet past the opponent's start);
-    else None."""
-    if not isinstance(position, FevgaPosition):
-        return None
-    mine = position.mine
-    if mine[23] != 14:
-        return None
-    out = next((i for i in range(11, 23) if mine[i]), None)
-    if out is None:
-        return None
-    white = position.on_roll is Color.WHITE
-    return str(out + 1 if white else (out + 12) % 24 + 1)
+def between_matches(committed: VariantPosition) -> VariantPosition:
+    """The committed position a new match shows until its first game is set up: the
+    last Portes game's, else Portes' start."""
+    return committed if committed.has_cube else PortesPosition.initial()

@@ -1,43 +1,51 @@
 """The game's transitions, as the referee makes them and the journal's fold checks them.
 
 Each is the match (and the tavli match) after one step of the game: the
-opening roll decided (:func:`after_opening`), a Portes play committed
-(:func:`after_play`), a game ended (:func:`after_game`), and the phase a
-loaded Match ID continues in (:func:`loaded_phase`).  The referee
+opening roll decided (:func:`after_opening`), a play of any game committed
+(:func:`after_play`), a turn passed (:func:`after_pass`), a game ended
+(:func:`after_game`), and the phase a loaded Match ID continues in
+(:func:`loaded_phase`).  The referee
 (:mod:`tavla_pi.game.referee`) and the fold (:mod:`tavla_pi.game.restore`)
 both call them, so the journal cannot drift from the live game.
 """
 
 from __future__ import annotations
 
-from tavla_pi.game.tavli import VariantResult, opened, portes_end
+from tavla_pi.game.tavli import VariantResult, opened, portes_end, variant_end
 from tavla_pi.game.view import Phase
-from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, start_game, turn_done
-from tavla_pi.rules.play import Play
 from tavla_pi.rules.scoring import GameResult
-from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
 def after_opening(match: MatchState, tavli: TavliMatch, opening: OpeningRoll,
-                  rules: MatchRules) -> tuple[MatchState, TavliMatch, VariantPosition | None]:
-    """The opening roll decided: the game under way with the starter on roll, and in
-    Plakoto and Fevga the start the starter rolls both dice on (None in Portes, where
-    the opening dice are the first turn's)."""
+                  rules: MatchRules) -> tuple[MatchState, TavliMatch, VariantPosition]:
+    """The opening roll decided: the game under way with the starter on roll on the
+    game's start (in Portes with the opening dice to play, in Plakoto and Fevga to
+    roll both dice: ``tavli.opening_dice_played`` says which)."""
     started = start_game(match, opening, rules)
     tavli, started, start = opened(tavli, started, opening.starter)
     return started, tavli, start
 
 
-def after_play(match: MatchState, mover: Color, play: Play, rules: MatchRules,
-               tavli: TavliMatch) -> tuple[MatchState, GameResult | None]:
-    """A Portes ``play`` by ``mover`` committed: the opponent's turn, or the game won
-    when the mover has borne off all 15."""
-    if sum(play.result.theirs):  # the mover still has checkers on the board
+def after_play(match: MatchState, play: VariantPlay, rules: MatchRules, tavli: TavliMatch
+               ) -> tuple[MatchState, GameResult | VariantResult | None]:
+    """A ``play`` of any game committed: the opponent's turn, or the game's end, scored
+    with the cube in a game that has one (Portes), else by its outcome's points."""
+    after = play.result
+    outcome = after.outcome()
+    if outcome is None:
         return turn_done(match), None
-    return portes_end(match, mover, play.result.mine, rules, tavli)
+    if after.has_cube:
+        return portes_end(match, play.position.on_roll, after.mine, rules, tavli)
+    return variant_end(match, outcome)
+
+
+def after_pass(match: MatchState) -> MatchState:
+    """A turn with no legal move passed: the opponent on roll."""
+    return turn_done(match)
 
 
 def after_game(match: MatchState, tavli: TavliMatch,

@@ -26,7 +26,6 @@ from tavla_pi.reconcile import (
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
-from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 
 
@@ -48,33 +47,25 @@ class TurnLights:
 class Turn:
     """The mover, the dice and what the board shows of the play so far.
 
+    ``start`` is the committed position of the turn's game, the mover on roll.
     ``engine_play``: the computer's play, which this turn must end with (its
     tree then holds only the boards on the way to it); None for a human's turn.
-    ``start`` is the Portes position (None in Plakoto and Fevga, whose start is
-    ``variant_start``).
     """
 
     mover: Color
     dice: tuple[int, int]
-    start: Position | None
+    start: VariantPosition
     tracker: TurnTracker
     verdict: Verdict | None = None
     done_pending_since: int | None = None
     blink_until: int = 0
     last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
     engine_play: Play | None = None
-    variant_start: VariantPosition | None = None
 
     @classmethod
-    def begin(cls, start: Position, mover: Color, dice: tuple[int, int]) -> Turn:
-        """A fresh turn from the committed position (mover on roll)."""
-        return cls(mover, dice, start, TurnTracker(start, mover, dice))
-
-    @classmethod
-    def begin_variant(cls, start: VariantPosition, dice: tuple[int, int]) -> Turn:
-        """A fresh turn of Plakoto or Fevga from the committed position (mover on roll)."""
-        tracker = TurnTracker.for_variant(start, dice)
-        return cls(start.on_roll, dice, None, tracker, variant_start=start)
+    def begin(cls, start: VariantPosition, dice: tuple[int, int]) -> Turn:
+        """A fresh turn from the committed position (the mover on roll)."""
+        return cls(start.on_roll, dice, start, TurnTracker(start, dice))
 
     def observe(self, obs: Observation) -> Verdict:
         """Feed one stable observation; returns the new verdict."""
@@ -90,7 +81,7 @@ class Turn:
         trial.observe(obs)
         return trial.lights()
 
-    def complete_play(self) -> Play | None:
+    def complete_play(self) -> VariantPlay | None:
         """The play to commit on DONE, if the board shows one.
 
         When candidates read the same, DONE can only mean a complete play: if
@@ -100,11 +91,6 @@ class Turn:
         """
         verdict = self._confirmed()
         return verdict.play if isinstance(verdict, Complete) else None
-
-    def complete_variant_play(self) -> VariantPlay | None:
-        """The play to commit on DONE in any variant, as :meth:`complete_play` chooses it."""
-        verdict = self._confirmed()
-        return verdict.variant_play if isinstance(verdict, Complete) else None
 
     def _confirmed(self) -> Verdict | None:
         """The verdict DONE acts on: a complete candidate confirmed when plays read the same."""
@@ -205,5 +191,4 @@ def _confirmed_by_done(verdict: Ambiguous) -> str | None:
     node = next((n for n in verdict.candidates if n.complete), None)
     if node is None:
         return None
-    play = node.play if node.play is not None else node.variant_play
-    return play.notation if play is not None else None
+    return node.play.notation if node.play is not None else None

@@ -24,7 +24,7 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.menu,          # the armed MENU holds the cube column while it chooses
     patterns.to_bar,
     patterns.candidates,
-    tavli.first_checker,    # Fevga: the one checker that may move, even in the hand
+    tavli.first_checker_lights,  # Fevga: the one checker that may move, even in the hand
     patterns.lifted,
     patterns.engine_step,
     patterns.engine_trouble,

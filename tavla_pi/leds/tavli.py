@@ -11,7 +11,8 @@ from tavla_pi.game.view import GameView, Phase
 from tavla_pi.leds import palette, waves
 from tavla_pi.leds.layout import location_feature
 from tavla_pi.leds.light import Light
-from tavla_pi.rules.tavlimatch import GAMES
+from tavla_pi.rules.tavlimatch import GAMES, cycle_of
+from tavla_pi.rules.variants import Variant, variant
 
 GAME_LEDS: tuple[str, ...] = ("cube.2", "cube.4", "cube.8")
 """Game n of the tavli cycle (:data:`~tavla_pi.rules.tavlimatch.GAMES`) lights the cube
@@ -21,9 +22,16 @@ column's n-th LED from the 2."""
 def has_cube(view: GameView) -> bool:
     """Whether the game now has a cube to show: Portes played on its own, or a cube
     already turned in a tavli match's Portes.  Plakoto and Fevga have none."""
-    if view.variant != "portes":
+    if not _game_of(view).has_cube:
         return False
-    return view.match_variant != "tavli" or view.cube_value > 1
+    return cycle_of(view.match_variant) == (view.variant,) or view.cube_value > 1
+
+
+def _game_of(view: GameView) -> Variant:
+    """The game the view says is played (ValueError naming the field for another)."""
+    if view.variant not in GAMES:
+        raise ValueError(f"GameView.variant: expected one of {GAMES}, got {view.variant!r}")
+    return variant(view.variant)
 
 
 def pinned(view: GameView) -> list[Light]:
@@ -36,7 +44,7 @@ def pinned(view: GameView) -> list[Light]:
     ]
 
 
-def first_checker(view: GameView) -> list[Light]:
+def first_checker_lights(view: GameView) -> list[Light]:
     """Fevga, while the first-checker rule binds: that checker's point swells quickly in
     the mover's colour (also while it is in the hand), so it is clear which may move."""
     if view.first_checker is None or view.phase is not Phase.MOVING or view.on_roll is None:
@@ -52,8 +60,6 @@ def game(view: GameView) -> list[Light]:
     being chosen or offered holds the column meanwhile."""
     if has_cube(view) or view.resigning is not None:
         return []
-    if view.variant not in GAMES:
-        raise ValueError(f"GameView.variant: expected one of {GAMES}, got {view.variant!r}")
     playing = GAMES.index(view.variant)
     return [
         Light(feature, palette.CUBE, level=palette.FULL if n == playing else palette.GAME_OTHER)

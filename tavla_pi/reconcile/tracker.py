@@ -29,7 +29,6 @@ from tavla_pi.reconcile.hits import HitState, hit_states
 from tavla_pi.reconcile.layout import location_name, sign
 from tavla_pi.reconcile.matching import Sensed
 from tavla_pi.reconcile.tree import Node, TurnTree
-from tavla_pi.reconcile.vartree import VariantTree
 from tavla_pi.reconcile.verdicts import (
     Ambiguous,
     Complete,
@@ -40,11 +39,6 @@ from tavla_pi.reconcile.verdicts import (
     Unchanged,
     Verdict,
 )
-from tavla_pi.rules.color import Color
-from tavla_pi.rules.fevga import FevgaPosition
-from tavla_pi.rules.plakoto import PlakotoPosition
-from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavli import VariantPosition
 
 Lift = tuple[Node, int]
@@ -54,37 +48,23 @@ Lift = tuple[Node, int]
 class TurnTracker:
     """Reconciles the stable observations of one turn with the rules.
 
-    ``start`` is the committed position with ``mover`` on roll; ``dice`` the roll.
+    ``start`` is the committed position of any variant, the player on roll to move
+    with ``dice``; ``tree``, if given, that turn's tree already built (the same turn
+    followed again, or only the boards on the way to some plays).
     """
 
-    def __init__(self, start: Position, mover: Color, dice: tuple[int, int]) -> None:
-        self._follow(TurnTree(start, mover, dice))
-
-    @classmethod
-    def for_variant(cls, start: VariantPosition, dice: tuple[int, int]) -> TurnTracker:
-        """A tracker of a turn of any variant, the player on roll to move: Portes through
-        its own tree (exactly as ``TurnTracker(position, mover, dice)``), Plakoto and
-        Fevga through a :class:`~tavla_pi.reconcile.vartree.VariantTree`."""
-        if isinstance(start, PortesPosition):
-            return cls(start.position, start.on_roll, dice)
-        if isinstance(start, PlakotoPosition | FevgaPosition):
-            return cls.from_tree(VariantTree(start, dice))
-        raise TypeError(f"no turn tree for {start!r}")
+    def __init__(self, start: VariantPosition, dice: tuple[int, int],
+                 tree: TurnTree | None = None) -> None:
+        self.tree = TurnTree(start, dice) if tree is None else tree
+        self.mover = self.tree.mover
+        self._belief = Belief((self.tree.root,))
+        self._verdict: Verdict = Unchanged(self.tree.root)
+        self._hit_states: dict[int, tuple[HitState, ...]] = {}
 
     @classmethod
     def from_tree(cls, tree: TurnTree) -> TurnTracker:
         """A fresh tracker over a tree already built (the same turn followed again)."""
-        tracker = cls.__new__(cls)
-        tracker._follow(tree)
-        return tracker
-
-    def _follow(self, tree: TurnTree) -> None:
-        """Start following the turn of ``tree`` from its start."""
-        self.tree = tree
-        self.mover = tree.mover
-        self._belief = Belief((self.tree.root,))
-        self._verdict: Verdict = Unchanged(self.tree.root)
-        self._hit_states: dict[int, tuple[HitState, ...]] = {}
+        return cls(tree.start, tree.dice, tree)
 
     # -- state ------------------------------------------------------------------------
 
@@ -196,7 +176,7 @@ class TurnTracker:
     def _node_verdict(self, node: Node, lifted: InHand | None) -> Verdict:
         """Unchanged, Partial or Complete for ``node``."""
         if node is self.tree.root:
-            return Unchanged(node, lifted if isinstance(self.tree, VariantTree) else None)
+            return Unchanged(node, lifted if self.tree.steps.lifts_at_start else None)
         if node.complete:
             return Complete(node, lifted)
         return Partial(node, lifted)

@@ -4,26 +4,25 @@ A node is a board reached from the turn's start by single-die moves that can
 still be completed to one of the rules engine's legal plays with as many dice
 as those plays use (so the engine's max-dice and larger-die rules hold).  The
 key is (board, dice left); the complete nodes are exactly the engine's
-results, each knowing its :class:`~tavla_pi.rules.Play`.  Every node keeps its
-absolute cells and which cells differ from the start, so that matching an
-observation compares only what a play changed.
+results, each knowing its :class:`~tavla_pi.rules.tavli.VariantPlay`.  Every node
+keeps its absolute cells and which cells differ from the start, so that matching
+an observation compares only what a play changed.  Which single-die steps a
+game allows and how its sides read as cells is the game's
+:class:`~tavla_pi.reconcile.steps.Steps`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tavla_pi.errors import TavlaError
-from tavla_pi.reconcile import moves as mv
-from tavla_pi.reconcile.layout import OFF_CELL, Cells, cell_of, cells_of, location_name
+from tavla_pi.reconcile.layout import OFF_CELL, Cells, location_name
+from tavla_pi.reconcile.steps import Steps, steps_for
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.play import Play, PlayOf
-from tavla_pi.rules.position import Position
 from tavla_pi.rules.side import OFF_POINT, Move, Side
-from tavla_pi.rules.tavli import VariantPlay
+from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 
 NodeKey = tuple[Side, Side, tuple[int, ...]]
 """The key of a node: (mover's side, opponent's side, dice left; none once complete)."""
@@ -61,15 +60,12 @@ class Node:
     cells: Cells
     changed: frozenset[int]
     path: tuple[Move, ...]
-    play: Play | None = None
+    play: VariantPlay | None = None
     children: list[Edge] = field(default_factory=list)
     parents: list[Edge] = field(default_factory=list)
     pinned: frozenset[int] = frozenset()
     """Cells holding a checker pinned under the other colour (Plakoto; else empty):
     ``cells`` there count the checkers on top, the pinned one is not in them."""
-    variant_play: VariantPlay | None = None
-    """The variant's play on complete nodes of a :class:`~tavla_pi.reconcile.vartree.
-    VariantTree` (``play`` is Portes' own and None there)."""
 
     @property
     def depth(self) -> int:
@@ -79,12 +75,7 @@ class Node:
     @property
     def complete(self) -> bool:
         """True for a complete legal play (one of the engine's results)."""
-        return self.play is not None or self.variant_play is not None
-
-    @property
-    def position(self) -> Position:
-        """The board as a position, the mover still on roll (Portes' trees)."""
-        return Position(self.mine, self.theirs)
+        return self.play is not None
 
     @property
     def board(self) -> Board:
@@ -113,33 +104,24 @@ class Chain:
 
 
 class TurnTree:
-    """Every node of one turn (the mover's roll from a start position)."""
+    """Every node of one turn (the roll of the player on roll at ``start``)."""
 
-    hits = True
-    """Whether a move's flag is a hit (a checker to the bar): Portes' trees."""
-
-    def __init__(self, start: Position, mover: Color, dice: tuple[int, int],
-                 plays: Sequence[Play] | None = None) -> None:
+    def __init__(self, start: VariantPosition, dice: tuple[int, int],
+                 plays: Sequence[VariantPlay] | None = None) -> None:
         """The tree of every legal play, or only of ``plays`` (some of the legal plays:
         then the nodes are the boards on the way to them, e.g. the computer's play)."""
         self.start = start
-        self._start_cells = cells_of(start.mine, start.theirs, mover)
-        chosen = start.legal_plays(dice) if plays is None else list(plays)
-        self._build(mover, dice, chosen, start.mine, start.theirs)
-
-    def _build(
-        self, mover: Color, dice: tuple[int, int], plays: Sequence[PlayOf[Any]],
-        mine: Side, theirs: Side,
-    ) -> None:
-        """Grow the tree of ``plays`` from the sides ``mine`` and ``theirs``."""
-        self.mover = mover
+        self.steps: Steps = steps_for(start)
+        self.mover = start.on_roll
         self.dice = dice
-        self._results: dict[tuple[Side, Side], PlayOf[Any]] = {
-            (p.result.theirs, p.result.mine): p for p in plays}
+        chosen = start.legal_plays(dice) if plays is None else list(plays)
+        self._start_cells, self._start_pins = self.steps.cells(start.mine, start.theirs)
+        self._results: dict[tuple[Side, Side], VariantPlay] = {
+            (p.result.theirs, p.result.mine): p for p in chosen}
         self._nodes: dict[NodeKey, Node] = {}
-        self._depth = len(plays[0].moves) if plays else 0
-        self.root = self._node(mine, theirs, _dice_list(dice), (), ())
-        if plays:
+        self._depth = len(chosen[0].moves) if chosen else 0
+        self.root = self._node(start.mine, start.theirs, _dice_list(dice), (), ())
+        if chosen:
             self._grow(self.root)
             self._check_results()
         self.nodes: tuple[Node, ...] = tuple(self._nodes.values())
@@ -166,14 +148,14 @@ class TurnTree:
         self, mine: Side, theirs: Side, left: tuple[int, ...], used: tuple[int, ...],
         path: tuple[Move, ...], *, complete: bool,
     ) -> Node:
-        """A new node of this tree (Portes': its cells and, if complete, its play)."""
-        cells = cells_of(mine, theirs, self.mover)
-        start = self._start_cells
-        changed = frozenset(i for i in range(len(cells)) if cells[i] != start[i])
+        """A new node of this tree: its cells, what differs from the start, its play."""
+        cells, pinned = self.steps.cells(mine, theirs)
+        start, start_pins = self._start_cells, self._start_pins
+        changed = frozenset(i for i in range(len(cells))
+                            if cells[i] != start[i] or (i in pinned) != (i in start_pins))
         play = self._results.get((mine, theirs)) if complete else None
-        assert play is None or isinstance(play, Play)
         return Node(len(self._nodes), self.mover, mine, theirs, left, used, cells, changed,
-                    path, play)
+                    path, play, pinned=pinned)
 
     def _grow(self, root: Node) -> None:
         """Add every node on a path from ``root`` to a legal result, and their edges."""
@@ -199,8 +181,8 @@ class TurnTree:
         for die in sorted(set(node.remaining), reverse=True):
             left = list(node.remaining)
             left.remove(die)
-            for move in self._moves(node, die):
-                mine, theirs = self._apply(node, move)
+            for move in self.steps.moves(node.mine, node.theirs, die):
+                mine, theirs = self.steps.apply(node.mine, node.theirs, move)
                 if not self._leads_to_result(mine, theirs, len(node.dice_used) + 1):
                     continue
                 child = self._node(mine, theirs, tuple(left), (*node.dice_used, die),
@@ -211,17 +193,9 @@ class TurnTree:
         good[key] = ok
         return ok
 
-    def _moves(self, node: Node, die: int) -> list[Move]:
-        """The single-die moves from ``node`` (Portes': :func:`moves.single_die_moves`)."""
-        return mv.single_die_moves(node.mine, node.theirs, die)
-
     def _cell(self, point: int) -> int:
         """The cell of the mover's own ``point`` (25 = bar, 0 = off)."""
-        return cell_of(self.mover, point)
-
-    def _apply(self, node: Node, move: Move) -> tuple[Side, Side]:
-        """The two sides after ``move`` from ``node``."""
-        return mv.apply(node.mine, node.theirs, move)
+        return self.steps.cell(point)
 
     def _leads_to_result(self, mine: Side, theirs: Side, depth: int) -> bool:
         """Cheap pruning: at full depth only the engine's results count."""
@@ -264,7 +238,7 @@ class TurnTree:
     ) -> None:
         """Add the chain ending with ``edge`` and every longer one of the same checker."""
         _, to, hit = edge.move
-        if hit and self.hits:
+        if hit and self.steps.hits:
             hits = (*hits, self._cell(to))
         out.append(Chain(before, edge.child, self._cell(origin), self._cell(to), hits))
         if to == OFF_POINT:
@@ -298,7 +272,7 @@ class TurnTree:
     ) -> None:
         """Add the chain starting with ``edge`` and every longer one of the same checker."""
         frm, to, hit = edge.move
-        if hit and self.hits:
+        if hit and self.steps.hits:
             hits = (self._cell(to), *hits)
         out.append(Chain(edge.parent, after, self._cell(frm), self._cell(dest), hits))
         for prev in edge.parent.parents:

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.reconcile.tree import Node
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.play import Play
-from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.tavli import VariantPlay
 
 
@@ -64,22 +62,11 @@ class Complete:
     lifted: InHand | None = None
 
     @property
-    def play(self) -> Play:
-        """The rules engine's play."""
+    def play(self) -> VariantPlay:
+        """The rules' play (docs/CONTRACTS.md §2), in every variant."""
         play = self.node.play
-        assert play is not None  # Portes' complete node (else see variant_play)
+        assert play is not None  # a complete node
         return play
-
-    @property
-    def variant_play(self) -> VariantPlay:
-        """The play in the variants' form (docs/CONTRACTS.md §2), in every variant:
-        a Plakoto or Fevga tree's own, or Portes' play with its positions wrapped."""
-        node = self.node
-        if node.variant_play is not None:
-            return node.variant_play
-        play = self.play
-        return VariantPlay(PortesPosition(play.position, node.mover), play.dice, play.moves,
-                           PortesPosition(play.result, node.mover.opponent))
 
     @property
     def dice_used(self) -> tuple[int, ...]:
@@ -119,7 +106,7 @@ class Ambiguous:
     lifted: InHand | None = None
 
     @property
-    def plays(self) -> tuple[Play | None, ...]:
+    def plays(self) -> tuple[VariantPlay | None, ...]:
         """Each candidate's complete play, None for a partial one."""
         return tuple(n.play for n in self.candidates)
 

@@ -35,7 +35,6 @@ from tavla_pi.errors import DiceError, EngineError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.tavli import start_board
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
 from tavla_pi.hal.sim.board import SimBoard, counts_of
 from tavla_pi.hardware.pinmap import POINT_SLOTS, PinMap
@@ -59,6 +58,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.variants import variant
 
 SETTLE_MS = 200
 """How long a hand's checker takes to settle (longer than the stability time)."""
@@ -101,10 +101,8 @@ def start_steps(board: SimBoard, name: str) -> list[Callable[[], None]]:
     more than six (Plakoto's and Fevga's fifteen) goes down layer by layer: a second
     layer put down in the same scan as the first would read as one checker
     (hardware/GEOMETRY.md, "How the fifteen lie")."""
-    if name == "portes":
-        return [board.setup_start]
     counts = {(at, color): n for color in Color
-              for at, n in start_board(name)[color.value].items()}
+              for at, n in variant(name).start_board()[color.value].items()}
     layers = [{key: min(n - layer * POINT_SLOTS, POINT_SLOTS) for key, n in counts.items()}
               for layer in range(max(counts.values()) // POINT_SLOTS + 1)]
     return [partial(board.lay_out, layers[0]),
@@ -265,7 +263,7 @@ class ScenarioRunner:
         (:func:`start_steps`: a scan between layers).  In Plakoto a checker put on a lone
         opposing one is laid on top of it (a pin)."""
         name = self.referee.tavli.variant
-        board.pin_on_top = name == "plakoto"
+        board.pin_on_top = variant(name).pins
         first, *rest = start_steps(board, name)
         first()
         for step in rest:

@@ -12,7 +12,7 @@ as this module reads them, and the sources, are in docs/VARIANTS.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tavla_pi.rules.boardform import read_board, write_board
@@ -27,6 +27,7 @@ from tavla_pi.rules.tavli import (
     VariantPlay,
     borne_off_outcome,
     check_dice,
+    counts_position_id,
 )
 
 _START = 23
@@ -82,6 +83,17 @@ class FevgaPosition(ValuePosition):
     def _key(self) -> tuple[Any, ...]:
         return (self.on_roll, self.mine, self.theirs)
 
+    def position_id(self) -> str:
+        """The encoding of the counts (informative only)."""
+        return counts_position_id(self.mine, self.theirs)
+
+    def bound_first_checker(self) -> str | None:
+        """The point of the first checker while the first-checker rule binds it."""
+        index = first_checker(self.mine)
+        if index is None:
+            return None
+        return str(index + 1 if self.on_roll is Color.WHITE else _facing(index) + 1)
+
     def board(self) -> BoardDict:
         """The checkers in the form of docs/CONTRACTS.md §2 ("pinned" always empty)."""
         sides = {self.on_roll: self.mine, self.on_roll.opponent: self.theirs}
@@ -113,6 +125,15 @@ class FevgaPosition(ValuePosition):
         opp = self.on_roll.opponent
         theirs = self.theirs
         return [VariantPlay(self, d, m, FevgaPosition(opp, theirs, mine)) for mine, m in found]
+
+
+def first_checker(mine: Sequence[int]) -> int | None:
+    """The first-checker rule: while 14 checkers are on the start and the 15th has not
+    passed the opponent's start (own point 12), the own index of that 15th, which
+    must move on before any other leaves the start; else None (the rule is met)."""
+    if mine[_START] != CHECKERS - 1:
+        return None
+    return next((i for i in range(_PASSED, _START) if mine[i]), None)
 
 
 def _keeps_quarter_open(mine: tuple[int, ...]) -> bool:
@@ -154,13 +175,8 @@ class _FevgaWalk(DiceWalk[tuple[int, ...]]):
             if i <= top
             and mine[i]
             and (i >= die or may_bear_off(mine, i, die))
-            and (i != _START or self._may_leave_start())
+            and (i != _START or first_checker(mine) is None)
         ]
-
-    def _may_leave_start(self) -> bool:
-        """False while 14 are on the start and the 15th has not passed own point 12."""
-        mine = self.mine
-        return mine[_START] != CHECKERS - 1 or not any(mine[_PASSED:_START])
 
     def move(self, index: int, die: int) -> object:
         mine = self.mine

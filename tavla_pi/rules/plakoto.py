@@ -29,6 +29,7 @@ from tavla_pi.rules.tavli import (
     VariantPlay,
     borne_off_outcome,
     check_dice,
+    counts_position_id,
 )
 
 _START = 23
@@ -52,6 +53,7 @@ class PlakotoPosition(ValuePosition):
     __slots__ = ("mine", "my_pins", "on_roll", "their_pins", "theirs")
 
     variant = "plakoto"
+    pins = True
     on_roll: Color
     mine: tuple[int, ...]
     """The player on roll: 24 counts, own points 1..24 at index 0..23."""
@@ -98,6 +100,10 @@ class PlakotoPosition(ValuePosition):
 
     def _key(self) -> tuple[Any, ...]:
         return (self.on_roll, self.mine, self.theirs, self.my_pins, self.their_pins)
+
+    def position_id(self) -> str:
+        """The encoding of the counts (pins left out; informative only)."""
+        return counts_position_id(self.mine, self.theirs)
 
     def _sides(self) -> dict[Color, tuple[tuple[int, ...], int]]:
         """Each colour's own counts and pin mask."""

@@ -10,13 +10,14 @@ each game's rules read is in docs/VARIANTS.md.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, Self, TypedDict
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.play import PlayOf
+from tavla_pi.rules.position import encode_position_id
 from tavla_pi.rules.side import CHECKERS
 
 
@@ -76,6 +77,17 @@ class VariantPosition(Protocol):
         """The colour whose turn it is."""
         ...
 
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The checkers of the player on roll, counted in its own numbering (index
+        0..23 = own points 1..24; Portes adds its bar at index 24)."""
+        ...
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's checkers, counted in the opponent's own numbering."""
+        ...
+
     def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
         """One play per distinct result, in a deterministic order; [] if none."""
         ...
@@ -90,6 +102,50 @@ class VariantPosition(Protocol):
 
     def is_game_over(self) -> bool:
         """Whether the game has ended (an outcome exists)."""
+        ...
+
+    @property
+    def has_cube(self) -> bool:
+        """Whether the game is played with the doubling cube (Portes)."""
+        ...
+
+    @property
+    def pins(self) -> bool:
+        """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
+        ...
+
+    def position_id(self) -> str:
+        """GNU Backgammon's Position ID in Portes; in Plakoto and Fevga its encoding of
+        the two sides' counts in each player's own numbering (informative only)."""
+        ...
+
+    def with_on_roll(self, color: Color) -> VariantPosition:
+        """The same checkers with ``color`` on roll (a turn passed without a move)."""
+        ...
+
+    def has_play(self, dice: tuple[int, int]) -> bool:
+        """Whether ``dice`` give the player on roll a legal play."""
+        ...
+
+    def play_to(self, dice: tuple[int, int], board: object) -> VariantPlay | None:
+        """The legal play of ``dice`` whose result's board is ``board``, or None."""
+        ...
+
+    def bound_first_checker(self) -> str | None:
+        """The point of the player on roll's first checker while Fevga's first-checker
+        rule binds it; None in every other case and game."""
+        ...
+
+    def recorded_play(self, dice: tuple[int, int], position_id: object,
+                      board: object) -> VariantPlay | None:
+        """The legal play of ``dice`` that a ``played`` event with ``position_id`` and
+        ``board`` records (docs/CONTRACTS.md §4: the Position ID says it in Portes, the
+        board in Plakoto and Fevga, whose IDs are informative); None if none does."""
+        ...
+
+    def state_board(self) -> Mapping[str, object]:
+        """The board as ``/api/state`` shows it: §1's form in Portes (docs/CONTRACTS.md),
+        §2's with its pins in Plakoto and Fevga."""
         ...
 
 
@@ -113,6 +169,8 @@ class ValuePosition:
 
     variant: str
     on_roll: Color
+    has_cube = False
+    pins = False
 
     def _key(self) -> tuple[Any, ...]:
         """The arguments of the class's constructor, which say the position entirely."""
@@ -124,9 +182,42 @@ class ValuePosition:
     def outcome(self) -> Outcome | None:
         raise NotImplementedError
 
+    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_board(cls, board: Mapping[str, Any], on_roll: Color) -> Self:
+        raise NotImplementedError
+
     def is_game_over(self) -> bool:
         """Whether the game has ended (an outcome exists)."""
         return self.outcome() is not None
+
+    def with_on_roll(self, color: Color) -> Self:
+        """The same checkers with ``color`` on roll (a turn passed without a move)."""
+        return self if color is self.on_roll else type(self).from_board(self.board(), color)
+
+    def has_play(self, dice: tuple[int, int]) -> bool:
+        """Whether ``dice`` give the player on roll a legal play."""
+        return bool(self.legal_plays(dice))
+
+    def play_to(self, dice: tuple[int, int], board: object) -> VariantPlay | None:
+        """The legal play of ``dice`` whose result's board is ``board``, or None."""
+        return next((p for p in self.legal_plays(dice) if p.result.board() == board), None)
+
+    def bound_first_checker(self) -> str | None:
+        """None: only Fevga has a first-checker rule."""
+        return None
+
+    def recorded_play(self, dice: tuple[int, int], position_id: object,
+                      board: object) -> VariantPlay | None:
+        """The legal play leading to ``board`` (Plakoto and Fevga: the board is the
+        authority, ``position_id`` is checked against it by the caller)."""
+        return self.play_to(dice, board)
+
+    def state_board(self) -> Mapping[str, object]:
+        """The board with its pins (§2's form)."""
+        return self.board()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable (cannot set {name!r})")
@@ -159,6 +250,12 @@ def borne_off_outcome(winner: Color, loser_on_board: int) -> Outcome:
     if loser_on_board == CHECKERS:
         return Outcome(winner, Ending.GAMMON, 2)
     return Outcome(winner, Ending.SINGLE, 1)
+
+
+def counts_position_id(mine: tuple[int, ...], theirs: tuple[int, ...]) -> str:
+    """Plakoto's and Fevga's Position ID: GNU Backgammon's encoding of the two sides'
+    24 counts in each player's own numbering, with an empty bar (informative only)."""
+    return encode_position_id((*theirs, 0), (*mine, 0))
 
 
 def check_dice(dice: Sequence[int]) -> Dice:

@@ -17,7 +17,9 @@ from tavla_pi.rules.tavli import Ending, Outcome
 
 GAMES: tuple[str, ...] = ("portes", "plakoto", "fevga")
 """The games of tavli, in the order a tavli match plays them."""
-MATCHES: tuple[str, ...] = (*GAMES, "tavli")
+TAVLI = "tavli"
+"""The match of all three games in turn."""
+MATCHES: tuple[str, ...] = (*GAMES, TAVLI)
 """What a match may play: one of the games over and over, or "tavli" (all three in turn)."""
 
 
@@ -35,9 +37,20 @@ class TavliRules:
             raise ValueError(f"backgammon_points must be 2 or 3, got {self.backgammon_points!r}")
 
 
+def computer_may_play(name: str) -> bool:
+    """Whether the computer (GNU Backgammon) may play a match called ``name``: a match
+    of Portes alone, whose ``new_match`` names no variant."""
+    return cycle_of(name) == (GAMES[0],)
+
+
+def in_turn(name: object) -> bool:
+    """Whether a match called ``name`` plays the games in turn: "tavli"."""
+    return name == TAVLI
+
+
 def cycle_of(name: str) -> tuple[str, ...]:
     """The games a match of ``name`` plays in turn: all three for "tavli", else the one."""
-    if name == "tavli":
+    if in_turn(name):
         return GAMES
     if name not in GAMES:
         expected = ", ".join(repr(n) for n in MATCHES)
@@ -84,7 +97,13 @@ class TavliMatch:
     @property
     def is_tavli(self) -> bool:
         """True for a tavli match (all three games in turn)."""
-        return self.name == "tavli"
+        return in_turn(self.name)
+
+    @property
+    def is_backgammon(self) -> bool:
+        """Whether the match is of Portes alone: GNU Backgammon's kind of match, which the
+        computer can play and whose ``new_match`` names no variant."""
+        return computer_may_play(self.name)
 
     @property
     def cube_allowed(self) -> bool:

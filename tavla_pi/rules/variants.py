@@ -15,8 +15,8 @@ from tavla_pi.rules.boardform import read_color
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.fevga import FevgaPosition
 from tavla_pi.rules.plakoto import PlakotoPosition
-from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.portes import PortesPosition, gnubg_position
+from tavla_pi.rules.tavli import BoardDict, VariantPosition
 
 
 class Variant:
@@ -38,6 +38,30 @@ class Variant:
     def initial(self) -> VariantPosition:
         """The starting position, White on roll."""
         return self._initial()
+
+    def start(self, on_roll: Color) -> VariantPosition:
+        """The starting position with ``on_roll`` to play."""
+        return self._initial().with_on_roll(on_roll)
+
+    @property
+    def has_cube(self) -> bool:
+        """Whether the game is played with the doubling cube (Portes)."""
+        return self._initial().has_cube
+
+    @property
+    def gnubg_plays(self) -> bool:
+        """Whether GNU Backgammon plays the game (Portes): the computer, the coach and a
+        match file (.mat) hold it; the others are between two players."""
+        return gnubg_position(self._initial()) is not None
+
+    @property
+    def pins(self) -> bool:
+        """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
+        return self._initial().pins
+
+    def start_board(self) -> BoardDict:
+        """The board a game is set up to (docs/CONTRACTS.md §2)."""
+        return self._initial().board()
 
     def from_board(self, board: Mapping[str, Any], on_roll: Color | str) -> VariantPosition:
         """The position of ``board`` (the form of docs/CONTRACTS.md §2; "off" and

@@ -31,6 +31,7 @@ from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.variants import variant as game
 
 W, B = Color.WHITE, Color.BLACK
 STARTS = {"plakoto": {W: "24", B: "1"}, "fevga": {W: "24", B: "12"}}
@@ -63,11 +64,12 @@ class StackRun:
     def __init__(self, pinmap: PinMap, seed: int, variant: str = "plakoto", moves: int = 60,
                  style: StackStyle = StackStyle()) -> None:
         self.seed, self.variant, self.moves, self.style = seed, variant, moves, style
+        self.pins = game(variant).pins
         self.tally: Counter[str] = Counter()
         self.wrong: list[str] = []
         self._rng, self._clock = random.Random(seed), VirtualClock()
         self.board = SimBoard(pinmap, self._clock, random.Random(seed),
-                              pin_on_top=variant == "plakoto")
+                              pin_on_top=game(variant).pins)
         frames = [self.board.scan() for _ in range(50)]
         self.decoder = Decoder(calibrate(frames, pinmap), pinmap)
 
@@ -150,11 +152,11 @@ class StackRun:
                 continue
             theirs, mine = self.board.count(loc, color.opponent), self.board.count(loc, color)
             pin = self._pin_pocket(loc, color)
-            if pin is not None and self.variant == "plakoto":
+            if pin is not None and self.pins:
                 piled = self._rng.random() < self.style.pile_on_pin
                 choices += [(loc, pin if piled else None, "pile_on_pin" if piled
                              else "beside_pin")] * PIN_WEIGHT
-            elif theirs == 1 and mine == 0 and self.variant == "plakoto":
+            elif theirs == 1 and mine == 0 and self.pins:
                 choices += [(loc, None, "pin")] * PIN_WEIGHT
             elif theirs == 0:
                 choices.append((loc, None, "own" if mine else "empty"))

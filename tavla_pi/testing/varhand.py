@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.portes import gnubg_play, gnubg_position
 from tavla_pi.rules.tavli import VariantPlay
 from tavla_pi.testing.hand import UNSEEN_UNDER, Hand, HandStep
 from tavla_pi.testing.handrules import Sides, Single
@@ -28,7 +29,10 @@ from tavla_pi.testing.varrules import (
 
 
 def variant_turn(hand: Hand, play: VariantPlay) -> list[HandStep]:
-    """The steps that move a Plakoto or Fevga ``play`` on the board (DONE not included)."""
+    """The steps that move ``play`` of any game on the board (DONE not included): a
+    Portes play on the hand's Portes model, the others' on :class:`VariantModel`."""
+    if gnubg_position(play.position) is not None:
+        return hand.turn(gnubg_play(play), play.position.on_roll)
     return hand.steps(VariantModel(play))
 
 
@@ -42,13 +46,13 @@ class VariantModel:
         self.sides = VarSides.of(play)
         self.mine, self.theirs = self.sides.mine, self.sides.theirs
         plays = play.position.legal_plays(play.dice)
-        self.complete: set[Sides] = {(p.result.theirs, p.result.mine)  # type: ignore[attr-defined]
+        self.complete: set[Sides] = {(p.result.theirs, p.result.mine)
                                      for p in plays}
         self.others = plays
         self._partials: set[tuple[int, ...]] | None = None
 
     def location(self, point: int) -> str:
-        return variant_location(self.sides.name, point, self.mover)
+        return variant_location(self.sides.game, point, self.mover)
 
     def orders(self, legal: bool) -> list[tuple[Single, ...]]:
         return variant_orders(VarSides.of(self.play), self.play, legal)
@@ -59,7 +63,7 @@ class VariantModel:
         return False  # no hits: a pin leaves the pinned checker where it lies
 
     def stacks(self) -> list[tuple[str, Color, int]]:
-        name, s, opponent = self.sides.name, self.sides, self.mover.opponent
+        name, s, opponent = self.sides.game, self.sides, self.mover.opponent
         stacks = [(variant_location(name, p, self.mover), self.mover, n)
                   for p, n in s.points() if n >= 2]
         return stacks + [(variant_location(name, p, opponent), opponent, n)

@@ -23,12 +23,37 @@ _START = 23
 
 
 @dataclass(frozen=True, slots=True)
+class HandGame:
+    """What the hand knows of one game's board: where the opponent's numbering runs
+    (``mirrored``: Plakoto's sides start in opposite corners and count towards each
+    other; else Fevga's, a half board apart), whether a lone checker landed on is
+    pinned, and whether Fevga's first checker must pass own 12 first."""
+
+    mirrored: bool
+    pins: bool
+    first_checker: bool
+
+    def facing(self, index: int) -> int:
+        """The opponent's own index of the mover's own ``index``."""
+        return 23 - index if self.mirrored else (index + 12) % 24
+
+    def absolute(self, point: int) -> int:
+        """Black's own ``point`` 1..24 as the absolute point (White's are their own)."""
+        return 25 - point if self.mirrored else (point + 11) % 24 + 1
+
+
+HAND_GAMES = {"plakoto": HandGame(mirrored=True, pins=True, first_checker=False),
+              "fevga": HandGame(mirrored=False, pins=False, first_checker=True)}
+"""The hand's knowledge of each game, by the name its positions give."""
+
+
+@dataclass(frozen=True, slots=True)
 class VarSides:
     """A Plakoto or Fevga board as the hand models it: the mover's and the opponent's 24
     counts, each in its own numbering, and (Plakoto) the own indexes where a checker of
     each lies pinned."""
 
-    name: str
+    game: HandGame
     mine: tuple[int, ...]
     theirs: tuple[int, ...]
     my_pins: frozenset[int] = frozenset()
@@ -38,24 +63,24 @@ class VarSides:
     def of(cls, play: VariantPlay) -> VarSides:
         """The board ``play`` starts from (its position's counts and pins)."""
         p = play.position
-        mine, theirs = p.mine, p.theirs  # type: ignore[attr-defined]
+        mine, theirs = p.mine, p.theirs
         pins = p.board()["pinned"]
-        mover = p.on_roll
-        return cls(p.variant, mine, theirs,
-                   frozenset(own_index(p.variant, int(at), mover) for at, c in pins.items()
+        mover, game = p.on_roll, HAND_GAMES[p.variant]
+        return cls(game, mine, theirs,
+                   frozenset(own_index(game, int(at), mover) for at, c in pins.items()
                              if c == mover.value),
-                   frozenset(own_index(p.variant, int(at), mover.opponent)
+                   frozenset(own_index(game, int(at), mover.opponent)
                              for at, c in pins.items() if c != mover.value))
 
     def facing(self, index: int) -> int:
         """The opponent's own index of the mover's own ``index``."""
-        return 23 - index if self.name == "plakoto" else (index + 12) % 24
+        return self.game.facing(index)
 
     def closed(self, index: int) -> bool:
         """Whether the mover may not land on own ``index``: two opposing checkers (any in
         Fevga), or in Plakoto its own checker pinned there."""
         theirs = self.theirs[self.facing(index)]
-        if self.name == "fevga":
+        if not self.game.pins:
             return theirs > 0
         return index in self.my_pins or (theirs >= 2)
 
@@ -81,7 +106,7 @@ class VarSides:
 
     def _may_leave(self, index: int) -> bool:
         """Fevga's first checker: none other leaves the start before it passes own 12."""
-        if self.name != "fevga" or index != _START or self.mine[_START] != CHECKERS - 1:
+        if not self.game.first_checker or index != _START or self.mine[_START] != CHECKERS - 1:
             return True
         return not any(self.mine[11:_START])
 
@@ -95,7 +120,7 @@ class VarSides:
             theirs_pins.discard(self.facing(frm - 1))
         if to != OFF_POINT:
             f = self.facing(to - 1)
-            if self.name == "plakoto" and not m[to - 1] and self.theirs[f] == 1:
+            if self.game.pins and not m[to - 1] and self.theirs[f] == 1:
                 theirs_pins.add(f)
             m[to - 1] += 1
         return replace(self, mine=tuple(m), their_pins=frozenset(theirs_pins))
@@ -107,20 +132,16 @@ class VarSides:
                 yield i + 1, n
 
 
-def own_index(name: str, point: int, color: Color) -> int:
-    """``color``'s own index of absolute ``point`` 1..24."""
-    if color is Color.WHITE:
-        return point - 1
-    return 24 - point if name == "plakoto" else (point + 11) % 24
+def own_index(game: HandGame, point: int, color: Color) -> int:
+    """``color``'s own index of absolute ``point`` 1..24 (the map is its own inverse)."""
+    return point - 1 if color is Color.WHITE else game.absolute(point) - 1
 
 
-def variant_location(name: str, point: int, color: Color) -> str:
+def variant_location(game: HandGame, point: int, color: Color) -> str:
     """The docs/CONTRACTS.md §1 location of ``color``'s own ``point`` (0 = "off")."""
     if point == OFF_POINT:
         return "off"
-    if color is Color.WHITE:
-        return str(point)
-    return str(25 - point if name == "plakoto" else (point + 11) % 24 + 1)
+    return str(point if color is Color.WHITE else game.absolute(point))
 
 
 def variant_orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single, ...]]:

@@ -27,7 +27,6 @@ from tavla_pi.replay.actions import SetupAction
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.movegen import Dice
-from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
@@ -93,10 +92,7 @@ class VariantMatch:
         return roll.starter, roll.dice if self.state.opening_dice_played else None
 
     def initial(self, mover: Color) -> VariantPosition:
-        start = variant(self.state.variant).initial()
-        if mover is Color.WHITE:
-            return start
-        return variant(self.state.variant).from_board(start.board(), mover)
+        return variant(self.state.variant).start(mover)
 
     def before_roll(self, session: Session, mover: Color) -> bool:
         """The other player's stray press, then perhaps a CUBE press (no cube: rejected)."""
@@ -108,21 +104,15 @@ class VariantMatch:
         pass
 
     def passed(self, position: VariantPosition, mover: Color) -> VariantPosition:
-        return variant(self.state.variant).from_board(position.board(), mover.opponent)
+        return position.with_on_roll(mover.opponent)
 
     def choose(self, session: Session, position: VariantPosition, mover: Color,
                dice: Dice) -> Chosen[VariantPosition]:
         """A random legal play, its steps planned at once (the hand of a Portes game of a
         tavli match moves the Portes play)."""
-        if isinstance(position, PortesPosition):
-            play = session.rng.choice(position.position.legal_plays(dice))
-            result: VariantPosition = PortesPosition(play.result, mover.opponent)
-            steps = session.hand.turn(play, mover)
-            notation = play.notation
-        else:
-            vplay = session.rng.choice(position.legal_plays(dice))
-            result, notation = vplay.result, vplay.notation
-            steps = variant_turn(session.hand, vplay)
+        play = session.rng.choice(position.legal_plays(dice))
+        result, notation = play.result, play.notation
+        steps = variant_turn(session.hand, play)
         pinned = len(result.board()["pinned"]) > len(position.board()["pinned"])
         return Chosen(notation, result, lambda: steps, {"pins": int(pinned)})
 
