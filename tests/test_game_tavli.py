@@ -8,6 +8,7 @@ from game_support import dice, move, press, scenario
 from sim_support import PINMAP
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.menu import MODES
 from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings, OpponentSettings
@@ -70,6 +71,18 @@ def test_a_plakoto_game_resumes_exactly_from_the_journal() -> None:
     assert (state.match, state.tavli, state.phase) == (live.match, live.tavli, live.phase)
     assert state.game_position().variant == "plakoto"
     assert state.game_position().on_roll is Color.BLACK
+
+
+def test_a_takeback_in_a_plakoto_journal_is_refused() -> None:
+    _, events = run(*PLAKOTO_PIN)
+    last = max(i for i, e in enumerate(events) if e.type == "played")
+    played = events[last]
+    fields = {"player": played["player"], "dice": played["dice"],
+              "position_id": "AACA/z8AAID/Pw", "match_id": played["match_id"]}
+    takeback = Event(EventType.TAKEBACK, played.t, fields)
+    checked = verify([*events[:last + 1], takeback], GameSettings())
+    assert checked.trusted == last + 1
+    assert checked.reason.startswith("takeback: only the last play may be taken back")
 
 
 def test_every_prefix_of_a_plakoto_journal_folds() -> None:

@@ -113,6 +113,7 @@ from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
+from tavla_pi.rules.variants import variant
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
@@ -350,8 +351,9 @@ def _played(fold: _Fold, event: Event) -> None:
     same("position_id", event["position_id"], play.result.position_id())
     match, result = _after_play(fold, play, _match_of(event))
     before = replace(fold.state, engine_play=None, before_play=None)
+    undoable = result is None and variant(fold.state.tavli.variant).gnubg_plays
     fold.set(match=match, committed=play.result, engine_play=None,
-             before_play=before if result is None else None)
+             before_play=before if undoable else None)  # a takeback is the computer's
     fold.cubes = ()
     if result is None:
         fold.set(phase=Phase.AWAIT_ROLL)
