@@ -17,6 +17,8 @@ from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules import variant
+from tavla_pi.testing.hand import Hand, HandStyle
+from tavla_pi.testing.varhand import variant_turn
 from tavla_pi.testing.varrules import VarSides, variant_orders, variant_partials
 from tavla_pi.testing.varsoak import VariantSession
 
@@ -76,6 +78,29 @@ def test_an_illegal_move_read_as_a_legal_one_from_the_pile_is_unseen() -> None:
     result = VariantSession(load_pinmap(), 12000044, "fevga", match_length=1).run()
     assert not result.failures, [str(f) for f in result.failures]
     assert result.counts["illegal_far_unseen"] == 1
+
+
+def test_no_illegal_checker_leaves_a_pinning_stack() -> None:
+    # Found by the Plakoto soak (seed 1, session 1000052, game 3, turn 12, a wrong
+    # commit): Black 4-3 lifted one of two checkers pinning White's on 19 and put it
+    # on 8 (illegal).  Over the pin one black reads "1 to 2", Black's start pile on 1
+    # "12 to 13": the board also read as 24/17 played, and DONE, pressed to be
+    # refused, committed it.  The sensors cannot tell the two; the hand leaves such
+    # placements out.
+    board = {"white": {"2": 1, "14": 1, "19": 1, "20": 1, "21": 1, "24": 10},
+             "black": {"1": 13, "19": 2}, "pinned": {"19": "white"}}
+    start = variant("plakoto").from_board(board, "black")
+    play = next(p for p in start.legal_plays((4, 3)) if p.notation == "6/3 6/2")
+    hand = Hand(random.Random(3), HandStyle(illegal=1.0, done_on_illegal=0.0))
+    first_from_the_pin = []  # the first step carrying a checker from 19 (a move action:
+    #                          the hand's movements in one "move", none of them illegal)
+    for seed in range(6):
+        hand.rng.seed(seed)
+        first_from_the_pin.append(next((step.what for step in variant_turn(hand, play)
+                                        if step.carries is not None
+                                        and step.carries[0] == "19"), "move"))
+    assert first_from_the_pin and not any(w.startswith("illegal") for w in first_from_the_pin)
+    assert hand.tally["illegal_unseen_skipped"] > 0
 
 
 @pytest.mark.slow

@@ -75,11 +75,16 @@ class VariantModel:
     def illegal_points(self, hand: Hand, before: Sides, origin: int, dest: int) -> list[int]:
         """Held by the opponent, or reached by no dice; never a point with a checker of
         each colour (a pin), an opposing lone checker (a pin to be), nor a pile the
-        sensors count only as a range (every pocket two high)."""
+        sensors count only as a range (every pocket two high); and none from a pinning
+        stack that keeps a pinner (those over a pin read as a range: with a start pile's
+        range the board may read as a legal play)."""
         if self._partials is None:
             self._partials = variant_partials(VarSides.of(self.play), self.play.dice)
         partials = self._partials
         s = self.sides
+        if before[0][origin - 1] >= 2 and s.facing(origin - 1) in s.their_pins:
+            hand.tally["illegal_unseen_skipped"] += 1
+            return []
         mine = list(before[0])
         mine[origin - 1] -= 1
         candidates = []
