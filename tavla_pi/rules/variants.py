@@ -22,7 +22,7 @@ from tavla_pi.rules.tavli import BoardDict, VariantPosition
 class Variant:
     """One game of tavli: its name, its starting position and how to read a board."""
 
-    __slots__ = ("_from_board", "_initial", "name")
+    __slots__ = ("_from_board", "_initial", "gnubg_plays", "has_cube", "name", "pins")
 
     def __init__(
         self,
@@ -34,6 +34,14 @@ class Variant:
         """"portes", "plakoto" or "fevga"."""
         self._initial = initial
         self._from_board = from_board
+        start = initial()
+        self.has_cube = start.has_cube
+        """Whether the game is played with the doubling cube (Portes)."""
+        self.pins = start.pins
+        """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
+        self.gnubg_plays = gnubg_position(start) is not None
+        """Whether GNU Backgammon plays the game (Portes): the computer, the coach and a
+        match file (.mat) hold it; the others are between two players."""
 
     def initial(self) -> VariantPosition:
         """The starting position, White on roll."""
@@ -42,22 +50,6 @@ class Variant:
     def start(self, on_roll: Color) -> VariantPosition:
         """The starting position with ``on_roll`` to play."""
         return self._initial().with_on_roll(on_roll)
-
-    @property
-    def has_cube(self) -> bool:
-        """Whether the game is played with the doubling cube (Portes)."""
-        return self._initial().has_cube
-
-    @property
-    def gnubg_plays(self) -> bool:
-        """Whether GNU Backgammon plays the game (Portes): the computer, the coach and a
-        match file (.mat) hold it; the others are between two players."""
-        return gnubg_position(self._initial()) is not None
-
-    @property
-    def pins(self) -> bool:
-        """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
-        return self._initial().pins
 
     def start_board(self) -> BoardDict:
         """The board a game is set up to (docs/CONTRACTS.md §2)."""
