@@ -20,7 +20,7 @@ WIRE_NAMES = ["new_match", "game_started", "opening_roll", "rolled", "lifted", "
               "in_sync", "played", "rejected", "no_legal_move", "double_offered",
               "double_taken", "double_dropped", "game_over", "match_over",
               "hint", "blunder_warning", "resign_offered", "resign_accepted", "resign_declined",
-              "review", "engine_play", "takeback"]
+              "review", "engine_play", "takeback", "spoken"]
 """The ``"type"`` strings of the journal and the wire: those before the enumeration, then
 the ones added since."""
 

@@ -85,6 +85,15 @@ def _plays(value: Any) -> bool:
         and _number(p.get("equity")) for p in value)
 
 
+def _sentence(value: Any) -> bool:
+    """What the board said: a text of at most 2,000 characters (a position's read-out)."""
+    return isinstance(value, str) and len(value) <= 2000
+
+
+def _language(value: Any) -> bool:
+    return value in ("el", "tr", "en")
+
+
 def _object(value: Any) -> bool:
     return isinstance(value, dict)
 
@@ -127,6 +136,7 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
                             "position_id": _text},
     EventType.TAKEBACK: {"player": _color, "dice": _dice, "position_id": _text,
                          "match_id": _text},
+    EventType.SPOKEN: {"text": _sentence, "language": _language, "about": _text},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

@@ -39,6 +39,7 @@ class EventType(enum.StrEnum):
     REVIEW = "review"                  # gnubg's analysis of a finished game, per player
     ENGINE_PLAY = "engine_play"        # the computer's chosen play, for the hand to carry out
     TAKEBACK = "takeback"              # a play taken back: the mover's turn is open again
+    SPOKEN = "spoken"                  # a sentence said aloud: its text, language, what about
 
 
 UnknownType = NewType("UnknownType", str)
