@@ -30,6 +30,7 @@ from tavla_pi.leds import check_brightness
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
 from tavla_pi.rules.tavlimatch import MATCHES, TavliRules, computer_may_play
+from tavla_pi.speech.settings import LANGUAGES, RATES, VOLUMES, SpeechSettings
 
 CONFIG_FILENAME = "config.toml"
 MAX_BYTES = 64 * 1024
@@ -76,6 +77,7 @@ class Config:
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
+    speech: SpeechSettings = field(default_factory=SpeechSettings)
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
     state_dir: Path | None = None
@@ -153,6 +155,13 @@ def _level(value: Any, where: str, _: Path) -> Level:
     return Level(value)
 
 
+def _device(value: Any, where: str, _: Path) -> str:
+    """An ALSA device name, e.g. ``"default"``, ``"plughw:1,0"``."""
+    if not isinstance(value, str) or not re.fullmatch(r"[!-~]{1,100}", value):
+        raise _fail(where, 'an ALSA device name, e.g. "plughw:1,0"', value)
+    return value
+
+
 def _path(value: Any, where: str, base: Path) -> Path:
     if not isinstance(value, str) or not value or "\0" in value:
         raise _fail(where, "a file or directory path", value)
@@ -219,6 +228,13 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "coach": ("opponent_coach", _boolean),
         "blunder_threshold": ("opponent_blunder_threshold", _fraction),
     },
+    "speech": {
+        "enabled": ("speech_enabled", _boolean),
+        "language": ("speech_language", _choice(LANGUAGES)),
+        "rate": ("speech_rate", _integer(*RATES)),
+        "volume": ("speech_volume", _integer(*VOLUMES)),
+        "device": ("speech_device", _device),
+    },
     "http": {
         "listen": ("listen", _listen),
         "token": ("token", _token),
@@ -231,6 +247,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
 OPPONENT_PREFIX = "opponent_"
 TAVLI_PREFIX = "tavli_"
+SPEECH_PREFIX = "speech_"
 """The [opponent] keys' values go into :class:`OpponentSettings` under their own names."""
 
 
@@ -254,10 +271,13 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
                                    for k in list(values) if k.startswith(OPPONENT_PREFIX)})
     tavli = TavliRules(**{k.removeprefix(TAVLI_PREFIX): values.pop(k)
                           for k in list(values) if k.startswith(TAVLI_PREFIX)})
+    speech = SpeechSettings(**{k.removeprefix(SPEECH_PREFIX): values.pop(k)
+                               for k in list(values) if k.startswith(SPEECH_PREFIX)})
     if not computer_may_play(values.get("variant", "portes")) and opponent.color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {values['variant']!r}")
-    return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, **values)
+    return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, speech=speech,
+                  **values)
 
 
 def parse_opponent(changes: Mapping[str, Any], where: str,

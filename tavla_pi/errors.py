@@ -75,3 +75,7 @@ class EngineError(TavlaError, RuntimeError):
 
 class UnknownVariantError(BadInputError):
     """A game name that is not one of the variants the rules know."""
+
+
+class SpeechError(TavlaError, RuntimeError):
+    """The board's voice cannot speak: eSpeak NG missing, failing or past its bounds."""

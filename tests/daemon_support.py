@@ -24,6 +24,7 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
+from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.daemon.startup import SIM_SEED, board_calibration
 from tavla_pi.engine import Reviewer
 from tavla_pi.events.event import Event
@@ -33,6 +34,8 @@ from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import open_sim_backend
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
+from tavla_pi.speech.settings import SpeechSettings
+from tavla_pi.speech.voice import TimedVoice
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 
@@ -74,7 +77,8 @@ class VirtualDaemon:
                  token: str | None = None, notify: str | None = None,
                  journal: EventJournal | None = None, files: Files = OS_FILES,
                  engine_missing: str | None = None,
-                 reviewer: Reviewer | None = None) -> None:
+                 reviewer: Reviewer | None = None,
+                 speech: SpeechSettings | None = None) -> None:
         self.clock = VirtualClock()
         self.backend = open_sim_backend(PINMAP, self.clock, random.Random(SIM_SEED))
         self.dice = QueuedDice(SeededDice(1))
@@ -82,6 +86,9 @@ class VirtualDaemon:
                                engine_missing=engine_missing)
         calibration = board_calibration(self.backend, PINMAP, state_dir)
         self.pipeline = Pipeline(self.backend, PINMAP, calibration, self.referee, self.clock)
+        self.speech = SpeechDesk(self.pipeline, speech or SpeechSettings(),
+                                 voices=lambda s: TimedVoice(s.rate))
+        """Speech as the daemon's, with a silent voice on the virtual clock."""
         self.journal = journal if journal is not None else MemoryJournal()
         self.hub = EventHub()
         self.notifier = Notifier(notify)
@@ -91,7 +98,7 @@ class VirtualDaemon:
         self.desk = SimDesk(self.core, self.backend, self.dice, state_dir, settle_ms=200,
                             sleep_ms=self.sleep, files=files)
         self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True,
-                       settings=SettingsDesk(self.core), reviews=self.reviews)
+                       settings=SettingsDesk(self.core, self.speech), reviews=self.reviews)
 
     @property
     def memory(self) -> MemoryJournal:

@@ -238,7 +238,7 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
                          gnubg=None)
     opened.core.pipeline.backend.sensors = DeadSensors()
     service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
-                      state_dir=tmp_path)
+                      state_dir=tmp_path, speech=opened.speech)
     try:
         assert asyncio.run(service.run()) == 1
     finally:
@@ -324,7 +324,7 @@ def test_a_journal_that_fails_from_a_request_stops_the_daemon(tmp_path: Path,
     opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(None), gnubg=None)
     opened.core.journal = BrokenJournal()
     service = Service(opened.core, opened.sim, Listen("127.0.0.1", 0), token=None, scan_hz=50,
-                      state_dir=tmp_path)
+                      state_dir=tmp_path, speech=opened.speech)
 
     async def scenario() -> tuple[int, bytes]:
         running = asyncio.create_task(service.run())

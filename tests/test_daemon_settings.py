@@ -32,7 +32,7 @@ def test_the_configs_opponent_is_the_games(tmp_path: Path) -> None:
         referee = opened.core.referee
         assert referee.settings.opponent == referee.next_opponent == CONFIGURED
         assert referee.menu.engine_missing is None  # gnubg (the fake) is installed here
-        assert SettingsDesk(opened.core).settings()["engine"] == {"installed": True,
+        assert SettingsDesk(opened.core, opened.speech).settings()["engine"] == {"installed": True,
                                                                   "message": None}
     finally:
         opened.close()

@@ -127,13 +127,20 @@ def test_the_sections_are_numbered_one_to_six() -> None:
 
 
 def test_what_section_6_names_is_still_missing_from_the_code() -> None:
-    """§6 (network, clock, speech) is "not yet kept" as a whole: once any of it is
-    built, the page moves it into "§6 additions"."""
+    """§6's network and clock are "not yet kept": once any of it is built, the page
+    moves it into "§6 additions", where speech is."""
     assert "### §6 not yet kept" in section(6)
-    assert not {"network", "clock", "speech"} & set(SCHEMA)
+    assert not {"network", "clock"} & set(SCHEMA)
     assert "remote" not in SCHEMA["opponent"]
     types = {t.value for t in EventType}
-    assert not {"remote_play", "remote_status", "clock", "spoken"} & types
+    assert not {"remote_play", "remote_status", "clock"} & types
+
+
+def test_section_6s_speech_is_kept() -> None:
+    assert "[speech]" in subsection(6, "additions")
+    assert set(SCHEMA["speech"]) == {"enabled", "language", "rate", "volume", "device"}
+    assert "spoken" in {t.value for t in EventType}
+    assert "speech" not in subsection(6, "not yet kept")
 
 
 # ---- §1: board numbering ---------------------------------------------------------------

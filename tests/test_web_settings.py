@@ -22,7 +22,9 @@ from tavla_pi.web.server import Request, Response
 
 TOKEN = "s3cret-token-0123456789"
 DEFAULTS = {"color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
-            "variant": "portes", "engine": {"installed": True, "message": None}}
+            "variant": "portes", "engine": {"installed": True, "message": None},
+            "speech": {"enabled": False, "language": "en", "follows_page": True, "rate": 160,
+                       "volume": 100}}
 
 
 def run(coro: Any) -> Any:

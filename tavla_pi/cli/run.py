@@ -95,7 +95,8 @@ def serve(config: Config, state_dir: Path,
         opened = open_daemon(config, state_dir, notifier, gnubg=find_gnubg())
         try:
             service = Service(opened.core, opened.sim, config.listen, token=config.token,
-                              scan_hz=config.scan_hz, state_dir=state_dir, on_ready=on_ready)
+                              scan_hz=config.scan_hz, state_dir=state_dir,
+                              speech=opened.speech, on_ready=on_ready)
             status = asyncio.run(service.run())
         finally:
             opened.close()

@@ -21,6 +21,7 @@ from tavla_pi.config import Listen
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import SimDesk
+from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.errors import HardwareError, TavlaError
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import HttpServer
@@ -41,7 +42,7 @@ class Service:
     """Runs an opened daemon until a signal (status 0) or a fault (status 1)."""
 
     def __init__(self, core: Core, sim: SimDesk | None, listen: Listen, *, token: str | None,
-                 scan_hz: int, state_dir: Path,
+                 scan_hz: int, state_dir: Path, speech: SpeechDesk,
                  on_ready: Callable[[str], None] | None = None) -> None:
         self.core = core
         self.state_dir = state_dir
@@ -49,7 +50,7 @@ class Service:
         self.listen = listen
         self.period = 1.0 / scan_hz
         self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
-                       leds=lambda: core.pipeline.frame, settings=SettingsDesk(core),
+                       leds=lambda: core.pipeline.frame, settings=SettingsDesk(core, speech),
                        reviews=core.reviews)
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""

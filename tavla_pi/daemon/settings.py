@@ -22,6 +22,7 @@ from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.config import parse_opponent
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
+from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.errors import BadInputError, EngineError
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
@@ -32,15 +33,17 @@ WHERE = "request body"
 class SettingsDesk:
     """The opponent settings of the running daemon, as the web page reads and changes them."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, speech: SpeechDesk) -> None:
         self.core = core
+        self.speech = speech
 
     def settings(self) -> dict[str, Any]:
         """The settings the next new match takes, and whether the computer can play here."""
         missing = self.core.referee.menu.engine_missing
         return {**settings_json(self.core.referee.next_opponent),
                 "variant": self.core.referee.next_variant,
-                "engine": {"installed": missing is None, "message": missing}}
+                "engine": {"installed": missing is None, "message": missing},
+                "speech": self.speech.json()}
 
     def change(self, body: bytes) -> dict[str, Any]:
         """Apply a JSON object of ``[opponent]`` keys; the settings after it, and
@@ -51,6 +54,7 @@ class SettingsDesk:
         """
         referee = self.core.referee
         changes = _object(body)
+        speak = self.speech.checked(changes.pop("speech", {}))
         variant = parse_variant(changes.pop("variant", referee.next_variant))
         chosen = parse_opponent(changes, WHERE, referee.next_opponent)
         if not computer_may_play(variant) and chosen.color is not None:
@@ -64,6 +68,7 @@ class SettingsDesk:
             raise StoppingError(f"{self.core.failure}: the daemon stops and resumes from "
                                 "its journal")
         now = self.core.pipeline.clock.now_ms()
+        speak()
         if variant != referee.next_variant:
             self.core.commit(referee.choose_variant(variant, now))
         self.core.commit(referee.choose_opponent(chosen, now))

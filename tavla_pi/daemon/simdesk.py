@@ -158,10 +158,13 @@ class SimDesk:
 
     @staticmethod
     def check(action: Action) -> None:
-        """Refuse an action too long for one request."""
+        """Refuse an action too long for one request, and speech set by a scenario line."""
         ms = action.ms if isinstance(action, PressAction | WaitAction) else 0
         if ms > MAX_ACTION_MS:
             raise SimActionError("ms", f"at most {MAX_ACTION_MS} ms per request, got {ms}")
+        if isinstance(action, SetupAction) and action.speech is not None:
+            raise SimActionError("speech", 'the daemon speaks as its settings say: POST '
+                                 '/api/settings {"speech": {"enabled": true, ...}}')
 
     async def apply(self, action: Action) -> None:
         """Apply ``action``, completely or not at all; board errors (no such checker, ...)

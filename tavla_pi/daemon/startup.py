@@ -3,7 +3,8 @@
 State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
 the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
-pipeline, the games' reviews (by gnubg, if installed).  What fails to open closes what
+pipeline, its speech (:mod:`tavla_pi.daemon.speech`),
+the games' reviews (by gnubg, if installed).  What fails to open closes what
 was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
@@ -29,6 +30,7 @@ from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
+from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.decode.calibration import Calibration, calibrate, calibration_for
 from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, GnubgReviewer
 from tavla_pi.errors import HardwareError, JournalError, TavlaError
@@ -82,6 +84,7 @@ class Opened:
     sim: SimDesk | None
     state_dir: Path
     stack: ExitStack
+    speech: SpeechDesk
 
     def close(self) -> None:
         """Close the journal and the devices; safe twice."""
@@ -126,6 +129,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
         pipeline = Pipeline(backend, pinmap, board_calibration(backend, pinmap, state_dir),
                             referee, clock, settings=settings)
+        speech = SpeechDesk(pipeline, config.speech)
+        stack.callback(speech.close)
         hub = EventHub()
         hub.load(events)
         reviews = open_reviews(state_dir, game.rules, clock, gnubg)
@@ -138,7 +143,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
             desk = _open_desk(core, backend, dice, state_dir, config)
         pipeline.show(clock.now_ms())
         resume.report_resume(journal, state)
-        opened = Opened(core, backend, desk, state_dir, stack.pop_all())
+        opened = Opened(core, backend, desk, state_dir, stack.pop_all(), speech)
     return opened
 
 

@@ -117,8 +117,9 @@ from tavla_pi.rules.variants import variant
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
-ASIDES = frozenset({EventType.REVIEW})
-"""Event types that come in the background, at any time, and change no state."""
+ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN})
+"""Event types that come in the background, at any time, and change no state (a review,
+a sentence said aloud)."""
 
 KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.OUT_OF_SYNC,
                         EventType.IN_SYNC, EventType.REJECTED}) | ASIDES

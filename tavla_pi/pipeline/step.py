@@ -2,7 +2,8 @@
 
 ``Pipeline.step()`` scans the board, decodes the frame, passes it through
 the stability filter to the referee, feeds debounced button presses, lets
-timers run and shows the LED frame.  The daemon calls it on the real clock,
+timers run, tells the speech stage what happened and shows the LED
+frame.  The daemon calls it on the real clock,
 ``tavla-pi replay`` on a virtual one: the same code either way.
 
 Two speeds: the stable board (150 ms still) is the only input to the referee's
@@ -31,6 +32,7 @@ from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds import LedLayout, render
 from tavla_pi.rules.color import Color
+from tavla_pi.speech.speaker import Silence, Speaking
 
 SCAN_MS = 20
 """The scan period: 50 frames a second."""
@@ -71,6 +73,8 @@ class Pipeline:
         """The provisional board and what the lights showed before it came."""
         self.bad_frames = 0
         self.decided_at = clock.now_ms()
+        self.speaker: Speaking = Silence()
+        """The speech stage (docs/SPEECH.md): told every scan's events and presses."""
 
     @property
     def settled(self) -> bool:
@@ -115,10 +119,12 @@ class Pipeline:
         levels = self.backend.buttons.levels()
         self.decided_at = now
         events = self._sense(frame, now)
+        presses = []
         for press in self.buttons.update(levels, now, on_edge=self.referee.acts_on_press):
             events += self.referee.on_button(press.name, press.long, now)
+            presses.append((press.name, press.long))
         events += self.referee.tick(now, self.settled)
-        return events
+        return events + self.speaker.hear(events, presses, self.referee, now)
 
     def show(self, now: int) -> None:
         """Render the referee's view and write it to the LEDs (only when it changed:

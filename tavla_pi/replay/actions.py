@@ -22,6 +22,7 @@ from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavlimatch import MATCHES
+from tavla_pi.speech.settings import LANGUAGES
 
 MAX_MS = 3_600_000
 """The longest one ``wait`` or ``hold`` may be (an hour)."""
@@ -42,12 +43,15 @@ class SetupAction:
     ``color`` None: nobody, two players at the board).  ``variant`` (optional:
     "portes", "plakoto", "fevga" or "tavli") also starts a new match of that
     game (of ``match_length``, else of the match's length so far).  The board
-    is set to the start of the match's game now (its variant's).
+    is set to the start of the match's game now (its variant's).  ``speech``
+    (optional, §6: ``{"language": L}``) turns speech on in that language from now on,
+    so that ``spoken`` events are in the output.
     """
 
     match_length: int | None = None
     opponent: OpponentSettings | None = None
     variant: str | None = None
+    speech: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,12 +185,26 @@ def _setup(f: _Fields) -> Action:
         raise f.fail("variant", "one of " + ", ".join(f'"{n}"' for n in MATCHES))
     if variant not in (None, "portes") and opponent is not None and opponent.color is not None:
         raise f.fail("opponent", f"null or absent: {PORTES_ONLY}")
+    speech = _speech(f) if "speech" in f.data else None
     if "match_length" not in f.data:
-        return SetupAction(opponent=opponent, variant=variant)
+        return SetupAction(opponent=opponent, variant=variant, speech=speech)
     length = f.data["match_length"]
     if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
         raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
-    return SetupAction(length, opponent, variant)
+    return SetupAction(length, opponent, variant, speech)
+
+
+def _speech(f: _Fields) -> str:
+    """``setup``'s ``speech``: ``{"language": "el"}`` (or ``"tr"``, ``"en"``)."""
+    body = f.data["speech"]
+    if not isinstance(body, dict):
+        raise f.fail("speech", 'an object {"language": "el", "tr" or "en"}')
+    _known_fields(f.where, body, "speech.")
+    language = body.get("language")
+    if language not in LANGUAGES:
+        inner = _Fields(f.where, {f"speech.{k}": v for k, v in body.items()})
+        raise inner.fail("speech.language", "one of " + ", ".join(f'"{n}"' for n in LANGUAGES))
+    return str(language)
 
 
 def _opponent(f: _Fields) -> OpponentSettings:
@@ -274,8 +292,8 @@ _PARSERS: dict[str, Callable[[_Fields], Action]] = {
     "lift": _lift, "place": _place, "move": _move, "glitch": _glitch, "wait": _wait,
 }
 FIELDS: Mapping[str, tuple[str, ...]] = {
-    "setup": ("setup", "match_length", "variant", "opponent"), "load": ("load",),
-    "opponent.": ("color", "level", "coach"),
+    "setup": ("setup", "match_length", "variant", "opponent", "speech"), "load": ("load",),
+    "opponent.": ("color", "level", "coach"), "speech.": ("language",),
     "dice": ("dice",),
     "press": ("press",), "hold": ("hold", "ms"), "lift": ("lift", "color"),
     "place": ("place", "color"), "move": ("move", "color"), "glitch": ("glitch",),

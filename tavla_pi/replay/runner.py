@@ -59,6 +59,9 @@ from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.variants import variant
+from tavla_pi.speech.settings import DEFAULT_RATE
+from tavla_pi.speech.speaker import Speaker
+from tavla_pi.speech.voice import TimedVoice
 
 SETTLE_MS = 200
 """How long a hand's checker takes to settle (longer than the stability time)."""
@@ -71,6 +74,8 @@ CALIBRATION_FRAMES = 32
 TAIL_SCANS = 100
 """Scans still run at the end of a skipped still stretch (2 s), so the decoder's running
 means and the stack watch are as if every scan of the stretch had been run."""
+SPEECH_LIMIT_MS = 60_000
+"""The most the end of a scenario waits for the sentences still to be said."""
 ENGINE_WAIT_S = 300.0
 """The longest a scan waits, in real time, for the engine's answer (gnubg restarts itself
 when it hangs)."""
@@ -223,9 +228,11 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case SetupAction(match_length, opponent, variant):
+            case SetupAction(match_length, opponent, variant, speech):
                 if opponent is not None:
                     self._set_opponent(opponent)
+                if speech is not None:
+                    self._speak(speech)
                 if match_length is not None or variant is not None:
                     length = self.referee.match.match_length if match_length is None \
                         else match_length
@@ -269,6 +276,12 @@ class ScenarioRunner:
         for step in rest:
             yield from self.advance(SCAN_MS)
             step()
+
+    def _speak(self, language: str) -> None:
+        """Speech on from now on, in ``language``: a silent voice that takes as long as
+        the board's would, on the virtual clock."""
+        self.pipeline.speaker.close()
+        self.pipeline.speaker = Speaker(TimedVoice(DEFAULT_RATE), language)
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None
@@ -323,7 +336,7 @@ class ScenarioRunner:
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""
         if scans <= 0 or not self.pipeline.still or self.referee.busy \
-                or not self.pipeline.buttons.quiet:
+                or not self.pipeline.buttons.quiet or not self.pipeline.speaker.quiet:
             return 0
         due = self.backend.board.next_change_ms()
         if due is not None:
@@ -335,9 +348,10 @@ class ScenarioRunner:
         return scans
 
     def finish(self) -> Iterator[Event]:
-        """Let the board settle and pending timers run out."""
+        """Let the board settle, pending timers run out and what is to be said be said."""
         yield from self.advance(SETTLE_MS)
         yield from self._until_idle()
+        yield from self._until(lambda: self.pipeline.speaker.quiet, SPEECH_LIMIT_MS)
 
     def _load(self, position_id: str, match_id: str) -> Iterator[Event]:
         position = Position.from_position_id(position_id)

@@ -1,0 +1,103 @@
+"""The daemon's speech: the config's ``[speech]`` applied, the page's questions and settings.
+
+:class:`SpeechDesk` holds the speech settings of the running board and puts a
+:class:`~tavla_pi.speech.speaker.Speaker` (speech on) or
+:class:`~tavla_pi.speech.speaker.Silence` (off) in the pipeline.  It is the daemon's side
+of :class:`tavla_pi.web.api.SpeechControl` (``POST /api/speech``, ``/api/speech/audio``)
+and of the ``speech`` object of ``/api/settings``.  With ``language`` unset the board
+speaks the page's language: the page names it (``page_language``) when it is switched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.config import SCHEMA
+from tavla_pi.errors import BadInputError
+from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.speech.settings import LANGUAGES, SpeechSettings
+from tavla_pi.speech.speaker import Silence, Speaker
+from tavla_pi.speech.voice import Voice, open_voice, render_wav
+
+SPEECH_FIELD = "request body: speech"
+ASKS = ("repeat", "position")
+
+
+class SpeechDesk:
+    """Speech on the running board: the settings, the speaker in the pipeline."""
+
+    def __init__(self, pipeline: Pipeline, settings: SpeechSettings, *,
+                 voices: Callable[[SpeechSettings], Voice] = open_voice) -> None:
+        self.pipeline = pipeline
+        self.voices = voices
+        self.settings = SpeechSettings()
+        self.page_language: str | None = None
+        self.apply(settings)
+
+    def apply(self, settings: SpeechSettings) -> None:
+        """Speak (or not) as ``settings`` say, from now on."""
+        self.pipeline.speaker.close()
+        self.settings = settings
+        language = settings.language or self.page_language or settings.spoken_language
+        self.pipeline.speaker = Speaker(self.voices(settings), language) \
+            if settings.enabled else Silence()
+
+    def json(self) -> dict[str, Any]:
+        """The ``speech`` object of ``GET /api/settings``."""
+        speaker = self.pipeline.speaker
+        language = speaker.language if isinstance(speaker, Speaker) else \
+            self.settings.language or self.page_language or "en"
+        return {"enabled": self.settings.enabled, "language": language,
+                "follows_page": self.settings.language is None,
+                "rate": self.settings.rate, "volume": self.settings.volume}
+
+    def checked(self, changes: object) -> Callable[[], None]:
+        """The ``speech`` object of ``POST /api/settings`` checked (BadInputError), as the
+        call that applies it: any of ``enabled``, ``language``, ``rate``, ``volume``, and
+        ``page_language``, the page's language (spoken while ``language`` is unset)."""
+        if not isinstance(changes, Mapping):
+            raise BadInputError(SPEECH_FIELD, "expected an object")
+        body = dict(changes)
+        page = body.pop("page_language", self.page_language)
+        if page is not None and page not in LANGUAGES:
+            raise BadInputError(f"{SPEECH_FIELD}: page_language", f"expected one of {LANGUAGES}")
+        settings = _speech_settings(body, self.settings)
+
+        def change() -> None:
+            self.page_language = page
+            self.apply(settings)
+        return change
+
+    def ask(self, what: str) -> None:
+        """The page's question (``repeat`` or ``position``); BadInputError when speech is
+        off or ``what`` is neither."""
+        speaker = self.pipeline.speaker
+        if what not in ASKS:
+            raise BadInputError(f"{SPEECH_FIELD}: ask", f"expected one of {ASKS}")
+        if not isinstance(speaker, Speaker):
+            raise BadInputError(SPEECH_FIELD, "speech is off: turn it on in the settings")
+        speaker.ask(what, self.pipeline.referee)
+
+    def audio(self, text: str, language: str) -> bytes:
+        """``text`` as the board says it, as WAV bytes (SpeechError without eSpeak NG)."""
+        return render_wav(text, language, self.settings)
+
+    def close(self) -> None:
+        """Silence the board; safe twice."""
+        self.pipeline.speaker.close()
+
+
+def _speech_settings(body: Mapping[str, Any], settings: SpeechSettings) -> SpeechSettings:
+    """``settings`` with the ``[speech]`` keys of ``body`` applied, checked as the config's
+    (``device`` is the config file's alone)."""
+    keys = {k: v for k, v in SCHEMA["speech"].items() if k != "device"}
+    values: dict[str, Any] = {}
+    for key, value in body.items():
+        if key not in keys:
+            raise BadInputError(f"{SPEECH_FIELD}: {str(key)[:40]}", "unknown key")
+        name, parse = keys[key]
+        values[name.removeprefix("speech_")] = parse(value, f"{SPEECH_FIELD}: {key}", Path())
+    return replace(settings, **values)
