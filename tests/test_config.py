@@ -165,8 +165,8 @@ log_level = "debug"
     ('coach = true\n', "coach: belongs in the [opponent] table"),
     ('[board]\nbackend = "' + "x" * 100 + '"\n',
      "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),
-    ('[bord]\n', "[bord]: unknown table (known: board, game, tavli, opponent, speech, http, daemon); "
-                 "did you mean 'board'?"),
+    ('[bord]\n', "[bord]: unknown table (known: board, game, tavli, opponent, speech, http, "
+                 "daemon); did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),
     ('[board]\nbrightness = { a = 1 }\n',
