@@ -65,14 +65,14 @@ def said(language: str) -> list[tuple[Event, str, ScenarioRunner]]:
 
 def _says(event: Event, runner: ScenarioRunner, language: str) -> bool:
     """True when the speaker says ``event`` as the game ended (a lift put down is not)."""
-    return bool(Speaker(TimedVoice(160), language).hear([event], [], runner.referee, 0))
+    return bool(Speaker(TimedVoice(160), language).hear([event], runner.referee, 0))
 
 
 def scan_cost_us(event: Event, runner: ScenarioRunner, language: str) -> float:
     """What ``Speaker.hear`` costs a scan for ``event``, in microseconds."""
     speaker = Speaker(TimedVoice(160), language)
     start = time.perf_counter()
-    speaker.hear([event], [], runner.referee, 0)
+    speaker.hear([event], runner.referee, 0)
     return (time.perf_counter() - start) * 1e6
 
 
@@ -84,7 +84,7 @@ def first_sound_ms(event: Event, runner: ScenarioRunner, language: str, stamps: 
     speaker = Speaker(voice, language)
     lines = _stamps(stamps)
     start = time.time_ns()
-    assert speaker.hear([event], [], runner.referee, 0), "the event is said"
+    assert speaker.hear([event], runner.referee, 0), "the event is said"
     while len(_stamps(stamps)) <= len(lines):
         time.sleep(0.001)
     arrived = int(_stamps(stamps)[-1])

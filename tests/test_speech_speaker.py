@@ -22,6 +22,7 @@ from programs import needs
 from sim_support import PINMAP
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import GameView
@@ -30,7 +31,7 @@ from tavla_pi.replay.actions import read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.replay.timings import Mark
 from tavla_pi.speech.settings import LANGUAGES, SpeechSettings
-from tavla_pi.speech.speaker import Speaker
+from tavla_pi.speech.speaker import Speaker, Speech
 from tavla_pi.speech.voice import EspeakVoice, TimedVoice, open_voice, render_wav
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "speech"
@@ -103,6 +104,18 @@ def test_a_short_menu_repeats_and_a_second_reads_the_position() -> None:
     assert len(spoken(events, "position")) == 1
 
 
+def test_three_short_menus_switch_speech_off_and_on_again() -> None:
+    taps = [press("menu")] * 3
+    events = replay(*opening(), {"wait": 10_000}, *taps, {"wait": 5000},
+                    move("24/18", "white"), move("13/9", "white"), press("white.roll"),
+                    {"wait": 5000}, *taps, {"wait": 5000}, dice(5, 3), press("black.roll"),
+                    {"wait": 5000})
+    switches = [e["text"] for e in spoken(events, "speech")]
+    assert len(switches) == 2 and switches[0] != switches[1]
+    assert spoken(events, "played") == []  # said while speech was off: nothing
+    assert len(spoken(events, "rolled")) == 1
+
+
 def test_without_speech_nothing_is_said() -> None:
     events = replay({"setup": "start"}, {"wait": 500}, dice(6, 4), press("white.roll"))
     assert spoken(events) == []
@@ -111,8 +124,8 @@ def test_without_speech_nothing_is_said() -> None:
 def test_the_queue_is_bounded_and_counts_what_it_drops() -> None:
     speaker = Speaker(TimedVoice(160), "en", limit=3)
     table = _Table()
-    rolls = [Event("rolled", 0, {"player": "white", "dice": [d, 1]}) for d in range(1, 7)]
-    first = speaker.hear(rolls, [], table, 0)
+    rolls = [Event(EventType.ROLLED, 0, {"player": "white", "dice": [d, 1]}) for d in range(1, 7)]
+    first = speaker.hear(rolls, table, 0)
     assert len(first) == 1
     assert len(speaker.pending) == 2 and speaker.dropped == 3
 
@@ -160,7 +173,9 @@ def test_a_stalled_sound_device_never_slows_the_scan_loop() -> None:
     times = StepTimes()
     try:
         with ScenarioRunner(PINMAP, GameSettings()) as runner:
-            runner.pipeline.speaker = speaker = Speaker(voice, "en")
+            runner.pipeline.speech = Speech(SpeechSettings(enabled=True), lambda _: voice, "en")
+            speaker = runner.pipeline.speech.speaker
+            assert speaker is not None
             runner.watchers.append(times)
             events = list(runner.run(lines))
         assert voice.busy(0)  # still stuck in the first sentence

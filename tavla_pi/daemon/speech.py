@@ -1,8 +1,8 @@
 """The daemon's speech: the config's ``[speech]`` applied, the page's questions and settings.
 
-:class:`SpeechDesk` holds the speech settings of the running board and puts a
-:class:`~tavla_pi.speech.speaker.Speaker` (speech on) or
-:class:`~tavla_pi.speech.speaker.Silence` (off) in the pipeline.  It is the daemon's side
+:class:`SpeechDesk` puts the board's speech stage
+(:class:`~tavla_pi.speech.speaker.Speech`, on or off as the settings say, MENU's three
+short presses switch it) in the pipeline.  It is the daemon's side
 of :class:`tavla_pi.web.api.SpeechControl` (``POST /api/speech``, ``/api/speech/audio``)
 and of the ``speech`` object of ``/api/settings``.  With ``language`` unset the board
 speaks the page's language: the page names it (``page_language``) when it is switched.
@@ -19,7 +19,7 @@ from tavla_pi.config import SCHEMA
 from tavla_pi.errors import BadInputError
 from tavla_pi.pipeline.step import Pipeline
 from tavla_pi.speech.settings import LANGUAGES, SpeechSettings
-from tavla_pi.speech.speaker import Silence, Speaker
+from tavla_pi.speech.speaker import Speech
 from tavla_pi.speech.voice import Voice, open_voice, render_wav
 
 SPEECH_FIELD = "request body: speech"
@@ -32,27 +32,24 @@ class SpeechDesk:
     def __init__(self, pipeline: Pipeline, settings: SpeechSettings, *,
                  voices: Callable[[SpeechSettings], Voice] = open_voice) -> None:
         self.pipeline = pipeline
-        self.voices = voices
-        self.settings = SpeechSettings()
         self.page_language: str | None = None
-        self.apply(settings)
+        pipeline.speech.close()
+        self.speech = pipeline.speech = Speech(settings, voices, self._language(settings))
+
+    def _language(self, settings: SpeechSettings) -> str:
+        return settings.language or self.page_language or settings.spoken_language
 
     def apply(self, settings: SpeechSettings) -> None:
         """Speak (or not) as ``settings`` say, from now on."""
-        self.pipeline.speaker.close()
-        self.settings = settings
-        language = settings.language or self.page_language or settings.spoken_language
-        self.pipeline.speaker = Speaker(self.voices(settings), language) \
-            if settings.enabled else Silence()
+        self.speech.set(settings, self._language(settings))
 
     def json(self) -> dict[str, Any]:
-        """The ``speech`` object of ``GET /api/settings``."""
-        speaker = self.pipeline.speaker
-        language = speaker.language if isinstance(speaker, Speaker) else \
-            self.settings.language or self.page_language or "en"
-        return {"enabled": self.settings.enabled, "language": language,
-                "follows_page": self.settings.language is None,
-                "rate": self.settings.rate, "volume": self.settings.volume}
+        """The ``speech`` object of ``GET /api/settings`` (``enabled`` as MENU may have
+        switched it)."""
+        settings = self.speech.settings
+        return {"enabled": settings.enabled, "language": self.speech.language,
+                "follows_page": settings.language is None,
+                "rate": settings.rate, "volume": settings.volume}
 
     def checked(self, changes: object) -> Callable[[], None]:
         """The ``speech`` object of ``POST /api/settings`` checked (BadInputError), as the
@@ -64,7 +61,7 @@ class SpeechDesk:
         page = body.pop("page_language", self.page_language)
         if page is not None and page not in LANGUAGES:
             raise BadInputError(f"{SPEECH_FIELD}: page_language", f"expected one of {LANGUAGES}")
-        settings = _speech_settings(body, self.settings)
+        settings = _speech_settings(body, self.speech.settings)
 
         def change() -> None:
             self.page_language = page
@@ -74,20 +71,20 @@ class SpeechDesk:
     def ask(self, what: str) -> None:
         """The page's question (``repeat`` or ``position``); BadInputError when speech is
         off or ``what`` is neither."""
-        speaker = self.pipeline.speaker
+        speaker = self.speech.speaker
         if what not in ASKS:
             raise BadInputError(f"{SPEECH_FIELD}: ask", f"expected one of {ASKS}")
-        if not isinstance(speaker, Speaker):
+        if speaker is None:
             raise BadInputError(SPEECH_FIELD, "speech is off: turn it on in the settings")
         speaker.ask(what, self.pipeline.referee)
 
     def audio(self, text: str, language: str) -> bytes:
         """``text`` as the board says it, as WAV bytes (SpeechError without eSpeak NG)."""
-        return render_wav(text, language, self.settings)
+        return render_wav(text, language, self.speech.settings)
 
     def close(self) -> None:
         """Silence the board; safe twice."""
-        self.pipeline.speaker.close()
+        self.speech.close()
 
 
 def _speech_settings(body: Mapping[str, Any], settings: SpeechSettings) -> SpeechSettings:

@@ -32,7 +32,9 @@ from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.hardware.pixel import RGB
 from tavla_pi.leds import LedLayout, render
 from tavla_pi.rules.color import Color
-from tavla_pi.speech.speaker import Silence, Speaking
+from tavla_pi.speech.settings import SpeechSettings
+from tavla_pi.speech.speaker import Speech
+from tavla_pi.speech.voice import open_voice
 
 SCAN_MS = 20
 """The scan period: 50 frames a second."""
@@ -73,8 +75,9 @@ class Pipeline:
         """The provisional board and what the lights showed before it came."""
         self.bad_frames = 0
         self.decided_at = clock.now_ms()
-        self.speaker: Speaking = Silence()
-        """The speech stage (docs/SPEECH.md): told every scan's events and presses."""
+        self.speech = Speech(SpeechSettings(), open_voice, "en")
+        """The speech stage (docs/SPEECH.md), off until the daemon or a scenario turns it
+        on: told every scan's events and presses."""
 
     @property
     def settled(self) -> bool:
@@ -124,7 +127,7 @@ class Pipeline:
             events += self.referee.on_button(press.name, press.long, now)
             presses.append((press.name, press.long))
         events += self.referee.tick(now, self.settled)
-        return events + self.speaker.hear(events, presses, self.referee, now)
+        return events + self.speech.hear(events, presses, self.referee, now)
 
     def show(self, now: int) -> None:
         """Render the referee's view and write it to the LEDs (only when it changed:

@@ -59,9 +59,9 @@ from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.variants import variant
-from tavla_pi.speech.settings import DEFAULT_RATE
-from tavla_pi.speech.speaker import Speaker
-from tavla_pi.speech.voice import TimedVoice
+from tavla_pi.speech.settings import SpeechSettings
+from tavla_pi.speech.speaker import Speech
+from tavla_pi.speech.voice import timed_voice
 
 SETTLE_MS = 200
 """How long a hand's checker takes to settle (longer than the stability time)."""
@@ -147,6 +147,7 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
+        self.pipeline.speech = Speech(SpeechSettings(), timed_voice, "en")
         self.watchers: list[Watcher] = []
         """Told every hand action and scan (``tavla-pi replay --timings``, the soak)."""
 
@@ -280,8 +281,7 @@ class ScenarioRunner:
     def _speak(self, language: str) -> None:
         """Speech on from now on, in ``language``: a silent voice that takes as long as
         the board's would, on the virtual clock."""
-        self.pipeline.speaker.close()
-        self.pipeline.speaker = Speaker(TimedVoice(DEFAULT_RATE), language)
+        self.pipeline.speech.set(SpeechSettings(enabled=True), language)
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
         engine = self.background() if opponent.color is not None else None
@@ -336,7 +336,7 @@ class ScenarioRunner:
     def _skip_still(self, scans: int) -> int:
         """Skip up to ``scans`` scans if none of them could change anything; how many."""
         if scans <= 0 or not self.pipeline.still or self.referee.busy \
-                or not self.pipeline.buttons.quiet or not self.pipeline.speaker.quiet:
+                or not self.pipeline.buttons.quiet or not self.pipeline.speech.quiet:
             return 0
         due = self.backend.board.next_change_ms()
         if due is not None:
@@ -351,7 +351,7 @@ class ScenarioRunner:
         """Let the board settle, pending timers run out and what is to be said be said."""
         yield from self.advance(SETTLE_MS)
         yield from self._until_idle()
-        yield from self._until(lambda: self.pipeline.speaker.quiet, SPEECH_LIMIT_MS)
+        yield from self._until(lambda: self.pipeline.speech.quiet, SPEECH_LIMIT_MS)
 
     def _load(self, position_id: str, match_id: str) -> Iterator[Event]:
         position = Position.from_position_id(position_id)

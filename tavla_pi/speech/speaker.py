@@ -13,29 +13,39 @@ A sentence goes stale, and is dropped unsaid, when
 - it is a play that has been taken back;
 - it is one checker of the computer's play and the lights have moved on to the next.
 
-MENU without the menu armed (a short press does nothing else then) asks the board:
-one short press repeats the last sentence, a second within :data:`ASK_AGAIN_MS` reads
-the position instead.
+MENU without the menu armed (a short press does nothing else then) asks the board
+(:class:`Speech`, the stage the pipeline holds): one short press repeats the last
+sentence, a second within :data:`TAP_MS` reads the position instead, a third turns
+speech off; three short presses turn it on again.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.view import EngineStep, GameView
 from tavla_pi.rules.tavli import VariantPosition
-from tavla_pi.speech.narrate import Scene, position_sentence, sentence, step_sentence
+from tavla_pi.speech.narrate import (
+    Scene,
+    position_sentence,
+    sentence,
+    step_sentence,
+    switched,
+)
+from tavla_pi.speech.settings import SpeechSettings
 from tavla_pi.speech.voice import Voice
 
 PENDING_LIMIT = 8
 """The most sentences waiting to be said; past it the oldest is dropped (and counted)."""
-ASK_AGAIN_MS = 1500
-"""A second short MENU within this long of the first reads the position."""
+TAP_MS = 1500
+"""Short MENU presses this close together count as one gesture (repeat, read, switch)."""
+SWITCH_TAPS = 3
+"""The short MENU presses in a row that turn speech on or off."""
 
 
 class Narrated(Protocol):
@@ -75,31 +85,31 @@ class Speaker:
         """Sentences dropped because the queue was full."""
         self.last: Sentence | None = None
         self._step: EngineStep | None = None
-        self._asked_at: int | None = None
 
     @property
     def quiet(self) -> bool:
         """True when nothing waits to be said."""
         return not self.pending
 
-    def hear(self, events: Sequence[Event], presses: Iterable[tuple[str, bool]],
-             table: Narrated, now: int) -> list[Event]:
-        """One scan: queue what ``events`` say, drop what is stale, answer MENU; the
-        ``spoken`` event of a sentence begun now, if any."""
+    def hear(self, events: Sequence[Event], table: Narrated, now: int) -> list[Event]:
+        """One scan: queue what ``events`` say, drop what is stale; the ``spoken`` event
+        of a sentence begun now, if any."""
         view = table.view()
         scene = Scene(view.variant, view.on_roll)
         for event in events:
             self._hear(event, scene)
         self._follow_steps(view, scene)
         self._prune(view)
-        for name, long in presses:
-            if name == "menu" and not long and view.menu is None:
-                self._ask(table, view, now)
         return self._next(now)
 
     def ask(self, what: str, table: Narrated) -> None:
-        """The page's question: ``"repeat"`` the last sentence or read the ``"position"``."""
+        """A question (MENU, the page): ``"repeat"`` the last sentence or read the
+        ``"position"``."""
         self._first(self.last if what == "repeat" else self._position(table, table.view()))
+
+    def say_first(self, text: str, about: str) -> None:
+        """Say ``text`` before anything waiting (speech switched on or off)."""
+        self._first(Sentence(text, about))
 
     def close(self) -> None:
         """Silence the voice; safe twice."""
@@ -132,11 +142,6 @@ class Speaker:
     def _prune(self, view: GameView) -> None:
         self._drop(lambda s: s.lift is not None and s.lift != view.lifted_from)
         self._drop(lambda s: s.step is not None and s.step != view.engine_step)
-
-    def _ask(self, table: Narrated, view: GameView, now: int) -> None:
-        again = self._asked_at is not None and now - self._asked_at <= ASK_AGAIN_MS
-        self._asked_at = None if again else now
-        self._first(self._position(table, view) if again else self.last)
 
     def _position(self, table: Narrated, view: GameView) -> Sentence:
         text = position_sentence(table.game_position(), view.dice, view.on_roll,
@@ -174,33 +179,73 @@ def _emit(kind: EventType, t: int, **fields: str) -> Event:
     return Event(kind, t, fields)
 
 
-class Speaking(Protocol):
-    """The pipeline's speech stage: a :class:`Speaker`, or :class:`Silence`."""
+class Speech:
+    """The pipeline's speech stage: a :class:`Speaker` while speech is on, else silence.
+
+    MENU's short presses ask it (repeat, read the position) and switch it on or off;
+    switched off, it says so and falls silent once that is said.
+    """
+
+    def __init__(self, settings: SpeechSettings, voices: Callable[[SpeechSettings], Voice],
+                 language: str) -> None:
+        self.voices = voices
+        self.settings = settings
+        self.language = language
+        self.speaker: Speaker | None = None
+        self._leaving = False
+        self._taps: list[int] = []
+        self.set(settings, language)
 
     @property
     def quiet(self) -> bool:
-        """True when nothing waits to be said."""
-        ...
+        """True when nothing waits to be said (always, while speech is off)."""
+        return self.speaker is None or self.speaker.quiet
+
+    def set(self, settings: SpeechSettings, language: str) -> None:
+        """Speak (or not) as ``settings`` say, in ``language``, from now on."""
+        self.close()
+        self.settings, self.language, self._leaving = settings, language, False
+        self.speaker = Speaker(self.voices(settings), language) if settings.enabled else None
 
     def hear(self, events: Sequence[Event], presses: Iterable[tuple[str, bool]],
              table: Narrated, now: int) -> list[Event]:
         """One scan's events and presses; the ``spoken`` event begun now, if any."""
-        ...
+        menu = table.view().menu
+        for name, long in presses:
+            if name == "menu" and not long and menu is None:
+                self._tap(table, now)
+        speaker = self.speaker
+        if speaker is None:
+            return []
+        said = speaker.hear([] if self._leaving else events, table, now)
+        if self._leaving and speaker.quiet and not speaker.voice.busy(now):
+            self.close()
+        return said
 
     def close(self) -> None:
         """Silence the voice; safe twice."""
-        ...
+        if self.speaker is not None:
+            self.speaker.close()
+        self.speaker = None
 
+    def _tap(self, table: Narrated, now: int) -> None:
+        """A short MENU press: the first repeats, the second reads, the third switches."""
+        if self._taps and now - self._taps[-1] > TAP_MS:
+            self._taps = []
+        self._taps.append(now)
+        if len(self._taps) >= SWITCH_TAPS:
+            self._taps = []
+            self._switch()
+        elif self.speaker is not None and not self._leaving:
+            self.speaker.ask("repeat" if len(self._taps) == 1 else "position", table)
 
-class Silence:
-    """Speech off: hears everything, says nothing."""
-
-    quiet = True
-
-    def hear(self, events: Sequence[Event], presses: Iterable[tuple[str, bool]],
-             table: Narrated, now: int) -> list[Event]:
-        """Nothing is said."""
-        return []
-
-    def close(self) -> None:
-        """Nothing to release."""
+    def _switch(self) -> None:
+        on = self.speaker is None or self._leaving
+        if on:
+            self.set(replace(self.settings, enabled=True), self.language)
+        self.settings = replace(self.settings, enabled=on)
+        speaker = self.speaker
+        assert speaker is not None
+        speaker.pending.clear()
+        speaker.say_first(switched(on, self.language), "speech")
+        self._leaving = not on

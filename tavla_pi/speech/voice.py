@@ -86,6 +86,11 @@ class TimedVoice:
         """Nothing to release."""
 
 
+def timed_voice(settings: SpeechSettings) -> Voice:
+    """The silent voice at ``settings``' rate (``tavla-pi replay``'s, on its virtual clock)."""
+    return TimedVoice(settings.rate)
+
+
 def espeak_args(text: str, language: str, settings: SpeechSettings) -> list[str]:
     """The eSpeak NG command that renders ``text`` as a WAV on standard output."""
     return [ESPEAK, "-v", language, "-s", str(settings.rate), "-a", str(settings.volume),
