@@ -8,8 +8,10 @@ one that stalls.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Iterable
@@ -18,6 +20,7 @@ from typing import Any
 
 import pytest
 from game_support import dice, move, press, replay, scenario
+from gnubg_support import fake_gnubg
 from programs import needs
 from sim_support import PINMAP
 
@@ -34,7 +37,8 @@ from tavla_pi.speech.settings import LANGUAGES, SpeechSettings
 from tavla_pi.speech.speaker import Speaker, Speech
 from tavla_pi.speech.voice import EspeakVoice, TimedVoice, open_voice, render_wav
 
-SCENARIOS = Path(__file__).parent / "scenarios" / "speech"
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "tests" / "scenarios" / "speech"
 SAID_FOR = {"opening_roll", "rolled", "played", "lifted", "out_of_sync", "double_offered",
             "double_dropped", "game_over"}
 """What the speech scenario must say something for (the issue's list)."""
@@ -228,3 +232,23 @@ def test_one_sentence_of_each_language_renders_to_a_wav(language: str, text: str
     wav = render_wav(text, language, SpeechSettings())
     assert wav[:4] == b"RIFF" and wav[8:12] == b"WAVE"
     assert len(wav) > 10_000  # about a second of 22 kHz audio
+
+
+def test_the_computers_play_is_said_checker_by_checker(tmp_path: Path) -> None:
+    fake_gnubg(tmp_path / "bin", tmp_path / "fake")  # plays the first legal play: 24/13
+    game = [{"setup": "start", "opponent": {"color": "black", "level": "expert"},
+             "speech": {"language": "en"}},
+            {"wait": 400}, dice(3, 1), press("white.roll"), {"wait": 5000},
+            move("8/5", "white"), move("6/5", "white"), dice(6, 5), press("white.roll"),
+            {"wait": 20_000}, move("1/12", "black"), {"wait": 8000}]
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(a) for a in game) + "\n")
+    done = subprocess.run([sys.executable, "-m", "tavla_pi", "replay", str(path)],
+                          env={"PATH": f"{tmp_path / 'bin'}:/usr/bin:/bin"},
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    about = [e["about"] for e in spoken(events)]
+    chose = about.index("engine_play")
+    assert about[chose:chose + 2] == ["engine_play", "engine_play"]  # the play, its checker
+    assert about[-1] == "played"
