@@ -35,7 +35,7 @@ from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.replay.timings import Mark
 from tavla_pi.speech.settings import LANGUAGES, SpeechSettings
 from tavla_pi.speech.speaker import Speaker, Speech
-from tavla_pi.speech.voice import EspeakVoice, TimedVoice, open_voice, render_wav
+from tavla_pi.speech.voice import EspeakVoice, TimedVoice, open_voice, render_wav, timed_voice
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "speech"
@@ -110,14 +110,24 @@ def test_a_short_menu_repeats_and_a_second_reads_the_position() -> None:
 
 def test_three_short_menus_switch_speech_off_and_on_again() -> None:
     taps = [press("menu")] * 3
-    events = replay(*opening(), {"wait": 10_000}, *taps, {"wait": 5000},
-                    move("24/18", "white"), move("13/9", "white"), press("white.roll"),
-                    {"wait": 5000}, *taps, {"wait": 5000}, dice(5, 3), press("black.roll"),
-                    {"wait": 5000})
+    with ScenarioRunner(PINMAP, GameSettings()) as runner:
+        runner.pipeline.speech = Speech(SpeechSettings(), timed_voice, "en")  # the daemon's
+        events = [e.to_dict() for e in runner.run(scenario(
+            *opening(None), *taps, {"wait": 5000}, {"wait": 10_000}, *taps, {"wait": 5000},
+            move("24/18", "white"), move("13/9", "white"), press("white.roll"),
+            {"wait": 5000}, *taps, {"wait": 5000}, dice(5, 3), press("black.roll"),
+            {"wait": 5000}))]
     switches = [e["text"] for e in spoken(events, "speech")]
-    assert len(switches) == 2 and switches[0] != switches[1]
+    on, off = switches[0], switches[2]
+    assert switches == [on, on, off, on] and on != off  # the second: the first tap's repeat
+    assert len(spoken(events, "position")) == 1  # the second tap
     assert spoken(events, "played") == []  # said while speech was off: nothing
     assert len(spoken(events, "rolled")) == 1
+
+
+def test_in_a_scenario_only_setup_switches_speech() -> None:
+    events = replay({"setup": "start"}, {"wait": 500}, *[press("menu")] * 3, {"wait": 5000})
+    assert spoken(events) == []
 
 
 def test_without_speech_nothing_is_said() -> None:

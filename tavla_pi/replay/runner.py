@@ -147,7 +147,7 @@ class ScenarioRunner:
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
-        self.pipeline.speech = Speech(SpeechSettings(), timed_voice, "en")
+        self.pipeline.speech = Speech(SpeechSettings(), timed_voice, "en", switch_taps=None)
         self.watchers: list[Watcher] = []
         """Told every hand action and scan (``tavla-pi replay --timings``, the soak)."""
 

@@ -182,13 +182,15 @@ def _emit(kind: EventType, t: int, **fields: str) -> Event:
 class Speech:
     """The pipeline's speech stage: a :class:`Speaker` while speech is on, else silence.
 
-    MENU's short presses ask it (repeat, read the position) and switch it on or off;
+    MENU's short presses ask it (repeat, read the position) and, ``switch_taps`` of them
+    in a row, switch it on or off (None: never; a scenario's speech is its ``setup``'s);
     switched off, it says so and falls silent once that is said.
     """
 
     def __init__(self, settings: SpeechSettings, voices: Callable[[SpeechSettings], Voice],
-                 language: str) -> None:
+                 language: str, *, switch_taps: int | None = SWITCH_TAPS) -> None:
         self.voices = voices
+        self.switch_taps = switch_taps
         self.settings = settings
         self.language = language
         self.speaker: Speaker | None = None
@@ -233,10 +235,10 @@ class Speech:
         if self._taps and now - self._taps[-1] > TAP_MS:
             self._taps = []
         self._taps.append(now)
-        if len(self._taps) >= SWITCH_TAPS:
+        if self.switch_taps is not None and len(self._taps) >= self.switch_taps:
             self._taps = []
             self._switch()
-        elif self.speaker is not None and not self._leaving:
+        elif self.speaker is not None and not self._leaving and len(self._taps) <= 2:
             self.speaker.ask("repeat" if len(self._taps) == 1 else "position", table)
 
     def _switch(self) -> None:
