@@ -6,7 +6,7 @@
 #
 # Steps: GNU Backgammon for the computer opponent (apt, from the distribution);
 # a venv in $PREFIX (default /opt/tavla-pi) with tavla-pi and the Pi's
-# hardware libraries; the tavla-pi user in the gpio and spi groups
+# hardware libraries; the tavla-pi user in the gpio, spi and audio groups
 # (systemd-sysusers); the unit, and the PWM drop-in when the LEDs need root;
 # /etc/tavla-pi/config.toml from config.example.toml if there is none; the
 # udev rules and the boot configuration (firmware/install.py); then the service

@@ -76,7 +76,7 @@ def test_the_unit_promises() -> None:
     assert service["ExecStart"] == "/opt/tavla-pi/bin/tavla-pi run"
     assert service["StateDirectory"] == service["ConfigurationDirectory"] == "tavla-pi"
     assert service["User"] == "tavla-pi"
-    assert service["SupplementaryGroups"].split() == ["gpio", "spi"]
+    assert service["SupplementaryGroups"].split() == ["gpio", "spi", "audio"]
     assert int(service["TimeoutStopSec"].rstrip("s")) <= 5
     assert (service["NoNewPrivileges"], service["ProtectSystem"]) == ("yes", "strict")
     assert service["CapabilityBoundingSet"] == ""
@@ -109,7 +109,7 @@ def test_the_drop_in_runs_the_pwm_driver_as_root() -> None:
 
 
 @needs("systemd-sysusers")
-def test_sysusers_makes_the_user_in_the_gpio_and_spi_groups(tmp_path: Path) -> None:
+def test_sysusers_makes_the_user_in_the_gpio_spi_and_audio_groups(tmp_path: Path) -> None:
     (tmp_path / "etc").mkdir()
     subprocess.run(["systemd-sysusers", f"--root={tmp_path}", str(SYSUSERS)],
                    capture_output=True, check=True, timeout=60)
@@ -118,7 +118,7 @@ def test_sysusers_makes_the_user_in_the_gpio_and_spi_groups(tmp_path: Path) -> N
     assert users["tavla-pi"][5:] == ["/var/lib/tavla-pi", "/usr/sbin/nologin"]
     groups = {line.split(":")[0]: line.split(":")[3] for line in
               (tmp_path / "etc" / "group").read_text().splitlines()}
-    assert groups["gpio"] == groups["spi"] == "tavla-pi"
+    assert groups["gpio"] == groups["spi"] == groups["audio"] == "tavla-pi"
 
 
 def dry_run(*command: str) -> subprocess.CompletedProcess[str]:

@@ -6,9 +6,8 @@ last one still being said).  :class:`TimedVoice` says nothing aloud and is busy 
 long as the sentence would take at the rate set, on the injected clock: the voice of
 ``tavla-pi replay`` and of a board without a sound device.  :class:`EspeakVoice` hands
 the sentence to a worker thread that runs eSpeak NG (``espeak-ng --stdout``) into the
-sound device (``aplay``, or eSpeak NG's own output where aplay is missing); a device
-that stalls holds the worker, never the scan loop, and is given up after
-:data:`STALL_S`.
+sound device (ALSA's ``aplay``); a device that stalls holds the worker, never the scan
+loop, and is given up after :data:`STALL_S`.
 """
 
 from __future__ import annotations
@@ -124,7 +123,7 @@ class EspeakVoice:
     """eSpeak NG into the sound device, in a worker thread of its own.
 
     ``player`` is the command that plays a WAV from standard input (default: aplay on
-    the configured device; None: eSpeak NG plays by itself).  When a sentence cannot be
+    the configured device).  When a sentence cannot be
     played (no device, a failing program, a device stalled past :data:`STALL_S`) the
     voice logs one line, once, and goes on paced by a :class:`TimedVoice`, so that
     what is said and when stays the same.
@@ -133,7 +132,7 @@ class EspeakVoice:
     def __init__(self, settings: SpeechSettings, *, player: Sequence[str] | None = None,
                  stall_s: float = STALL_S) -> None:
         self.settings = settings
-        self.player = list(player) if player is not None else self._default_player()
+        self.player = list(player) if player is not None else player_args(settings)
         self.stall_s = stall_s
         self.failed = False
         self._paced = TimedVoice(settings.rate)
@@ -144,9 +143,6 @@ class EspeakVoice:
         self._worker = threading.Thread(target=self._run, name="tavla-speech", daemon=True)
         self._closed = False
         self._worker.start()
-
-    def _default_player(self) -> list[str]:
-        return player_args(self.settings) if shutil.which("aplay") else []
 
     def say(self, text: str, language: str, now: int) -> None:
         """Queue ``text`` for the worker and return at once."""
@@ -187,17 +183,12 @@ class EspeakVoice:
 
     def _play(self, text: str, language: str) -> None:
         speak = espeak_args(text, language, self.settings)
-        names = [ESPEAK, *self.player[:1]]
-        if not self.player:
-            speak.remove("--stdout")
-        first = subprocess.Popen(speak, stdout=subprocess.PIPE if self.player else
-                                 subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs = [first]
-        if self.player:
-            procs.append(subprocess.Popen(self.player, stdin=first.stdout,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            assert first.stdout is not None
-            first.stdout.close()  # the player holds the pipe now
+        names = [ESPEAK, self.player[0]]
+        first = subprocess.Popen(speak, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        procs = [first, subprocess.Popen(self.player, stdin=first.stdout,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        assert first.stdout is not None
+        first.stdout.close()  # the player holds the pipe now
         with self._lock:
             self._procs = procs
         try:
@@ -220,9 +211,11 @@ class EspeakVoice:
 
 
 def open_voice(settings: SpeechSettings) -> Voice:
-    """The daemon's voice: eSpeak NG where it is installed, else a silent one (one log line)."""
-    if shutil.which(ESPEAK) is None:
-        log.warning("speech: espeak-ng is not installed (apt install espeak-ng); "
-                    "the board goes on without sound")
-        return TimedVoice(settings.rate)
+    """The daemon's voice: eSpeak NG into aplay where both are installed, else a silent
+    one (one log line)."""
+    for program, package in ((ESPEAK, "espeak-ng"), ("aplay", "alsa-utils")):
+        if shutil.which(program) is None:
+            log.warning("speech: %s is not installed (apt install %s); the board goes on "
+                        "without sound", program, package)
+            return TimedVoice(settings.rate)
     return EspeakVoice(settings)
