@@ -58,6 +58,11 @@ say "model: ${MODEL:-unknown} ($FAMILY), LED driver: $LEDS, prefix: $PREFIX"
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnubg \
   || say "could not install gnubg: the computer opponent is not offered until it is (apt install gnubg)"
 
+# -- the board's voice ([speech]) ------------------------------------------------------
+# eSpeak NG and ALSA's aplay; without them the board is silent and says so in its log.
+run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng \
+  alsa-utils || say "could not install espeak-ng and alsa-utils: the board cannot speak until they are"
+
 # -- the program ---------------------------------------------------------------------
 run "$PYTHON" -m venv "$PREFIX"
 run "$PREFIX/bin/pip" install --quiet --upgrade pip

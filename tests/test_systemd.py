@@ -134,6 +134,7 @@ def test_the_install_dry_run_shows_every_step_and_changes_nothing() -> None:
     text = "\n".join(steps)
     assert "-m venv /nonexistent/tavla-pi-prefix" in text
     assert "apt-get install -y --no-install-recommends gnubg" in text
+    assert "apt-get install -y --no-install-recommends espeak-ng alsa-utils" in text
     assert f"/nonexistent/tavla-pi-prefix/bin/pip install --quiet {ROOT}[pi" in text
     assert "/usr/lib/sysusers.d/tavla-pi.conf" in text and "systemd-sysusers" in text
     assert "/etc/systemd/system/tavla-pi.service" in text
