@@ -382,6 +382,11 @@ def test_the_read_out_of_a_plakoto_position_with_a_pin() -> None:
     }
 
 
+def test_the_read_out_says_the_dice_high_first() -> None:
+    assert read_out(PORTES, (4, 6), Color.BLACK, (2, 1), 5) == read_out(
+        PORTES, (6, 4), Color.BLACK, (2, 1), 5)
+
+
 def test_the_read_out_before_the_opening_roll() -> None:
     start = variant("portes").initial()
     assert position_sentence(start, (), None, (0, 0), 0, "en").endswith(

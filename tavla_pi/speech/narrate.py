@@ -130,7 +130,8 @@ def position_sentence(  # noqa: PLR0917  (the read-out's six facts, in the order
     match, and whose turn it is with which dice."""
     table = phrases(language)
     parts = [table.side(side_of(position, color)) for color in Color]
-    parts += [table.score(score, match_length), table.turn(on_roll, dice)]
+    high_first = tuple(sorted(dice[:2], reverse=True))
+    parts += [table.score(score, match_length), table.turn(on_roll, high_first)]
     return " ".join(p for p in parts if p)
 
 

@@ -120,7 +120,8 @@ class Phrases:
     score: Callable[[tuple[int, int], int], str]
     """The score and the match length (money play: the length 0)."""
     turn: Callable[[Color | None, tuple[int, ...]], str]
-    """Whose turn it is and with which dice (empty: to roll; None: the opening roll)."""
+    """Whose turn it is and with which dice, high first (empty: to roll; None: the opening
+    roll)."""
 
 
 def joined(parts: Sequence[str], separator: str, last: str) -> str:

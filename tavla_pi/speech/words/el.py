@@ -158,7 +158,7 @@ def _turn(color: Color | None, dice: tuple[int, ...]) -> str:
         return "Ρίξτε για το ποιος ξεκινάει."
     if len(dice) < 2:
         return f"Σειρά {'του Λευκού' if color is Color.WHITE else 'του Μαύρου'} να ρίξει."
-    return f"Παίζει {_NAMES[color]} με {_dice(max(dice[:2]), min(dice[:2]))}."
+    return f"Παίζει {_NAMES[color]} με {_dice(dice[0], dice[1])}."
 
 
 PHRASES = Phrases(

@@ -131,7 +131,7 @@ def _turn(color: Color | None, dice: tuple[int, ...]) -> str:
         return "Roll to see who starts."
     if len(dice) < 2:
         return f"{_NAMES[color]} to roll."
-    return f"{_NAMES[color]} to play {_dice(max(dice[:2]), min(dice[:2]))}."
+    return f"{_NAMES[color]} to play {_dice(dice[0], dice[1])}."
 
 
 PHRASES = Phrases(

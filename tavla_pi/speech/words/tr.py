@@ -135,7 +135,7 @@ def _turn(color: Color | None, dice: tuple[int, ...]) -> str:
         return "Kimin başlayacağı için zar atın."
     if len(dice) < 2:
         return f"Sıra {_TURN[color]}, zar atacak."
-    return f"Sıra {_TURN[color]}: {_dice(max(dice[:2]), min(dice[:2]))}."
+    return f"Sıra {_TURN[color]}: {_dice(dice[0], dice[1])}."
 
 
 PHRASES = Phrases(
