@@ -25,6 +25,8 @@ SHARED: dict[str, str] = {
     "add_parser": "a cli sub-command's argparse set-up (tavla_pi.cli loads each by name)",
     "run": "a cli sub-command's entry point (tavla_pi.cli calls each by name)",
     "main": "a module's command-line entry point",
+    "PHRASES": "a language's phrase table (tavla_pi.speech.words.el, .tr, .en: one each)",
+    "number": "a language's numbers as words (tavla_pi.speech.words.el, .tr, .en)",
 }
 """Names several modules define on purpose, because they mean the same in each."""
 
