@@ -212,9 +212,8 @@ class Speech:
     def hear(self, events: Sequence[Event], presses: Iterable[tuple[str, bool]],
              table: Narrated, now: int) -> list[Event]:
         """One scan's events and presses; the ``spoken`` event begun now, if any."""
-        menu = table.view().menu
         for name, long in presses:
-            if name == "menu" and not long and menu is None:
+            if name == "menu" and not long and table.view().menu is None:
                 self._tap(table, now)
         speaker = self.speaker
         if speaker is None:
