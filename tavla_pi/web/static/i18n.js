@@ -7,6 +7,10 @@ export const LANGUAGES = { en: "English", el: "Ελληνικά", tr: "Türkçe"
 
 export const MESSAGES = {
   en: {
+    set_speech_on: "The board speaks",
+    set_speech_language: "Language",
+    set_speech_rate: "Rate (words a minute)",
+    set_speech_volume: "Volume",
     board_label: "backgammon board",
     place_empty: "empty",
     keys_help: "Keyboard: Tab to the board, arrow keys move between points, the bar and the trays; Enter or Space lifts a checker (the colour on roll) and places the held one; Escape puts it back.",
@@ -240,6 +244,10 @@ export const MESSAGES = {
   },
 
   el: {
+    set_speech_on: "Το ταμπλό μιλάει",
+    set_speech_language: "Γλώσσα",
+    set_speech_rate: "Ταχύτητα (λέξεις το λεπτό)",
+    set_speech_volume: "Ένταση",
     board_label: "ταμπλό τάβλι",
     place_empty: "άδεια",
     keys_help: "Πληκτρολόγιο: Tab ως το ταμπλό, τα βέλη περνούν από θέση σε θέση, στη μπάρα και στις θήκες· Enter ή διάστημα σηκώνει ένα πούλι (του παίκτη που παίζει) και αφήνει αυτό που κρατάτε· Escape το ξαναβάζει πίσω.",
@@ -473,6 +481,10 @@ export const MESSAGES = {
   },
 
   tr: {
+    set_speech_on: "Tahta konuşsun",
+    set_speech_language: "Dil",
+    set_speech_rate: "Hız (dakikada kelime)",
+    set_speech_volume: "Ses düzeyi",
     board_label: "tavla tahtası",
     place_empty: "boş",
     keys_help: "Klavye: Tab ile tahtaya gelin, ok tuşları haneler, bar ve toplama yerleri arasında gezer; Enter veya Boşluk bir pul kaldırır (sırası gelen rengin) ve tutulanı koyar; Escape geri koyar.",
