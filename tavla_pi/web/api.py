@@ -311,11 +311,18 @@ class Api:
         except (TavlaError, OSError) as exc:
             return refusal(exc)
 
-    async def _post_speech(self, request: Request) -> Response:
+    def _speech_refusal(self, request: Request) -> Response | None:
+        """404 without a voice, 415 for a body that is not JSON; None: go on."""
         if self._speech is None:
             return Response.error(404, NO_SPEECH)
         if request.media_type != JSON:
             return Response.error(415, f"expected Content-Type: {JSON}")
+        return None
+
+    async def _post_speech(self, request: Request) -> Response:
+        refused = self._speech_refusal(request)
+        if refused is not None or self._speech is None:
+            return refused or Response.error(404, NO_SPEECH)
         try:
             self._speech.ask(speech_ask(request.body))
         except BadInputError as exc:
@@ -323,10 +330,9 @@ class Api:
         return Response.json({"ok": True})
 
     async def _post_speech_audio(self, request: Request) -> Response:
-        if self._speech is None:
-            return Response.error(404, NO_SPEECH)
-        if request.media_type != JSON:
-            return Response.error(415, f"expected Content-Type: {JSON}")
+        refused = self._speech_refusal(request)
+        if refused is not None or self._speech is None:
+            return refused or Response.error(404, NO_SPEECH)
         try:
             text, language = speech_text(request.body)
             wav = self._speech.audio(text, language)
