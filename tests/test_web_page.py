@@ -964,3 +964,61 @@ def test_a_tavli_match_shows_which_game_of_the_cycle_is_on(daemon: SimDaemon,
     assert wait_log(page, "game_started")[0] == "Νέα παρτίδα: Πλακωτό"
     assert page.locator("#cube").is_hidden()
     shot(page, "tavli-second-game-greek")
+
+
+# ---- the page for a screen reader and a keyboard ----------------------------------------
+
+
+def axe_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations of the page, as "id: help (n nodes)"."""
+    axe = pytest.importorskip("axe_playwright_python", reason="pip install -e '.[test]'")
+    source = (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+    page.evaluate(source)  # not a <script> tag: the page's CSP allows no inline script
+    found: list[dict[str, Any]] = page.evaluate("async () => (await axe.run()).violations")
+    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes)"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def key_on(page: Page, selector: str, *keys: str) -> None:
+    page.focus(selector)
+    for key in keys:
+        page.keyboard.press(key)
+
+
+def test_a_turn_played_with_the_keyboard_is_announced(daemon: SimDaemon,
+                                                      open_page: OpenPage) -> None:
+    opened_game(daemon)
+    page = open_page(daemon.url)
+    page.wait_for_selector("body[data-phase=opening]")
+    assert page.get_attribute("polygon.point[data-loc='8']", "aria-label") == "point 8: 3 white"
+    key_on(page, "[data-button='white.roll']", "Enter")
+    page.wait_for_function("t => document.querySelector('#announce').textContent === t",
+                           arg="Opening roll: White 3, Black 1; White starts")
+    page.wait_for_selector("body[data-phase=moving]")
+    key_on(page, "polygon.point[data-loc='8']", "Enter")  # lift
+    page.wait_for_selector("polygon.point[data-loc='8'][aria-label='point 8: 2 white']")
+    for _ in range(3):
+        page.keyboard.press("ArrowLeft")
+    assert page.evaluate("document.activeElement.dataset.loc") == "5"
+    page.keyboard.press("Enter")  # place
+    wait_count(page, "5", 1)
+    key_on(page, "polygon.point[data-loc='6']", "Space", "ArrowLeft")
+    page.wait_for_selector("polygon.point[data-loc='6'][aria-label='point 6: 4 white']")
+    page.keyboard.press("Enter")
+    wait_count(page, "5", 2)
+    key_on(page, "[data-button='white.roll']", "Enter")  # DONE
+    played = wait_log(page, "played")[0]
+    page.wait_for_function("t => document.querySelector('#announce').textContent === t",
+                           arg=played)
+    assert page.get_attribute("#announce", "role") == "status"
+    assert axe_violations(page) == []
+
+
+def test_axe_finds_nothing_serious_on_the_greek_page(daemon: SimDaemon,
+                                                     open_page: OpenPage) -> None:
+    opened_game(daemon)
+    page = open_page(daemon.url, locale="el-GR")
+    page.wait_for_selector("html[lang=el]")
+    assert page.get_attribute("polygon.point[data-loc='8']", "aria-label") == "θέση 8: 3 λευκά"
+    assert page.inner_text("#speech-repeat") == "Επανάληψη"
+    assert axe_violations(page) == []

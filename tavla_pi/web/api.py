@@ -10,6 +10,8 @@
 | ``POST /api/sim`` | one scenario action as a JSON body (sim backend only, else 404) |
 | ``GET /api/settings`` | the opponent settings of the next new match, and whether gnubg is here |
 | ``POST /api/settings`` | change them: a JSON object of ``[opponent]`` keys |
+| ``POST /api/speech`` | ask the board's voice: ``{"ask": "repeat"}`` or ``{"ask": "position"}`` |
+| ``POST /api/speech/audio`` | ``{"text", "language"}`` rendered by espeak-ng as ``audio/wav`` |
 | ``GET /api/review`` | gnubg's review of the latest reviewed game; ``?game=N`` of game N; |
 | | ``?match=1`` of the whole match (202 ``{"status": "running"}`` until it is done) |
 
@@ -100,6 +102,19 @@ class SettingsControl(Protocol):
         """
 
 
+class SpeechControl(Protocol):
+    """The board's voice as the page asks it (the daemon's speech stage)."""
+
+    def ask(self, what: str) -> None:
+        """Say again the last thing said (``"repeat"``) or read the position
+        (``"position"``); :class:`BadInputError` for anything else."""
+
+    def audio(self, text: str, language: str) -> bytes:
+        """``text`` said in ``language`` as WAV bytes; a :class:`TavlaError` (not a
+        :class:`BadInputError`) or :class:`OSError` when espeak-ng cannot render it."""
+        ...
+
+
 class ReviewAnswer(Protocol):
     """An answer of :class:`ReviewSource`: an HTTP status and its JSON body."""
 
@@ -134,8 +149,10 @@ class Api:
                  sim: SimControl | None, *, token: str | None, loopback: bool,
                  leds: Callable[[], Sequence[RGB]] | None = None,
                  settings: SettingsControl | None = None,
-                 reviews: ReviewSource | None = None) -> None:
+                 reviews: ReviewSource | None = None,
+                 speech: SpeechControl | None = None) -> None:
         self._state = state
+        self._speech = speech
         self._hub = hub
         self._sim = sim
         self._settings = settings
@@ -153,6 +170,8 @@ class Api:
             "/api/sim": {"POST": self._post_sim},
             "/api/settings": {"GET": self._get_settings, "POST": self._post_settings},
             "/api/review": {"GET": self._get_review},
+            "/api/speech": {"POST": self._post_speech},
+            "/api/speech/audio": {"POST": self._post_speech_audio},
         }
 
     async def handle(self, request: Request) -> Response | Stream:
@@ -292,6 +311,44 @@ class Api:
         except (TavlaError, OSError) as exc:
             return refusal(exc)
 
+    def _speech_refusal(self, request: Request) -> Response | None:
+        """404 without a voice, 415 for a body that is not JSON; None: go on."""
+        if self._speech is None:
+            return Response.error(404, NO_SPEECH)
+        if request.media_type != JSON:
+            return Response.error(415, f"expected Content-Type: {JSON}")
+        return None
+
+    async def _post_speech(self, request: Request) -> Response:
+        refused = self._speech_refusal(request)
+        if refused is not None or self._speech is None:
+            return refused or Response.error(404, NO_SPEECH)
+        try:
+            self._speech.ask(speech_ask(request.body))
+        except BadInputError as exc:
+            return Response.error(400, str(exc))
+        return Response.json({"ok": True})
+
+    async def _post_speech_audio(self, request: Request) -> Response:
+        refused = self._speech_refusal(request)
+        if refused is not None or self._speech is None:
+            return refused or Response.error(404, NO_SPEECH)
+        try:
+            text, language = speech_text(request.body)
+            wav = self._speech.audio(text, language)
+        except BadInputError as exc:
+            return Response.error(400, str(exc))
+        except (TavlaError, OSError) as exc:
+            return Response.error(503, str(exc))
+        return Response(200, wav, "audio/wav", (("Cache-Control", "no-store"),))
+
+
+NO_SPEECH = "speech is not configured"
+SPEECH_ASKS = ("repeat", "position")
+SPEECH_LANGUAGES = ("el", "tr", "en")
+MAX_SPEECH_TEXT = 2000
+"""The longest text ``POST /api/speech/audio`` renders (a position read-out is shorter)."""
+
 
 def refusal(exc: Exception) -> Response:
     """The answer to a request the daemon could not carry out: 409 when it cannot be done
@@ -314,6 +371,41 @@ def sim_action(body: bytes) -> Action:
     if action is None:
         raise BadInputError(where, "expected one action as a JSON object")
     return action
+
+
+def json_object(body: bytes, where: str) -> dict[str, Any]:
+    """A request body's JSON object; :class:`BadInputError` for anything else."""
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise BadInputError(where, "expected a JSON object") from None
+    if not isinstance(data, dict):
+        raise BadInputError(where, "expected a JSON object")
+    return data
+
+
+def speech_ask(body: bytes) -> str:
+    """What ``POST /api/speech`` asks the voice for: ``"repeat"`` or ``"position"``."""
+    where = "request body"
+    data = json_object(body, where)
+    if set(data) != {"ask"} or data["ask"] not in SPEECH_ASKS:
+        raise BadInputError(where, 'expected {"ask": "repeat"} or {"ask": "position"}')
+    ask: str = data["ask"]
+    return ask
+
+
+def speech_text(body: bytes) -> tuple[str, str]:
+    """The text and language ``POST /api/speech/audio`` renders."""
+    where = "request body"
+    data = json_object(body, where)
+    if set(data) != {"text", "language"}:
+        raise BadInputError(where, 'expected {"text": ..., "language": ...}')
+    text, language = data["text"], data["language"]
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_SPEECH_TEXT:
+        raise BadInputError(where, f"text: expected 1 to {MAX_SPEECH_TEXT} characters")
+    if language not in SPEECH_LANGUAGES:
+        raise BadInputError(where, "language: expected one of " + ", ".join(SPEECH_LANGUAGES))
+    return text, language
 
 
 def review_query(query: dict[str, str]) -> tuple[bool, int | None]:

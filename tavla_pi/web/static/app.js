@@ -2,7 +2,7 @@
 // draws the board, the LEDs, the panel and the event log.
 
 import { BoardView } from "./board.js";
-import { enableButtons, enableDrag, enableSimPanel } from "./controls.js";
+import { enableButtons, enableDrag, enableKeyboard, enableSimPanel } from "./controls.js";
 import {
   LANGUAGES, language, onLanguage, setLanguage, startLanguage, t, translatePage,
 } from "./i18n.js";
@@ -15,6 +15,10 @@ const $ = (id) => document.getElementById(id);
 const MAX_LOG = 300;
 const LED_REFRESH_MS = 150;
 const POLL_MS = 2000; // catches changes that neither an event nor the light announce
+const ANNOUNCED = new Set([
+  "rolled", "played", "engine_play", "opening_roll", "no_legal_move", "double_offered",
+  "double_taken", "double_dropped", "game_over", "out_of_sync",
+]); // the page's own words for these, until the board's speech says them
 
 let state = null;
 let events = [];
@@ -22,6 +26,8 @@ let ledSerial = 0;
 let lastFrame = null;
 let noticeTimer = null;
 let review = null; // the latest review event of the match, shown after its game
+let spokenSeen = false; // once the board speaks, the live region says its words only
+let audioFailed = false; // an audio failure is shown once
 
 const view = new BoardView($("board"));
 const link = new Link({
@@ -109,7 +115,43 @@ function onEvent(event) {
     renderReview($("review"), review);
   }
   renderLog();
+  announce(event);
   refresh();
+}
+
+/** The live region: a `spoken` event's words, else (while none was seen) the log line. */
+function announce(event) {
+  if (event.type === "spoken") {
+    spokenSeen = true;
+    $("announce").textContent = event.text;
+    if ($("speech-audio").checked) playAudio(event.text, event.language);
+  } else if (!spokenSeen && (ANNOUNCED.has(event.type) || event.type.startsWith("double_"))) {
+    $("announce").textContent = words.eventText(event);
+  }
+}
+
+async function playAudio(text, lang) {
+  try {
+    const wav = await link.speechAudio(text, lang);
+    const url = URL.createObjectURL(wav);
+    const audio = new Audio(url);
+    audio.addEventListener("ended", () => URL.revokeObjectURL(url));
+    await audio.play();
+  } catch (err) {
+    if (audioFailed) return;
+    audioFailed = true;
+    $("speech-status").textContent = t("speech_failed", { error: String(err.message || err) });
+  }
+}
+
+function enableSpeechButtons() {
+  for (const [id, what] of [["speech-repeat", "repeat"], ["speech-position", "position"]]) {
+    $(id).addEventListener("click", async () => {
+      const r = await link.askSpeech(what);
+      $("speech-status").textContent = r.ok ? ""
+        : t("speech_failed", { error: (r.body && r.body.error) || `HTTP ${r.status}` });
+    });
+  }
 }
 
 function onReset() {
@@ -289,6 +331,8 @@ function start() {
   startLanguage();
   enableDrag(view, link, () => state !== null && state.backend === "sim", notify);
   enableButtons(document, link, notify);
+  enableKeyboard(view, link, () => state, notify);
+  enableSpeechButtons();
   enableSimPanel(document, link, notify, (text) => say(text));
   refresh();
   settings.load();

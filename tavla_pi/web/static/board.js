@@ -11,6 +11,7 @@
 
 import * as G from "./geometry.js";
 import { t } from "./i18n.js";
+import { location } from "./words.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLORS = ["white", "black"];
@@ -100,6 +101,26 @@ export class BoardView {
     this._drawNotes(state);
     this._markFixes(state.fix || []);
     this._markClosed(state.pinned || {});
+    this._labelPlaces(state);
+  }
+
+  /** The places a keyboard moves between, in order: points 1..24, the bar, the trays. */
+  places() {
+    return [...this.layers.base.querySelectorAll("polygon.point, rect.bar, rect.tray")];
+  }
+
+  /** Each place focusable, named with what lies there ("point 8: 3 white"). */
+  _labelPlaces(state) {
+    for (const node of this.places()) {
+      const loc = node.dataset.loc;
+      const held = COLORS.map((c) => [c, loc === "off" && node.dataset.color !== c ? 0 : placeCount(state, c, loc)])
+        .filter(([, n]) => n > 0)
+        .map(([c, n]) => `${n} ${t(n === 1 ? `c_${c}` : `c_${c}_many`)}`);
+      const where = loc === "off" ? `${location("off")} (${t(node.dataset.color)})` : location(loc);
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", `${where}: ${held.length ? held.join(", ") : t("place_empty")}`);
+    }
   }
 
   // ---- checkers ----------------------------------------------------------------
@@ -357,6 +378,12 @@ function seen(hex, brightness) {
   const gain = brightness > 0 ? 1 / brightness : 1;
   const rgb = [1, 3, 5].map((i) => Math.min(255, Math.round(parseInt(hex.slice(i, i + 2), 16) * gain)));
   return `rgb(${rgb.join(",")})`;
+}
+
+/** How many checkers of colour `c` are at `loc` as drawn (the tray: borne off). */
+function placeCount(state, c, loc) {
+  if (loc !== "off") return shownCount(state, c, loc);
+  return state.physical ? state.physical.off[c] : (state.board[c] || {}).off || 0;
 }
 
 function shownCount(state, c, loc) {

@@ -67,6 +67,62 @@ export function enableDrag(view, link, isSim, notify) {
   svg.addEventListener("pointercancel", (e) => drop(e, true));
 }
 
+/** Playing with the keyboard: arrows move between places, Enter or Space lifts a checker
+ * (of the colour on roll where it has one there, else the one there) and places the held
+ * one, Escape puts it back.  The same lift and place actions as dragging. */
+export function enableKeyboard(view, link, state, notify) {
+  const svg = view.svg;
+  let held = null;
+  const focusBy = (node, step) => {
+    const places = view.places();
+    const i = places.indexOf(node);
+    places[(i + step + places.length) % places.length].focus();
+  };
+  const act = async (node) => {
+    const s = state();
+    if (!s || s.backend !== "sim") return;
+    const loc = node.dataset.loc;
+    if (held) {
+      const d = held;
+      held = null;
+      node.classList.remove("held");
+      const r = await link.sim({ place: loc, color: d.color });
+      if (!r.ok) notify(r);
+      return;
+    }
+    const color = liftColor(s, loc, node.dataset.color);
+    if (!color) return;
+    const r = await link.sim({ lift: loc, color });
+    if (r.ok) held = { from: loc, color };
+    else notify(r);
+  };
+  svg.addEventListener("keydown", (e) => {
+    const node = e.target.closest("[data-loc][role=button]");
+    if (!node) return;
+    if (["ArrowRight", "ArrowDown"].includes(e.key)) focusBy(node, 1);
+    else if (["ArrowLeft", "ArrowUp"].includes(e.key)) focusBy(node, -1);
+    else if (e.key === "Enter" || e.key === " ") act(node);
+    else if (e.key === "Escape" && held) {
+      const back = view.places().find((p) => p.dataset.loc === held.from);
+      if (back) act(back);
+    } else return;
+    e.preventDefault();
+  });
+}
+
+/** The colour a key press lifts at `loc`: the one on roll if it has a checker there. */
+function liftColor(s, loc, trayColor) {
+  if (loc === "off") return trayColor;
+  const has = (c) => {
+    const where = s.physical
+      ? (loc === "bar" ? s.physical.bar[c] : s.physical.points[loc]) || []
+      : [];
+    return where.some((stack) => stack.includes(c));
+  };
+  if (s.on_roll && has(s.on_roll)) return s.on_roll;
+  return ["white", "black"].find(has) || null;
+}
+
 /** The five buttons: a click is a short press, holding for 1.5 s a long press. */
 export function enableButtons(root, link, notify) {
   for (const button of root.querySelectorAll("[data-button]")) {

@@ -7,6 +7,19 @@ export const LANGUAGES = { en: "English", el: "Ελληνικά", tr: "Türkçe"
 
 export const MESSAGES = {
   en: {
+    set_speech_on: "The board speaks",
+    set_speech_language: "Language",
+    set_speech_rate: "Rate (words a minute)",
+    set_speech_volume: "Volume",
+    board_label: "backgammon board",
+    place_empty: "empty",
+    keys_help: "Keyboard: Tab to the board, arrow keys move between points, the bar and the trays; Enter or Space lifts a checker (the colour on roll) and places the held one; Escape puts it back.",
+    speech_title: "Speech",
+    speech_repeat: "Repeat",
+    speech_position: "Read the position",
+    speech_audio: "Play audio",
+    speech_failed: "Speech: {error}",
+    sim_length: "match length",
     title: "tavla-pi",
     language: "Language",
     conn_live: "live",
@@ -231,6 +244,19 @@ export const MESSAGES = {
   },
 
   el: {
+    set_speech_on: "Το ταμπλό μιλάει",
+    set_speech_language: "Γλώσσα",
+    set_speech_rate: "Ταχύτητα (λέξεις το λεπτό)",
+    set_speech_volume: "Ένταση",
+    board_label: "ταμπλό τάβλι",
+    place_empty: "άδεια",
+    keys_help: "Πληκτρολόγιο: Tab ως το ταμπλό, τα βέλη περνούν από θέση σε θέση, στη μπάρα και στις θήκες· Enter ή διάστημα σηκώνει ένα πούλι (του παίκτη που παίζει) και αφήνει αυτό που κρατάτε· Escape το ξαναβάζει πίσω.",
+    speech_title: "Ομιλία",
+    speech_repeat: "Επανάληψη",
+    speech_position: "Διάβασε τη θέση",
+    speech_audio: "Αναπαραγωγή ήχου",
+    speech_failed: "Ομιλία: {error}",
+    sim_length: "μήκος αγώνα",
     title: "tavla-pi",
     language: "Γλώσσα",
     conn_live: "σε σύνδεση",
@@ -455,6 +481,19 @@ export const MESSAGES = {
   },
 
   tr: {
+    set_speech_on: "Tahta konuşsun",
+    set_speech_language: "Dil",
+    set_speech_rate: "Hız (dakikada kelime)",
+    set_speech_volume: "Ses düzeyi",
+    board_label: "tavla tahtası",
+    place_empty: "boş",
+    keys_help: "Klavye: Tab ile tahtaya gelin, ok tuşları haneler, bar ve toplama yerleri arasında gezer; Enter veya Boşluk bir pul kaldırır (sırası gelen rengin) ve tutulanı koyar; Escape geri koyar.",
+    speech_title: "Konuşma",
+    speech_repeat: "Tekrarla",
+    speech_position: "Pozisyonu oku",
+    speech_audio: "Sesi çal",
+    speech_failed: "Konuşma: {error}",
+    sim_length: "maç uzunluğu",
     title: "tavla-pi",
     language: "Dil",
     conn_live: "canlı",
@@ -731,4 +770,6 @@ export function t(key, params = {}) {
 export function translatePage(root = document) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  document.documentElement.lang = current;
 }

@@ -31,6 +31,26 @@ export class Link {
     return this._post("/api/settings", changes);
   }
 
+  /** Ask the board's voice to repeat or read the position; resolves to {ok, status, body}. */
+  askSpeech(what) {
+    return this._post("/api/speech", { ask: what });
+  }
+
+  /** The WAV of `text` said in `language` (a Blob); throws with the server's error. */
+  async speechAudio(text, language) {
+    const r = await fetch("/api/speech/audio", {
+      method: "POST",
+      headers: { ...this.headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ text, language }),
+    });
+    if (!r.ok) {
+      let body = {};
+      try { body = await r.json(); } catch { /* an empty answer */ }
+      throw new Error(body.error || `HTTP ${r.status}`);
+    }
+    return r.blob();
+  }
+
   /** POST one scenario action after the ones before it; resolves to {ok, status, body}. */
   sim(action) {
     const run = async () => {

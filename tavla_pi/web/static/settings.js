@@ -5,7 +5,7 @@
 // their choices.  Without GNU Backgammon they are disabled too, and the one line that
 // says how to install it is shown.
 
-import { t } from "./i18n.js";
+import { LANGUAGES, t } from "./i18n.js";
 import { VARIANTS, gameName, levelText } from "./words.js";
 
 const COLORS = ["none", "black", "white"];
@@ -49,6 +49,7 @@ export class SettingsPanel {
       variant: this.$("set-variant").value,
     };
     if (!this.installed()) delete changes.level;
+    if (this.current && this.current.speech) changes.speech = this.speechChanges();
     const r = await this.link.saveSettings(changes);
     if (!r.ok) {
       this.status(t("set_refused", { error: (r.body && r.body.error) || `HTTP ${r.status}` }), "error");
@@ -73,6 +74,26 @@ export class SettingsPanel {
     this.$("set-level").value = s.level;
     this.$("set-coach").checked = s.coach;
     this.$("set-threshold").value = String(s.blunder_threshold);
+    this.showSpeech(s.speech);
+  }
+
+  /** The board's voice (`speech` of /api/settings); its part hidden where there is none. */
+  showSpeech(speech) {
+    this.$("set-speech").hidden = this.$("set-speech").disabled = !speech; // none: not validated
+    if (!speech) return;
+    this.$("set-speech-on").checked = speech.enabled;
+    this.$("set-speech-language").value = speech.language;
+    this.$("set-speech-rate").value = String(speech.rate);
+    this.$("set-speech-volume").value = String(speech.volume);
+  }
+
+  speechChanges() {
+    return {
+      enabled: this.$("set-speech-on").checked,
+      language: this.$("set-speech-language").value,
+      rate: Number(this.$("set-speech-rate").value),
+      volume: Number(this.$("set-speech-volume").value),
+    };
   }
 
   /** The choices' labels in the current language (the chosen values kept). */
@@ -87,6 +108,10 @@ export class SettingsPanel {
     level.replaceChildren(...LEVELS.map((l) => new Option(levelText(l), l)));
     if (chosen[0]) color.value = chosen[0];
     if (chosen[1]) level.value = chosen[1];
+    const voice = this.$("set-speech-language");
+    const spoken = voice.value;
+    voice.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => new Option(name, code)));
+    if (spoken) voice.value = spoken;
     this.showEngine();
   }
 
