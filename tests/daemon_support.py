@@ -98,7 +98,8 @@ class VirtualDaemon:
         self.desk = SimDesk(self.core, self.backend, self.dice, state_dir, settle_ms=200,
                             sleep_ms=self.sleep, files=files)
         self.api = Api(self.core.state, self.hub, self.desk, token=token, loopback=True,
-                       settings=SettingsDesk(self.core, self.speech), reviews=self.reviews)
+                       settings=SettingsDesk(self.core, self.speech), reviews=self.reviews,
+                       speech=self.speech)
 
     @property
     def memory(self) -> MemoryJournal:

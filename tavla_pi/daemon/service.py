@@ -51,6 +51,7 @@ class Service:
         self.period = 1.0 / scan_hz
         self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
                        leds=lambda: core.pipeline.frame, settings=SettingsDesk(core, speech),
+                       speech=speech,
                        reviews=core.reviews)
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""

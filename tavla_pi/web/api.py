@@ -23,6 +23,7 @@ through the browser (DNS rebinding).  A refused request changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -30,11 +31,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any, Protocol
 
+from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.errors import BadInputError, EngineError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.hal.sim.places import BoardActionError
 from tavla_pi.leds import RGB, to_hex
 from tavla_pi.replay.actions import Action, parse_line
+from tavla_pi.speech.settings import LANGUAGES
 from tavla_pi.web.server import Request, Response, Stream
 
 HEARTBEAT_S = 1.0
@@ -335,7 +338,8 @@ class Api:
             return refused or Response.error(404, NO_SPEECH)
         try:
             text, language = speech_text(request.body)
-            wav = self._speech.audio(text, language)
+            # eSpeak NG takes a while: in a thread, so that the scan loop never waits
+            wav = await asyncio.to_thread(self._speech.audio, text, language)
         except BadInputError as exc:
             return Response.error(400, str(exc))
         except (TavlaError, OSError) as exc:
@@ -345,7 +349,6 @@ class Api:
 
 NO_SPEECH = "speech is not configured"
 SPEECH_ASKS = ("repeat", "position")
-SPEECH_LANGUAGES = ("el", "tr", "en")
 MAX_SPEECH_TEXT = 2000
 """The longest text ``POST /api/speech/audio`` renders (a position read-out is shorter)."""
 
@@ -376,8 +379,8 @@ def sim_action(body: bytes) -> Action:
 def json_object(body: bytes, where: str) -> dict[str, Any]:
     """A request body's JSON object; :class:`BadInputError` for anything else."""
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+        data = parse_json(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, LimitError):
         raise BadInputError(where, "expected a JSON object") from None
     if not isinstance(data, dict):
         raise BadInputError(where, "expected a JSON object")
@@ -403,8 +406,8 @@ def speech_text(body: bytes) -> tuple[str, str]:
     text, language = data["text"], data["language"]
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_SPEECH_TEXT:
         raise BadInputError(where, f"text: expected 1 to {MAX_SPEECH_TEXT} characters")
-    if language not in SPEECH_LANGUAGES:
-        raise BadInputError(where, "language: expected one of " + ", ".join(SPEECH_LANGUAGES))
+    if language not in LANGUAGES:
+        raise BadInputError(where, "language: expected one of " + ", ".join(LANGUAGES))
     return text, language
 
 

@@ -326,7 +326,11 @@ function relabel() {
 function start() {
   const lang = $("lang");
   lang.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => new Option(name, code)));
-  lang.addEventListener("change", () => setLanguage(lang.value));
+  lang.addEventListener("change", () => {
+    setLanguage(lang.value);
+    // the board speaks the page's language unless its config names one
+    link.saveSettings({ speech: { page_language: lang.value } }).catch(() => {});
+  });
   onLanguage(relabel);
   startLanguage();
   enableDrag(view, link, () => state !== null && state.backend === "sim", notify);

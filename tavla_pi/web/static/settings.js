@@ -88,12 +88,16 @@ export class SettingsPanel {
   }
 
   speechChanges() {
-    return {
+    const now = this.current.speech;
+    const language = this.$("set-speech-language").value;
+    const changes = {
       enabled: this.$("set-speech-on").checked,
-      language: this.$("set-speech-language").value,
       rate: Number(this.$("set-speech-rate").value),
       volume: Number(this.$("set-speech-volume").value),
     };
+    // a language left as it was keeps following the page's
+    if (!now.follows_page || language !== now.language) changes.language = language;
+    return changes;
   }
 
   /** The choices' labels in the current language (the chosen values kept). */
