@@ -1022,3 +1022,59 @@ def test_axe_finds_nothing_serious_on_the_greek_page(daemon: SimDaemon,
     assert page.get_attribute("polygon.point[data-loc='8']", "aria-label") == "θέση 8: 3 λευκά"
     assert page.inner_text("#speech-repeat") == "Επανάληψη"
     assert axe_violations(page) == []
+
+
+def test_a_game_played_with_the_keyboard_alone_is_spoken_in_the_live_region(
+        tmp_path: Path, open_page: OpenPage) -> None:
+    """The board's own speech on (``[speech]``): the live region reads its ``spoken``
+    sentences, from the roll to the end of the game, played with keys only."""
+    speaking = SimDaemon(tmp_path)
+    speaking.config.write_text('[speech]\nenabled = true\nlanguage = "en"\n')
+    speaking.start()
+    try:
+        # White: one checker on each of 5, 4 and 2 (Black has borne off six): one roll to go
+        speaking.sim({"load": {"position_id": "tDsAAEgBAAAAAA", "match_id": "MAEAAAAAAAAE"}})
+        speaking.sim({"wait": 400})
+        for roll in ([6, 5], [3, 1], [2, 1]):
+            speaking.sim({"dice": roll})
+        page = open_page(speaking.url)
+        page.wait_for_selector("body[data-phase=await_roll]")
+
+        def said(text: str) -> None:
+            page.wait_for_function(
+                "t => document.querySelector('#announce').textContent === t", arg=text)
+
+        def on(target: str) -> int:
+            physical = speaking.state()["physical"]
+            return int(physical["off"]["white"]) if target == "off" else \
+                sum(len(stack) for stack in physical["points"].get(target, []))
+
+        def carry(source: str, target: str) -> None:
+            before = on(target)
+            key_on(page, f"polygon.point[data-loc='{source}']", "Enter")  # lift
+            key_on(page, ".tray[data-color='white']" if target == "off" else
+                   f"polygon.point[data-loc='{target}']", "Enter")  # place
+            settle(page, lambda: on(target) == before + 1)  # as a hand waits to see it lie
+
+        key_on(page, "[data-button='white.roll']", "Enter")
+        said("White rolls six five.")
+        carry("5", "off")
+        carry("4", "off")
+        key_on(page, "[data-button='white.roll']", "Enter")  # DONE
+        said("White plays five off, four off.")
+        key_on(page, "[data-button='black.roll']", "Enter")
+        said("Black rolls three one.")
+        carry("19", "22")
+        carry("21", "22")
+        key_on(page, "[data-button='black.roll']", "Enter")
+        said("Black plays six to three, four to three.")
+        key_on(page, "[data-button='white.roll']", "Enter")
+        said("White rolls two one.")
+        carry("2", "off")
+        key_on(page, "[data-button='white.roll']", "Enter")
+        page.wait_for_selector("body[data-phase=game_over]")
+        page.wait_for_function(
+            "() => document.querySelector('#announce').textContent.startsWith('White wins')")
+        assert axe_violations(page) == []
+    finally:
+        speaking.stop()

@@ -96,15 +96,21 @@ export function enableKeyboard(view, link, state, notify) {
     if (r.ok) held = { from: loc, color };
     else notify(r);
   };
+  // one key's action at a time, in order: a place pressed while its lift is still on
+  // the way must find the checker held
+  let pending = Promise.resolve();
+  const queued = (node) => { pending = pending.then(() => act(node)).catch(notify); };
   svg.addEventListener("keydown", (e) => {
     const node = e.target.closest("[data-loc][role=button]");
     if (!node) return;
     if (["ArrowRight", "ArrowDown"].includes(e.key)) focusBy(node, 1);
     else if (["ArrowLeft", "ArrowUp"].includes(e.key)) focusBy(node, -1);
-    else if (e.key === "Enter" || e.key === " ") act(node);
-    else if (e.key === "Escape" && held) {
-      const back = view.places().find((p) => p.dataset.loc === held.from);
-      if (back) act(back);
+    else if (e.key === "Enter" || e.key === " ") queued(node);
+    else if (e.key === "Escape") {
+      pending = pending.then(() => {
+        const back = held && view.places().find((p) => p.dataset.loc === held.from);
+        if (back) return act(back);
+      });
     } else return;
     e.preventDefault();
   });
