@@ -207,7 +207,7 @@ def test_a_failing_sound_device_is_one_log_line_and_speech_goes_on(
     try:
         for n in range(3):
             voice.say(f"sentence {n}", "en", 0)
-            _wait_idle(voice)
+            assert voice.idle.wait(timeout=20)  # the programs run in real time
     finally:
         voice.close()
     assert voice.failed
@@ -215,13 +215,6 @@ def test_a_failing_sound_device_is_one_log_line_and_speech_goes_on(
     assert len(warnings) == 1 and "without sound" in warnings[0].getMessage()
     voice.say("a longer sentence of eight words in all", "en", 1000)
     assert voice.busy(1000) and not voice.busy(1000 + 8 * 60_000 // 160 + 250)
-
-
-def _wait_idle(voice: EspeakVoice) -> None:
-    """Until the worker is done with the sentence (the programs run in real time)."""
-    deadline = time.monotonic() + 20
-    while voice._playing.is_set() and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 def test_without_espeak_the_voice_is_silent_and_says_so_once(

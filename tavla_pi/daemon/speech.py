@@ -37,7 +37,8 @@ class SpeechDesk:
         self.speech = pipeline.speech = Speech(settings, voices, self._language(settings))
 
     def _language(self, settings: SpeechSettings) -> str:
-        return settings.language or self.page_language or settings.spoken_language
+        """The configured language, else the page's, else English."""
+        return settings.language or self.page_language or "en"
 
     def apply(self, settings: SpeechSettings) -> None:
         """Speak (or not) as ``settings`` say, from now on."""

@@ -27,8 +27,3 @@ class SpeechSettings:
     rate: int = DEFAULT_RATE
     volume: int = 100
     device: str | None = None
-
-    @property
-    def spoken_language(self) -> str:
-        """The language the board speaks now."""
-        return self.language or "en"

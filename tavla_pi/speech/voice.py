@@ -137,7 +137,9 @@ class EspeakVoice:
         self.failed = False
         self._paced = TimedVoice(settings.rate)
         self._jobs: queue.Queue[tuple[str, str] | None] = queue.Queue()
-        self._playing = threading.Event()
+        self.idle = threading.Event()
+        """Set while the worker has no sentence (a caller outside the scan loop may wait)."""
+        self.idle.set()
         self._procs: list[subprocess.Popen[bytes]] = []
         self._lock = threading.Lock()
         self._worker = threading.Thread(target=self._run, name="tavla-speech", daemon=True)
@@ -147,14 +149,14 @@ class EspeakVoice:
     def say(self, text: str, language: str, now: int) -> None:
         """Queue ``text`` for the worker and return at once."""
         self._paced.say(text, language, now)
-        self._playing.set()
+        self.idle.clear()
         self._jobs.put((text, language))
 
     def busy(self, now: int) -> bool:
         """True while the worker plays; once playing failed, for the sentence's time."""
         if self.failed:
             return self._paced.busy(now)
-        return self._playing.is_set()
+        return not self.idle.is_set()
 
     def stop(self) -> None:
         """Kill the programs saying the current sentence."""
@@ -179,7 +181,7 @@ class EspeakVoice:
             except (OSError, SpeechError) as exc:
                 self._fail(str(exc))
             finally:
-                self._playing.clear()
+                self.idle.set()
 
     def _play(self, text: str, language: str) -> None:
         speak = espeak_args(text, language, self.settings)
