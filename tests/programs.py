@@ -39,7 +39,7 @@ class Program:
 
 
 def _which(name: str, package: str) -> Program:
-    found = shutil.which(name)
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin")  # daemons: off users' PATH
     return Program(name, package, Path(found) if found else None)
 
 

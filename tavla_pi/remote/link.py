@@ -1,0 +1,307 @@
+"""The board's connection to the MQTT broker: publishes its game and sync messages, hands
+over what its peer sends, and never blocks the daemon's scan loop.
+
+paho-mqtt's network thread does all the talking: it connects (retrying with backoff
+while the broker is away, the first connect too), keeps a persistent session (the
+broker holds QoS 1 messages while the board is gone), says ``online`` on every connect
+and leaves ``gone`` as its last will.  The scan loop only queues publishes (paho holds
+them while disconnected) and drains :meth:`Link.arrivals`: the messages and the link's
+own connects and disconnects, in the order they happened.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags, MQTTMessage
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from tavla_pi.bounded import read_file, read_text
+from tavla_pi.errors import ConfigError
+from tavla_pi.remote.messages import LEAVES, MAX_MESSAGE_BYTES, Status, topic
+from tavla_pi.remote.settings import Broker, NetworkSettings
+
+QUEUE_BOUND = 1000
+"""Arrivals held for the scan loop, and publishes paho holds while disconnected."""
+PASSWORD_LIMIT = 1024
+"""The largest password file read."""
+CA_LIMIT = 1 << 20
+"""The largest CA file accepted."""
+QOS = 1
+_log = logging.getLogger("tavla_pi.remote")
+_paho_log = logging.getLogger("tavla_pi.remote.paho")
+_LOST = 0x80
+"""The reason code paho gives a connection that broke (MQTT's "Unspecified error")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A message from the peer's topics, as it came (decoding is messages.py's)."""
+
+    topic: str
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChange:
+    """The link itself connected (``connected`` True) or lost the broker."""
+
+    connected: bool
+    reason: str
+
+
+Arrival = Received | LinkChange
+
+
+class _Inbox:
+    """The arrivals not yet read: thread-safe, at most ``bound``; what overflows is dropped."""
+
+    def __init__(self, bound: int) -> None:
+        self._items: deque[Arrival] = deque()
+        self._bound = bound
+        self._lock = threading.Lock()
+        self._dropped = 0
+        self._full = False  # a warning said since the last drain
+
+    def put(self, item: Arrival) -> None:
+        """Queue ``item``, or drop and count it if the queue is full."""
+        with self._lock:
+            if len(self._items) < self._bound:
+                self._items.append(item)
+                return
+            self._dropped += 1
+            warn, self._full = not self._full, True
+        if warn:
+            _log.warning("link: %d arrivals unread; dropping what comes until they are read",
+                         self._bound)
+
+    def drop(self) -> None:
+        """Count one arrival dropped before it was queued."""
+        with self._lock:
+            self._dropped += 1
+
+    def drain(self) -> list[Arrival]:
+        """Everything queued, oldest first; the queue is then empty."""
+        with self._lock:
+            items = list(self._items)
+            self._items.clear()
+            self._full = False
+        return items
+
+    @property
+    def dropped(self) -> int:
+        """How many arrivals were dropped so far."""
+        with self._lock:
+            return self._dropped
+
+
+class Link:
+    """This board's connection to the broker and its peer's three topics (see the module)."""
+
+    def __init__(self, network: NetworkSettings, peer: str, *, keepalive_s: int = 5,
+                 reconnect_max_s: int = 30) -> None:
+        self._broker, self._board = _checked(network, peer, keepalive_s, reconnect_max_s)
+        self._keepalive_s = keepalive_s
+        self._own = {leaf: topic(network.club, self._board, leaf) for leaf in LEAVES}
+        self._peers = [topic(network.club, peer, leaf) for leaf in LEAVES]
+        self._inbox = _Inbox(QUEUE_BOUND)
+        self._lock = threading.Lock()
+        self._connected = self._failing = self._started = self._closed = False
+        self._client = self._new_client(network, reconnect_max_s)
+
+    def _new_client(self, network: NetworkSettings, reconnect_max_s: int) -> Client:
+        client = Client(CallbackAPIVersion.VERSION2, f"tavla-{network.club}-{self._board}",
+                        clean_session=False, protocol=MQTTProtocolVersion.MQTTv311)
+        client.will_set(self._own["status"], self._status(False), QOS, True)
+        client.reconnect_delay_set(min_delay=1, max_delay=reconnect_max_s)
+        client.max_queued_messages_set(QUEUE_BOUND)
+        _login(client, network)
+        if self._broker.tls:
+            _tls(client, network.ca_file)
+        client.on_connect = self._on_connect
+        client.on_connect_fail = self._on_connect_fail
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        client.on_log = _on_log
+        client.suppress_exceptions = True  # a fault in a callback must not end the thread
+        return client
+
+    def _status(self, online: bool) -> bytes:
+        return Status(self._board, online).encode()
+
+    def start(self) -> None:
+        """Connect in the background (paho retries until the broker answers); never blocks."""
+        with self._lock:
+            if self._started or self._closed:
+                return
+            self._started = True
+        self._client.connect_async(self._broker.host, self._broker.port, self._keepalive_s)
+        self._client.loop_start()
+
+    def publish_game(self, payload: bytes) -> bool:
+        """Send a game message (QoS 1); False if paho's queue is full (the board is away long)."""
+        return self._publish("game", payload, retain=False)
+
+    def publish_sync(self, payload: bytes) -> bool:
+        """Send this board's sync state (QoS 1, retained); False if paho's queue is full."""
+        return self._publish("sync", payload, retain=True)
+
+    def _publish(self, leaf: str, payload: bytes, *, retain: bool) -> bool:
+        name = self._own[leaf]
+        if len(payload) > MAX_MESSAGE_BYTES:
+            raise ValueError(f"{name}: {len(payload)} bytes (at most {MAX_MESSAGE_BYTES})")
+        info = self._client.publish(name, payload, QOS, retain)
+        if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
+            _log.warning("%s: not sent: %d messages wait for the broker", name, QUEUE_BOUND)
+            return False
+        return True
+
+    def arrivals(self) -> list[Arrival]:
+        """Everything that came in since the last call, oldest first."""
+        return self._inbox.drain()
+
+    @property
+    def connected(self) -> bool:
+        """True while the broker has accepted this board's connection."""
+        with self._lock:
+            return self._connected
+
+    @property
+    def dropped(self) -> int:
+        """Arrivals dropped: payloads over the limit, and those that found the queue full."""
+        return self._inbox.dropped
+
+    def close(self) -> None:
+        """Say ``gone`` (a clean disconnect does not fire the will) and disconnect; safe twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed, started, connected = True, self._started, self._connected
+        if not started:
+            return
+        if connected:
+            self._client.publish(self._own["status"], self._status(False), QOS, True)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def __enter__(self) -> Link:
+        self.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    # paho's callbacks, run on its network thread
+
+    def _on_connect(self, client: Client, userdata: Any, flags: ConnectFlags,
+                    reason: ReasonCode, properties: Properties | None) -> None:
+        if reason.is_failure:
+            self._failed(f"refused the connection ({reason})")
+            return
+        with self._lock:
+            self._connected, self._failing = True, False
+        _log.info("broker %s: connected", self._broker)
+        session = "session present" if flags.session_present else "new session"
+        self._inbox.put(LinkChange(True, session))
+        client.subscribe([(name, QOS) for name in self._peers])
+        client.publish(self._own["status"], self._status(True), QOS, True)
+
+    def _on_connect_fail(self, client: Client, userdata: Any) -> None:
+        self._failed(f"unreachable ({_why(sys.exception())})")  # paho calls it in its except
+
+    def _on_disconnect(self, client: Client, userdata: Any, flags: DisconnectFlags,
+                       reason: ReasonCode, properties: Properties | None) -> None:
+        with self._lock:
+            was, self._connected, closing = self._connected, False, self._closed
+        if not was:
+            return
+        why = "connection lost" if reason.value == _LOST else f"connection lost ({reason})"
+        self._inbox.put(LinkChange(False, "closed" if closing else why))
+        if not closing:
+            self._failed(why)
+
+    def _on_message(self, client: Client, userdata: Any, message: MQTTMessage) -> None:
+        try:
+            name = message.topic
+        except UnicodeDecodeError:
+            self._inbox.drop()
+            return
+        if len(message.payload) > MAX_MESSAGE_BYTES:
+            self._inbox.drop()
+            _log.warning("%s: a message of %d bytes dropped (at most %d)",
+                         name, len(message.payload), MAX_MESSAGE_BYTES)
+            return
+        self._inbox.put(Received(name, bytes(message.payload)))
+
+    def _failed(self, what: str) -> None:
+        """Log the first failure of a run of failures (the next connect ends the run)."""
+        with self._lock:
+            if self._failing or self._closed:
+                return
+            self._failing = True
+        _log.warning("broker %s: %s; retrying", self._broker, what)
+
+
+def _on_log(client: Client, userdata: Any, level: int, text: str) -> None:
+    """paho's own log: a fault in a callback is an error; the rest (its ERROR lines for each
+    failed retry too: the link says those once) is debug detail."""
+    if text.startswith("Caught exception"):
+        _paho_log.error("%s", text)
+    else:
+        _paho_log.debug("%s", text)
+
+
+def _checked(network: NetworkSettings, peer: str, keepalive_s: int,
+             reconnect_max_s: int) -> tuple[Broker, str]:
+    """The broker and board of ``network``; ValueError for what a Link cannot work with."""
+    if network.broker is None:
+        raise ValueError("[network] broker: none set (this board is on no network)")
+    if network.board is None:
+        raise ValueError("[network] board: none set (a board on a network needs a name)")
+    if peer == network.board:
+        raise ValueError(f"peer {peer!r}: that is this board's own name")
+    if keepalive_s < 1 or reconnect_max_s < 1:
+        raise ValueError(f"keepalive_s {keepalive_s}, reconnect_max_s {reconnect_max_s}: "
+                         "each must be at least 1")
+    return network.broker, network.board
+
+
+def _login(client: Client, network: NetworkSettings) -> None:
+    """Give ``client`` the username and the password from ``password_file``, if any."""
+    if network.username is None:
+        return
+    password = None
+    if network.password_file is not None:
+        text = read_text(network.password_file, PASSWORD_LIMIT, "a password file", ConfigError)
+        password = text.rstrip("\r\n")
+    client.username_pw_set(network.username, password)
+
+
+def _tls(client: Client, ca_file: Path | None) -> None:
+    """Turn on TLS, checking the broker against ``ca_file`` (None: the system's CA store)."""
+    if ca_file is not None:
+        read_file(ca_file, CA_LIMIT, "a CA file", ConfigError)  # a regular file, not too big
+    try:
+        client.tls_set(ca_certs=str(ca_file) if ca_file else None)
+    except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
+        raise ConfigError(str(ca_file or "the system's CA store"),
+                          f"cannot use for TLS ({_why(exc)})") from None
+
+
+def _why(exc: BaseException | None) -> str:
+    """A short reason from a connect's exception."""
+    if exc is None:
+        return "no reason given"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__

@@ -1,0 +1,156 @@
+"""A real Mosquitto broker for the tests: its own config in a tmp directory, a free port on
+127.0.0.1, started and stopped (or killed) at will, restarted on the same port.
+
+Tests that use it carry ``needs("mosquitto")`` (tests/programs.py finds the program, in
+/usr/sbin too); the ``mosquitto`` fixture yields a started broker and stops it after.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+
+import pytest
+from programs import PROGRAMS
+
+from tavla_pi.remote.settings import Broker
+
+HOST = "127.0.0.1"
+START_TIMEOUT_S = 10.0
+STOP_TIMEOUT_S = 10.0
+POLL_S = 0.01
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on just now (the kernel's pick)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def listening(port: int) -> bool:
+    """True if something on 127.0.0.1 accepts a TCP connection on ``port``."""
+    try:
+        with socket.create_connection((HOST, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _program(name: str) -> str:
+    program = PROGRAMS[name].path if name in PROGRAMS else None
+    found = str(program) if program else shutil.which(name)
+    if found is None:
+        raise FileNotFoundError(f"needs {name}: apt install mosquitto")
+    return found
+
+
+class Mosquitto:
+    """A Mosquitto broker on 127.0.0.1: anonymous, or with one ``user`` (name, password);
+    ``persistence`` keeps sessions and retained messages over a restart (a stop saves them)."""
+
+    def __init__(self, directory: Path, *, user: tuple[str, str] | None = None,
+                 persistence: bool = False) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.conf = directory / "mosquitto.conf"
+        self.log = directory / "mosquitto.log"
+        self._process: subprocess.Popen[bytes] | None = None
+        self.conf.write_text(self._config(user, persistence))
+
+    def _config(self, user: tuple[str, str] | None, persistence: bool) -> str:
+        lines = [f"listener {self.port} {HOST}", "log_dest stderr", "log_type all"]
+        if os.geteuid() == 0:
+            lines.append("user root")  # else it drops to user mosquitto: no tmp dir for it
+        if user is None:
+            lines.append("allow_anonymous true")
+        else:
+            lines += ["allow_anonymous false", f"password_file {self._password_file(*user)}"]
+        if persistence:
+            lines += ["persistence true", f"persistence_location {self.directory}/"]
+        else:
+            lines.append("persistence false")
+        return "\n".join(lines) + "\n"
+
+    def _password_file(self, name: str, password: str) -> Path:
+        path = self.directory / "passwords"
+        subprocess.run([_program("mosquitto_passwd"), "-b", "-c", str(path), name, password],
+                       check=True, capture_output=True, timeout=STOP_TIMEOUT_S)
+        path.chmod(0o600)
+        return path
+
+    @property
+    def url(self) -> str:
+        """The broker's address as a config names it: ``mqtt://127.0.0.1:PORT``."""
+        return f"mqtt://{HOST}:{self.port}"
+
+    @property
+    def broker(self) -> Broker:
+        """The broker's address as the settings hold it."""
+        return Broker(HOST, self.port)
+
+    @property
+    def running(self) -> bool:
+        """True while the broker's process runs."""
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        """Start the broker (again, on the same port) and wait until it accepts connections."""
+        if self.running:
+            return
+        with self.log.open("ab") as log:
+            self._process = subprocess.Popen([_program("mosquitto"), "-c", str(self.conf)],
+                                             stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not listening(self.port):
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"mosquitto did not start on port {self.port}:\n{self.tail()}")
+            time.sleep(POLL_S)
+
+    def stop(self) -> None:
+        """Stop the broker as a service manager would (SIGTERM) and wait for it to end."""
+        self._end(signal.SIGTERM)
+
+    def kill(self) -> None:
+        """Kill the broker (SIGKILL): no goodbye to its clients, nothing saved."""
+        self._end(signal.SIGKILL)
+
+    def _end(self, how: signal.Signals) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(how)
+        try:
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+    def tail(self, lines: int = 20) -> str:
+        """The last lines of the broker's log (for a failure's message)."""
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def __enter__(self) -> Mosquitto:
+        self.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.stop()
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A started anonymous broker on a free port, stopped after the test."""
+    with Mosquitto(tmp_path) as broker:
+        yield broker
