@@ -27,6 +27,7 @@ from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
+from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
 from tavla_pi.rules.tavlimatch import MATCHES, TavliRules, computer_may_play
@@ -42,6 +43,18 @@ SHOWN_CHARS = 60
 """How much of a wrong value or key an error message repeats."""
 TOKEN_CHARS = re.compile(r"[!-~]{16,256}")
 """A bearer token: 16 to 256 printable ASCII characters, no spaces."""
+NAME_CHARS = re.compile(r"[a-z0-9-]{1,32}")
+"""A board's or a club's name (``[network] board``, ``club``, ``[opponent] remote``)."""
+USERNAME_CHARS = re.compile(r"[!-~]{1,128}")
+"""A broker login: 1 to 128 printable ASCII characters, no spaces."""
+BROKER_URL = re.compile(r"(mqtts?)://(?:\[([0-9A-Fa-f:.]+)\]|([^:/\[\]]+)):(\d{1,5})")
+"""``mqtt://HOST:PORT`` or ``mqtts://HOST:PORT``, HOST an IPv4 literal, ``[IPv6]`` or a name."""
+HOST_NAME = re.compile(r"(?=[A-Za-z0-9.-]{1,253}$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+                       r"(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+"""A DNS name: dot-separated labels of letters, digits and inner hyphens, 253 at most."""
+BROKER_EXAMPLE = 'e.g. "mqtt://192.168.1.20:1883" or "mqtts://broker.example.org:8883"'
+REMOTE_VARIANT = "portes"
+"""The one game a remote board plays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +91,7 @@ class Config:
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
     speech: SpeechSettings = field(default_factory=SpeechSettings)
+    network: NetworkSettings = field(default_factory=NetworkSettings)
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
     state_dir: Path | None = None
@@ -173,6 +187,26 @@ def _listen(value: Any, where: str, _: Path) -> Listen:
     return parse_listen(value, where)
 
 
+def _name(example: str) -> Parser:
+    """A board's or a club's name: ``[a-z0-9-]{1,32}``."""
+    def parse(value: Any, where: str, _: Path) -> str:
+        if not isinstance(value, str) or not NAME_CHARS.fullmatch(value):
+            raise _fail(where, f'a name of 1 to 32 lowercase letters, digits and "-", '
+                               f'e.g. "{example}"', value)
+        return value
+    return parse
+
+
+def _username(value: Any, where: str, _: Path) -> str:
+    if not isinstance(value, str) or not USERNAME_CHARS.fullmatch(value):
+        raise _fail(where, "1 to 128 printable ASCII characters without spaces", value)
+    return value
+
+
+def _broker(value: Any, where: str, _: Path) -> Broker:
+    return parse_broker(value, where)
+
+
 def _token(value: Any, where: str, _: Path) -> str:
     if not isinstance(value, str) or not TOKEN_CHARS.fullmatch(value):
         raise ConfigError(where, "expected 16 to 256 printable ASCII characters without "
@@ -198,6 +232,34 @@ def parse_listen(value: Any, where: str) -> Listen:
         except ValueError:
             raise ConfigError(where, f"{host!r} is not an IP address (or localhost)") from None
     return Listen(host, port)
+
+
+def parse_broker(value: Any, where: str) -> Broker:
+    """``"mqtt://HOST:PORT"`` or, with TLS, ``"mqtts://HOST:PORT"`` (an IPv4 literal,
+    ``[IPv6]`` or a DNS name; the port, 1..65535, is never left out)."""
+    expected = f'a broker "mqtt://HOST:PORT" or "mqtts://HOST:PORT", {BROKER_EXAMPLE}'
+    found = BROKER_URL.fullmatch(value) if isinstance(value, str) else None
+    if found is None:
+        raise _fail(where, expected, value)
+    host = found[2] or found[3]
+    port = int(found[4])
+    if not 1 <= port <= 65535:
+        raise ConfigError(where, f"port {port} is not 1..65535 ({BROKER_EXAMPLE})")
+    if not _is_host(host, bracketed=found[2] is not None):
+        shown = repr(host) if len(host) <= SHOWN_CHARS else repr(host[:SHOWN_CHARS]) + "..."
+        raise ConfigError(where, f"{shown} is not an IP address or a host name "
+                                 f"({BROKER_EXAMPLE})")
+    return Broker(host, port, tls=found[1] == "mqtts")
+
+
+def _is_host(host: str, bracketed: bool) -> bool:
+    """Whether ``host`` is an IPv6 literal (``bracketed``), an IPv4 literal or a DNS name."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return not bracketed and not re.fullmatch(r"[0-9.]+", host) and \
+            HOST_NAME.fullmatch(host) is not None
+    return address.version == (6 if bracketed else 4)
 
 
 # -- the schema: section -> key -> (Config field, parser) -----------------------------
@@ -227,6 +289,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "level": ("opponent_level", _level),
         "coach": ("opponent_coach", _boolean),
         "blunder_threshold": ("opponent_blunder_threshold", _fraction),
+        "remote": ("opponent_remote", _name("izmir")),
     },
     "speech": {
         "enabled": ("speech_enabled", _boolean),
@@ -239,16 +302,39 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "listen": ("listen", _listen),
         "token": ("token", _token),
     },
+    "network": {
+        "broker": ("network_broker", _broker),
+        "username": ("network_username", _username),
+        "password_file": ("network_password_file", _path),
+        "ca_file": ("network_ca_file", _path),
+        "board": ("network_board", _name("athens")),
+        "club": ("network_club", _name("home")),
+        "publish": ("network_publish", _boolean),
+    },
     "daemon": {
         "state_dir": ("state_dir", _path),
         "log_level": ("log_level", _choice(LOG_LEVELS)),
     },
 }
+REFUSED: dict[str, dict[str, str]] = {
+    "network": {
+        "password": "the password is never in the config file: put it in a file of its own "
+                    "(chmod 600) and name that file with password_file",
+    },
+}
+"""Keys that are refused with a reason rather than as unknown: section -> key -> why."""
+FORM_REFUSED: dict[str, str] = {
+    "remote": "the remote board is named in the config file ([opponent] remote) only; "
+              "the web page cannot point the board at another board",
+}
+"""The [opponent] keys the web page's form may not change: key -> why."""
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
 OPPONENT_PREFIX = "opponent_"
 TAVLI_PREFIX = "tavli_"
 SPEECH_PREFIX = "speech_"
 """The [opponent] keys' values go into :class:`OpponentSettings` under their own names."""
+NETWORK_PREFIX = "network_"
+"""The [network] keys' values go into :class:`NetworkSettings` under their own names."""
 
 
 def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
@@ -263,7 +349,8 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
         for key, value in table.items():
             where = f"{source}: [{section}] {key}"
             if key not in keys:
-                raise ConfigError(where, "unknown key" + _suggest(key, list(keys)))
+                why = REFUSED.get(section, {}).get(key)
+                raise ConfigError(where, why or "unknown key" + _suggest(key, list(keys)))
             name, parse = keys[key]
             values[name] = parse(value, where, base)
     rules = MatchRules(**{k: values.pop(k) for k in RULE_KEYS if k in values})
@@ -273,11 +360,56 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
                           for k in list(values) if k.startswith(TAVLI_PREFIX)})
     speech = SpeechSettings(**{k.removeprefix(SPEECH_PREFIX): values.pop(k)
                                for k in list(values) if k.startswith(SPEECH_PREFIX)})
-    if not computer_may_play(values.get("variant", "portes")) and opponent.color is not None:
+    network = NetworkSettings(**{k.removeprefix(NETWORK_PREFIX): values.pop(k)
+                                 for k in list(values) if k.startswith(NETWORK_PREFIX)})
+    variant = values.get("variant", "portes")
+    _check_network(network, source)
+    _check_remote(opponent, network, variant, source)
+    if not computer_may_play(variant) and opponent.color is not None and opponent.remote is None:
         raise ConfigError(f"{source}: [opponent] color",
-                          f"the computer plays Portes only, not variant {values['variant']!r}")
+                          f"the computer plays Portes only, not variant {variant!r}")
     return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, speech=speech,
-                  **values)
+                  network=network, **values)
+
+
+def _check_network(network: NetworkSettings, source: str) -> None:
+    """The [network] keys that need one another: a broker its board, a login both halves,
+    a CA file a TLS broker."""
+    where = f"{source}: [network]"
+    if network.broker is not None and network.board is None:
+        raise ConfigError(f"{where} broker",
+                          'needs [network] board, this board\'s name (e.g. board = "athens")')
+    if network.username is not None and network.password_file is None:
+        raise ConfigError(f"{where} username",
+                          "needs [network] password_file, the file that holds the password")
+    if network.password_file is not None and network.username is None:
+        raise ConfigError(f"{where} password_file",
+                          "needs [network] username, the login the password is for")
+    if network.ca_file is not None and (network.broker is None or not network.broker.tls):
+        broker = "no broker is set" if network.broker is None else f"broker is {network.broker}"
+        raise ConfigError(f"{where} ca_file",
+                          f'is for a TLS broker only ("mqtts://HOST:PORT"), and {broker}')
+
+
+def _check_remote(opponent: OpponentSettings, network: NetworkSettings, variant: str,
+                  source: str) -> None:
+    """``[opponent] remote``: a board on this board's broker, not this board, playing
+    ``color`` at Portes."""
+    if opponent.remote is None:
+        return
+    where = f"{source}: [opponent] remote"
+    if network.broker is None or network.board is None:
+        raise ConfigError(where, "needs [network] broker and board (the broker both boards "
+                                 'use and this board\'s name), e.g. broker = '
+                                 '"mqtt://192.168.1.20:1883", board = "athens"')
+    if opponent.color is None:
+        raise ConfigError(where, 'needs [opponent] color, the colour the remote board\'s '
+                                 'player plays: "white" or "black"')
+    if opponent.remote == network.board:
+        raise ConfigError(where, f"{opponent.remote!r} is this board's own name ([network] "
+                                 "board): name the other board")
+    if variant != REMOTE_VARIANT:
+        raise ConfigError(where, f"the remote board plays Portes only, not variant {variant!r}")
 
 
 def parse_opponent(changes: Mapping[str, Any], where: str,
@@ -286,9 +418,11 @@ def parse_opponent(changes: Mapping[str, Any], where: str,
 
     Checked as the config file's keys are; a fault names ``where`` and the key.
     """
-    keys = SCHEMA["opponent"]
+    keys = {k: v for k, v in SCHEMA["opponent"].items() if k not in FORM_REFUSED}
     values: dict[str, Any] = {}
     for key, value in changes.items():
+        if key in FORM_REFUSED:
+            raise ConfigError(f"{where}: {key}", FORM_REFUSED[key])
         if key not in keys:
             shown = key if len(key) <= SHOWN_CHARS else key[:SHOWN_CHARS] + "..."
             raise ConfigError(f"{where}: {shown}", "unknown key" + _suggest(key, list(keys)))
@@ -301,6 +435,9 @@ def _unknown_section(source: str, name: str) -> ConfigError:
     for section, keys in SCHEMA.items():
         if name in keys:
             return ConfigError(f"{source}: {name}", f"belongs in the [{section}] table")
+    for refused in REFUSED.values():
+        if name in refused:
+            return ConfigError(f"{source}: {name}", refused[name])
     return ConfigError(f"{source}: [{name}]", "unknown table" + _suggest(name, list(SCHEMA)))
 
 

@@ -1,15 +1,21 @@
 """The daemon hands the config's [opponent] to the game, and tells the referee (it never
 probes for itself) whether GNU Backgammon is installed; a match resumed from the journal
-keeps the mode its new_match named."""
+keeps the mode its new_match named; the page offers the friend's board the config names
+(``friends``, ``remote``) and nothing else."""
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from daemon_support import reset_logging
 from gnubg_support import fake_gnubg
+from web_support import free_port
 
 from tavla_pi.config import Config
 from tavla_pi.daemon import startup
@@ -17,7 +23,10 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.engine import NOT_INSTALLED
 from tavla_pi.engine.levels import Level
+from tavla_pi.errors import BadInputError
+from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
 
 CONFIGURED = OpponentSettings(color=Color.WHITE, level=Level.ADVANCED, coach=False,
@@ -71,3 +80,114 @@ def test_a_restart_keeps_the_mode_the_menu_chose(tmp_path: Path) -> None:
                                                                         level=Level.CASUAL)
     finally:
         again.close()
+
+
+# ---- a friend's board as the page's opponent (docs/REMOTE.md) ------------------------------
+
+FRIEND = OpponentSettings(color=Color.BLACK, remote="izmir")
+"""The config's friend's board: izmir's player plays Black."""
+
+
+def on_a_network(opponent: OpponentSettings = FRIEND) -> Config:
+    """A config of board athens on a broker nobody answers at (the link only retries)."""
+    return Config(backend="sim", opponent=opponent, network=NetworkSettings(
+        broker=Broker("127.0.0.1", free_port()), board="athens"))
+
+
+def change(desk: SettingsDesk, changes: dict[str, Any]) -> dict[str, Any]:
+    """POST /api/settings as the desk takes it."""
+    return desk.change(json.dumps(changes).encode())
+
+
+def athens(folder: Path) -> Iterator[SettingsDesk]:
+    """The settings of board athens, whose config names the friend's board izmir."""
+    program = fake_gnubg(folder / "bin", folder / "fake")
+    opened = startup.open_daemon(on_a_network(), folder / "state", Notifier(None),
+                                 gnubg=program)
+    try:
+        yield SettingsDesk(opened.core, opened.speech)
+    finally:
+        opened.close()  # the link's thread takes about a second to end
+
+
+@pytest.fixture
+def friendly(tmp_path: Path) -> Iterator[SettingsDesk]:
+    """Board athens, for one test."""
+    yield from athens(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SettingsDesk]:
+    """Board athens, for the refusals (each leaves it as it was)."""
+    yield from athens(tmp_path_factory.mktemp("refusing"))
+
+
+def test_the_configured_friends_board_is_offered(friendly: SettingsDesk) -> None:
+    settings = friendly.settings()
+    assert (settings["friends"], settings["remote"], settings["color"]) == (
+        ["izmir"], "izmir", "black")
+    assert [m.remote for m in friendly.core.referee.menu.modes] == [None, "izmir"] + [None] * 15
+
+
+def test_the_page_plays_the_friend_or_not(friendly: SettingsDesk) -> None:
+    referee = friendly.core.referee
+    answer = change(friendly, {"remote": None})  # set up for the first game: at once
+    assert (answer["remote"], answer["color"], answer["applied"]) == (None, None, "now")
+    assert referee.settings.opponent.remote is None
+    answer = change(friendly, {"remote": "izmir", "level": "casual"})
+    assert (answer["remote"], answer["color"], answer["applied"]) == ("izmir", "black", "now")
+    assert referee.settings.opponent == replace(FRIEND, level=Level.CASUAL)
+    answer = change(friendly, {"color": "white"})  # a colour alone: the computer's
+    assert (answer["remote"], answer["color"]) == (None, "white")
+    answer = change(friendly, {"remote": "izmir", "color": "black"})  # its own colour
+    assert (answer["remote"], answer["color"]) == ("izmir", "black")
+    answer = change(friendly, {"coach": False})  # nothing said of the friend: it stays
+    assert (answer["remote"], answer["coach"]) == ("izmir", False)
+    answer = change(friendly, {"remote": None, "color": "white"})
+    assert (answer["remote"], answer["color"]) == (None, "white")
+    new_matches = [e for e in friendly.core.hub.game if e.type is EventType.NEW_MATCH]
+    assert new_matches[-1].fields == {"match_length": 0, "opponent": "white",
+                                      "level": "casual"}
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"remote": "ankara"}, 'request body: remote: expected a friend\'s board the config '
+                           'names ("izmir") or null, got \'ankara\''),
+    ({"remote": "athens"}, "request body: remote: expected a friend's board"),
+    ({"remote": ""}, "request body: remote: expected a friend's board"),
+    ({"remote": 5}, "request body: remote: expected a friend's board"),
+    ({"remote": True}, "request body: remote: expected a friend's board"),
+    ({"remote": ["izmir"]}, "request body: remote: expected a friend's board"),
+    ({"remote": {"board": "izmir"}}, "request body: remote: expected a friend's board"),
+    ({"remote": "i" * 5000}, "request body: remote: expected a friend's board"),
+    ({"remote": "izmir", "color": "white"},
+     "request body: color: the board izmir plays black, as the config says"),
+    ({"remote": "izmir", "variant": "plakoto"},
+     "request body: variant: the board izmir plays Portes only, not 'plakoto'"),
+    ({"colour": "black"}, "request body: colour: unknown key (known: color, level, coach, "
+                          "blunder_threshold); did you mean 'color'?"),
+])
+def test_a_wrong_remote_is_refused_naming_the_key(refusing: SettingsDesk,
+                                                  changes: dict[str, Any],
+                                                  words: str) -> None:
+    before = refusing.settings()
+    with pytest.raises(BadInputError) as refused:
+        change(refusing, changes)
+    assert str(refused.value).startswith(words) and len(str(refused.value)) < 400
+    assert refusing.settings() == before
+    assert refusing.core.referee.next_opponent == FRIEND
+
+
+def test_without_a_friend_in_the_config_none_is_offered(tmp_path: Path) -> None:
+    opened = startup.open_daemon(Config(backend="sim"), tmp_path / "state", Notifier(None),
+                                 gnubg=None)
+    try:
+        desk = SettingsDesk(opened.core, opened.speech)
+        assert (desk.settings()["friends"], desk.settings()["remote"]) == ([], None)
+        with pytest.raises(BadInputError, match=r"^request body: remote: expected a "
+                                                r"friend's board the config names \(none is "
+                                                r"configured\) or null, got 'izmir'$"):
+            change(desk, {"remote": "izmir"})
+        assert change(desk, {"remote": None})["remote"] is None
+    finally:
+        opened.close()

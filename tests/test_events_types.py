@@ -20,7 +20,8 @@ WIRE_NAMES = ["new_match", "game_started", "opening_roll", "rolled", "lifted", "
               "in_sync", "played", "rejected", "no_legal_move", "double_offered",
               "double_taken", "double_dropped", "game_over", "match_over",
               "hint", "blunder_warning", "resign_offered", "resign_accepted", "resign_declined",
-              "review", "engine_play", "takeback", "spoken"]
+              "review", "engine_play", "takeback", "spoken", "remote_play", "remote_status",
+              "remote_match", "remote_sent", "remote_taken", "dice_commit", "dice_reveal"]
 """The ``"type"`` strings of the journal and the wire: those before the enumeration, then
 the ones added since."""
 

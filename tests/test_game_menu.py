@@ -145,11 +145,11 @@ def test_a_short_press_outside_the_menu_changes_nothing() -> None:
 def test_without_gnubg_only_two_players_is_offered_and_the_menu_says_why() -> None:
     made = runner(engine_missing=NOT_INSTALLED)
     run(made, {"setup": "start"}, HOLD)
-    assert made.state()["menu"] == {"opponent": None, "level": None, "variant": "portes",
-                                    "notice": None}
+    assert made.state()["menu"] == {"opponent": None, "level": None, "remote": None,
+                                    "variant": "portes", "notice": None}
     run(made, PRESS)
-    assert made.state()["menu"] == {"opponent": None, "level": None, "variant": "plakoto",
-                                    "notice": NOT_INSTALLED}
+    assert made.state()["menu"] == {"opponent": None, "level": None, "remote": None,
+                                    "variant": "plakoto", "notice": NOT_INSTALLED}
     events = run(made, *[PRESS] * 3, HOLD)  # Fevga, tavli, Portes: no computer between
     assert new_matches(events) == [{"match_length": 0}]
     configured = runner(OpponentSettings(color=B), engine_missing=NOT_INSTALLED)

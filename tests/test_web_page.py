@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from programs import needs
-from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon
+from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, SimDaemon, centre, target_of
 
 from tavla_pi.leds.palette import (
     ADD,
@@ -94,22 +94,8 @@ def pixel(rgb: tuple[int, int, int], state: dict[str, Any]) -> str:
     return to_hex(scale(rgb, state["led_brightness"]))
 
 
-def centre(page: Page, selector: str) -> tuple[float, float]:
-    """The middle of the last element ``selector`` finds (found again if redrawn meanwhile)."""
-    for _ in range(50):
-        box = page.locator(selector).last.bounding_box()
-        if box is not None:
-            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        page.wait_for_timeout(20)
-    raise AssertionError(f"{selector} is not drawn")
 
 
-def target_of(location: str, color: str) -> str:
-    if location == "bar":
-        return "rect.bar"
-    if location == "off":
-        return f"rect.tray[data-color={color}]"
-    return f"polygon.point[data-loc='{location}']"
 
 
 def lift(page: Page, source: str, color: str = "white") -> None:

@@ -21,10 +21,12 @@ from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 
 TOKEN = "s3cret-token-0123456789"
-DEFAULTS = {"color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
-            "variant": "portes", "engine": {"installed": True, "message": None},
-            "speech": {"enabled": False, "language": "en", "follows_page": True, "rate": 160,
-                       "volume": 100}}
+DEFAULTS: dict[str, Any] = {
+    "color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
+    "remote": None, "friends": [], "variant": "portes",
+    "engine": {"installed": True, "message": None},
+    "speech": {"enabled": False, "language": "en", "follows_page": True, "rate": 160,
+               "volume": 100}}
 
 
 def run(coro: Any) -> Any:

@@ -16,9 +16,12 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daemon_process import wait_for_notify
+
+if TYPE_CHECKING:  # playwright is imported by the page tests, after their skip
+    from playwright.sync_api import Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -109,3 +112,25 @@ class SimDaemon:
         assert status == 200, answer
         result: dict[str, Any] = answer
         return result
+
+
+# ---- what a hand does on a page ---------------------------------------------------------
+
+def centre(page: Page, selector: str) -> tuple[float, float]:
+    """The middle of the last element ``selector`` finds (found again if redrawn meanwhile)."""
+    page.wait_for_selector(selector)
+    for _ in range(50):
+        box = page.locator(selector).last.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector} is not drawn")
+
+
+def target_of(location: str, color: str) -> str:
+    """The page's element for a place on the board (a point, the bar, a tray)."""
+    if location == "bar":
+        return "rect.bar"
+    if location == "off":
+        return f"rect.tray[data-color={color}]"
+    return f"polygon.point[data-loc='{location}']"

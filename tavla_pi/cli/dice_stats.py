@@ -6,7 +6,10 @@ schema takes dice 1..6 only) and events that do not follow the rules, with
 the rest of their match, are left out, each with a warning naming file and
 line.  Files named on the command line (replay output, a copied journal)
 are read line by line the same way, without the rules' check (they need not
-hold whole games).
+hold whole games).  The rolls of a match with a friend's board are checked
+against both boards' commitments and contributions
+(:func:`tavla_pi.remote.audit.dice_problems`): a roll that is not the two
+boards' fair dice is a warning naming the match and the roll.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from tavla_pi.decode.calibration import default_state_dir
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.journal import JOURNAL_NAME
 from tavla_pi.events.scan import scan_file
+from tavla_pi.remote.audit import dice_problems
 from tavla_pi.stats.dice import (
     FACE_VALUES,
     ROLLS,
@@ -72,6 +76,7 @@ def _file_rolls(files: list[Path]) -> Rolls:
     for path in files:
         scan = scan_file(path)
         warnings += [f"{path}:{line}: {problem} (left out)" for line, problem in scan.bad]
+        warnings += [f"{path}: the dice: {problem}" for problem in dice_problems(scan.events)]
         rolls += dice_from_events(scan.events)
     return rolls, warnings, ", ".join(map(str, files))
 
@@ -82,7 +87,9 @@ def _state_rolls(state_dir: Path) -> Rolls:
     if not history.matches and not history.warnings:
         raise BadInputError(str(state_dir / JOURNAL_NAME), "no journal here (nothing recorded)")
     rolls = [roll for log in history.matches for roll in dice_from_events(log.events)]
-    return rolls, history.warnings, str(state_dir)
+    unfair = [f"{state_dir}: the dice: {problem}" for log in history.matches
+              for problem in dice_problems(log.events)]
+    return rolls, history.warnings + unfair, str(state_dir)
 
 
 def report(rolls: list[tuple[int, int]]) -> str:

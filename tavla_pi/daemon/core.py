@@ -6,6 +6,10 @@ status line.  An event a client has seen is therefore always on disk.  When
 the journal cannot take events the game is ahead of it: ``failure`` keeps
 why (a simulator request under way answers with it), ``on_fatal`` stops the
 daemon, and systemd's restart brings the game back from the journal.
+
+With a friend's board (``remote``, :class:`~tavla_pi.remote.session.RemoteGame`),
+each step first reads what the peer sent, and each batch of events carries the
+messages it sends, journaled with it and published once it is on disk.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.remote.session import RemoteGame
 
 log = logging.getLogger("tavla_pi.daemon")
 
@@ -45,7 +50,7 @@ class Core:
 
     def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
                  notifier: Notifier, *, rolls: simstore.RollCount | None = None,
-                 reviews: Reviews | None = None) -> None:
+                 reviews: Reviews | None = None, remote: RemoteGame | None = None) -> None:
         self.pipeline = pipeline
         self.referee: Referee = pipeline.referee
         self.journal = journal
@@ -54,6 +59,8 @@ class Core:
         self.rolls = rolls or simstore.RollCount()
         self.reviews = reviews
         """The games' reviews by gnubg, made in the background (None: none are made)."""
+        self.remote = remote
+        """The friend's board's side of the match (None: no remote board is configured)."""
         self.on_fatal: Callable[[BaseException], None] | None = None
         self.failure: BaseException | None = None
         self._status = ""
@@ -61,22 +68,24 @@ class Core:
     def step(self) -> None:
         """One scan of the board: its events committed, then the LEDs show the result;
         then a review finished in the background, if any, is committed."""
-        self.commit(self.pipeline.decide())
+        early = [] if self.remote is None else self.remote.before(
+            self.referee, self.pipeline.clock.now_ms())
+        self.commit(early + self.pipeline.decide())
         self.pipeline.show(self.pipeline.decided_at)
         if self.reviews is not None:
             self.commit(self.reviews.poll(self.pipeline.decided_at))
 
     def commit(self, events: list[Event]) -> None:
-        """Journal ``events``, then publish them, log them and update the status line."""
+        """Journal ``events`` (with the messages they send the remote board), then publish
+        them, log them and update the status line."""
+        if self.remote is not None:
+            events = events + self.remote.after(self.referee, events)
+        if events:
+            self._journal(events)
+        if self.remote is not None:  # what the journal holds (and what is sent again)
+            self.remote.publish()
         if not events:
             return
-        try:
-            self.journal.append(events)
-        except Exception as exc:  # the game is now ahead of its journal: stop, restart from it
-            self.failure = exc
-            if self.on_fatal is not None:
-                self.on_fatal(exc)
-            raise
         self.rolls = self.rolls.add(events)
         if self.reviews is not None:
             self.reviews.note(events)
@@ -85,6 +94,15 @@ class Core:
             level, line = describe(event)
             log.log(level, line)
         self.update_status()
+
+    def _journal(self, events: list[Event]) -> None:
+        try:
+            self.journal.append(events)
+        except Exception as exc:  # the game is now ahead of its journal: stop, restart from it
+            self.failure = exc
+            if self.on_fatal is not None:
+                self.on_fatal(exc)
+            raise
 
     def update_status(self) -> None:
         """Tell systemd what the board is doing, when it changed."""
@@ -98,6 +116,8 @@ class Core:
         sends them first)."""
         state = snapshot(self.referee, self.pipeline, self.pipeline.backend.name)
         state["events"] = len(self.hub.game)
+        status = None if self.remote is None else self.remote.status(self.referee)
+        state["remote"] = None if status is None else status.to_json()
         return state
 
 

@@ -38,7 +38,7 @@ def open_engine(opponent: OpponentSettings, state_dir: Path, clock: Clock,
     gnubg = GnubgEngine.launch(state_dir / PREFS_DIR, program, timeout_s=GNUBG_TIMEOUT_S)
     engine = BackgroundEngine(gnubg, clock, deadline_ms=DECISION_DEADLINE_MS)
     engine.start()
-    if opponent.color is not None:
-        log.info("the computer plays %s at level %s (%s)", opponent.color.value,
+    if opponent.computer is not None:
+        log.info("the computer plays %s at level %s (%s)", opponent.computer.value,
                  opponent.level.value, program)
     return engine

@@ -11,11 +11,19 @@ for its first game takes it at once (its journal then says so with a
 ``variant`` ("portes", "plakoto", "fevga" or "tavli", the config's ``[game]
 variant``) goes to the referee the same way, as its ``next_variant``
 (``choose_variant``); the computer plays Portes only.
+
+``remote`` names a friend's board the config names (``[opponent] remote``: the
+referee's MENU offers it, :attr:`~tavla_pi.game.menu.Menu.modes`; the page's
+``friends``): the next match is with that board, in the colour the config gives
+it.  ``null`` is a match without a friend's board; so is a ``color`` sent alone
+(the computer's, or two players).  The page can never name a board the config
+does not.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from tavla_pi.bounded import LimitError, parse_json
@@ -24,10 +32,15 @@ from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
 from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.errors import BadInputError, EngineError
+from tavla_pi.game.menu import Mode
 from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
 
 WHERE = "request body"
+KEEP = object()
+"""``remote`` left out of a change: the friend's board stays as it was (unless ``color``
+is sent)."""
 
 
 class SettingsDesk:
@@ -39,8 +52,9 @@ class SettingsDesk:
 
     def settings(self) -> dict[str, Any]:
         """The settings the next new match takes, and whether the computer can play here."""
-        missing = self.core.referee.menu.engine_missing
-        return {**settings_json(self.core.referee.next_opponent),
+        referee = self.core.referee
+        missing = referee.menu.engine_missing
+        return {**settings_json(referee.next_opponent, tuple(friends(referee.menu.modes))),
                 "variant": self.core.referee.next_variant,
                 "engine": {"installed": missing is None, "message": missing},
                 "speech": self.speech.json()}
@@ -56,13 +70,16 @@ class SettingsDesk:
         changes = _object(body)
         speak = self.speech.checked(changes.pop("speech", {}))
         variant = parse_variant(changes.pop("variant", referee.next_variant))
-        chosen = parse_opponent(changes, WHERE, referee.next_opponent)
+        remote = changes.pop("remote", KEEP)
+        chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
+                             "color" in changes, friends(referee.menu.modes))
         if not computer_may_play(variant) and chosen.color is not None:
+            who = "the computer" if chosen.remote is None else f"the board {chosen.remote}"
             raise BadInputError(f"{WHERE}: variant",
-                                f"the computer plays Portes only, not {variant!r}: choose "
+                                f"{who} plays Portes only, not {variant!r}: choose "
                                 "two players for it")
         missing = referee.menu.engine_missing
-        if "color" in changes and chosen.color is not None and missing is not None:
+        if "color" in changes and chosen.computer is not None and missing is not None:
             raise EngineError(missing)
         if self.core.failure is not None:
             raise StoppingError(f"{self.core.failure}: the daemon stops and resumes from "
@@ -85,12 +102,43 @@ def parse_variant(value: object) -> str:
     return str(value)
 
 
-def settings_json(opponent: OpponentSettings) -> dict[str, Any]:
-    """The ``[opponent]`` keys of ``opponent`` as JSON values (``color`` null: two players)."""
+def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:
+    """The friends' boards among the MENU's ``modes``: name -> the colour it plays."""
+    return {m.remote: m.color for m in modes if m.remote is not None and m.color is not None}
+
+
+def with_friend(chosen: OpponentSettings, remote: object, color_sent: bool,
+                known: dict[str, Color]) -> OpponentSettings:
+    """``chosen`` with the friend's board ``remote`` names (:data:`KEEP`: as it was, unless
+    a ``color`` was sent); a BadInputError naming ``remote`` for a board not in ``known``."""
+    if remote is KEEP:  # a colour sent alone is the computer's (or two players)
+        return replace(chosen, remote=None) if color_sent else chosen
+    if remote is None:  # leaving a friend's board, no colour sent: two players
+        leaving = chosen.remote is not None and not color_sent
+        return replace(chosen, remote=None, color=None if leaving else chosen.color)
+    if not isinstance(remote, str) or remote not in known:
+        shown = ", ".join(f'"{name}"' for name in known) or "none is configured"
+        text = repr(remote) if len(repr(remote)) <= 60 else repr(remote)[:60] + "..."
+        raise BadInputError(f"{WHERE}: remote",
+                            f"expected a friend's board the config names ({shown}) or "
+                            f"null, got {text}")
+    color = known[remote]
+    if color_sent and chosen.color is not color:
+        raise BadInputError(f"{WHERE}: color",
+                            f"the board {remote} plays {color.value}, as the config says")
+    return replace(chosen, color=color, remote=remote)
+
+
+def settings_json(opponent: OpponentSettings,
+                  friends: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ``[opponent]`` keys of ``opponent`` as JSON values (``color`` null: two players;
+    ``remote``: the friend's board that plays ``color``, or null) and ``friends``: the
+    friends' boards the config names."""
     color = opponent.color
     return {"color": color.value if color is not None else None,
             "level": opponent.level.value, "coach": opponent.coach,
-            "blunder_threshold": opponent.blunder_threshold}
+            "blunder_threshold": opponent.blunder_threshold,
+            "remote": opponent.remote, "friends": list(friends)}
 
 
 def _object(body: bytes) -> dict[str, Any]:

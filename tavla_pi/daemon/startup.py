@@ -4,7 +4,8 @@ State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
 the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
 pipeline, its speech (:mod:`tavla_pi.daemon.speech`),
-the games' reviews (by gnubg, if installed).  What fails to open closes what
+the games' reviews (by gnubg, if installed), the friend's board
+(:mod:`tavla_pi.daemon.remote`).  What fails to open closes what
 was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
@@ -27,6 +28,7 @@ from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
+from tavla_pi.daemon.remote import friends_of, open_remote
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
@@ -123,7 +125,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         engine = open_engine(config.opponent, state_dir, clock, gnubg)
         if engine is not None:
             stack.callback(engine.close)
-        referee = Referee(game, dice, engine=engine,
+        referee = Referee(game, dice, engine=engine, friends=friends_of(config),
                           engine_missing=engine_missing(config, engine))
         resume.resume_from_journal(referee, journal, state, clock.now_ms())
         settings = PipelineSettings(stable_ms=config.stable_ms, brightness=config.brightness)
@@ -136,8 +138,9 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         reviews = open_reviews(state_dir, game.rules, clock, gnubg)
         stack.callback(reviews.close)
         reviews.load(events)
+        remote = open_remote(config, events, stack)
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
-                    reviews=reviews)
+                    reviews=reviews, remote=remote)
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = _open_desk(core, backend, dice, state_dir, config)
@@ -153,9 +156,9 @@ def engine_missing(config: Config, engine: BackgroundEngine | None) -> str | Non
     there is no computer opponent, no hint and no review."""
     if engine is not None:
         return None
-    if config.opponent.color is not None:
+    if config.opponent.computer is not None:
         log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
-                    config.opponent.color.value, NOT_INSTALLED)
+                    config.opponent.computer.value, NOT_INSTALLED)
     else:
         log.info("no computer opponent, no hints and no reviews: %s", NOT_INSTALLED)
     return NOT_INSTALLED

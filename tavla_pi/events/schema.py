@@ -94,6 +94,28 @@ def _language(value: Any) -> bool:
     return value in ("el", "tr", "en")
 
 
+def _hex64(value: Any) -> bool:
+    """A SHA-256 digest or a dice contribution: 64 lowercase hex digits."""
+    return isinstance(value, str) and len(value) == 64 and all(
+        c in "0123456789abcdef" for c in value)
+
+
+def _uid(value: Any) -> bool:
+    """A remote match's id: 32 lowercase hex digits."""
+    return isinstance(value, str) and len(value) == 32 and all(
+        c in "0123456789abcdef" for c in value)
+
+
+def _board_name(value: Any) -> bool:
+    """A board's name on the network: ``[a-z0-9-]{1,32}``."""
+    return isinstance(value, str) and 0 < len(value) <= 32 and all(
+        c in "abcdefghijklmnopqrstuvwxyz0123456789-" for c in value)
+
+
+def _seq(value: Any) -> bool:
+    return _count(value) and value >= 1
+
+
 def _object(value: Any) -> bool:
     return isinstance(value, dict)
 
@@ -137,16 +159,28 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
     EventType.TAKEBACK: {"player": _color, "dice": _dice, "position_id": _text,
                          "match_id": _text},
     EventType.SPOKEN: {"text": _sentence, "language": _language, "about": _text},
+    EventType.REMOTE_PLAY: {"player": _color, "dice": _dice, "play": _text,
+                            "position_id": _text},
+    EventType.REMOTE_STATUS: {"peer": _board_name, "connected": _flag},
+    EventType.REMOTE_MATCH: {"match_uid": _uid, "peer": _board_name, "color": _color},
+    EventType.REMOTE_SENT: {"match_uid": _uid, "seq": _seq, "message": _object},
+    EventType.REMOTE_TAKEN: {"match_uid": _uid, "seq": _seq},
+    EventType.DICE_COMMIT: {"match_uid": _uid, "roll": _count, "board": _board_name,
+                            "digest": _hex64},
+    EventType.DICE_REVEAL: {"match_uid": _uid, "roll": _count, "board": _board_name,
+                            "contribution": _hex64},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 
 OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
-    EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text,
-                          "variant": lambda v: v == "tavli" or _game(v)},
     EventType.GAME_STARTED: {"variant": _game},
     EventType.OPENING_ROLL: {"starter": _color},
     EventType.PLAYED: {"board": _board},
     EventType.DOUBLE_TAKEN: {"beaver": _flag},
+    EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text,
+                          "variant": lambda v: v == "tavli" or _game(v),
+                          "remote": _board_name},
+    EventType.DICE_COMMIT: {"contribution": _hex64},
 }
 """Fields that may be absent, but when present must pass their check."""
 

@@ -40,6 +40,13 @@ class EventType(enum.StrEnum):
     ENGINE_PLAY = "engine_play"        # the computer's chosen play, for the hand to carry out
     TAKEBACK = "takeback"              # a play taken back: the mover's turn is open again
     SPOKEN = "spoken"                  # a sentence said aloud: its text, language, what about
+    REMOTE_PLAY = "remote_play"        # the remote board's play, for the hand to carry out
+    REMOTE_STATUS = "remote_status"    # the link to the remote board came up or went down
+    REMOTE_MATCH = "remote_match"      # this match is played with the remote board: its id
+    REMOTE_SENT = "remote_sent"        # a message to the remote board, journaled before it goes
+    REMOTE_TAKEN = "remote_taken"      # the remote board's message of this number is applied
+    DICE_COMMIT = "dice_commit"        # a board's commitment to its share of one roll
+    DICE_REVEAL = "dice_reveal"        # a board's share of one roll, revealed
 
 
 UnknownType = NewType("UnknownType", str)

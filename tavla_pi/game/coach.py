@@ -285,7 +285,8 @@ class Coach:
     def warns(self, mover: Color) -> bool:
         """Whether DONE is checked for ``mover``: the coach on, a human against the computer."""
         opponent = self.settings.opponent
-        return opponent.coach and opponent.color is not None and mover is not opponent.color
+        computer = opponent.computer
+        return opponent.coach and computer is not None and mover is not computer
 
     # -- the referee's hooks ----------------------------------------------------------------
 

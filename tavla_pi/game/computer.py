@@ -38,6 +38,7 @@ from tavla_pi.engine import (
 )
 from tavla_pi.engine.interface import may_engine_double
 from tavla_pi.errors import TavlaError
+from tavla_pi.game.friend import FriendSeat
 from tavla_pi.game.resign import answer_due, offer_due, offer_to_make
 from tavla_pi.game.seat import (
     AnswersResignation,
@@ -93,8 +94,11 @@ ComputerAnswer = CubeAction | TakeDecision | ResignAnswer | Resignation | Engine
 
 
 def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Seat:
-    """The seat of ``opponent``: the computer on ``engine``, or the hand at the board
-    when the match is between two players or there is no engine to play."""
+    """The seat of ``opponent``: the remote board it names, the computer on ``engine``,
+    or the hand at the board when the match is between two players or there is no
+    engine to play."""
+    if opponent.remote is not None and opponent.color is not None:
+        return FriendSeat(opponent.remote, opponent.color)
     if engine is None or opponent.color is None:
         return HandSeat()
     return Computer(opponent, engine)
@@ -104,6 +108,8 @@ class Computer:
     """The colour the computer plays, its engine, and the one question out at a time."""
 
     name = "the computer"
+    takebacks = True
+    """The human may take a play back until the computer's checkers move."""
 
     def __init__(self, opponent: OpponentSettings, engine: BackgroundEngine) -> None:
         self.opponent = opponent
@@ -142,6 +148,10 @@ class Computer:
     def pending(self) -> bool:
         """True while a question is out or waits for its retry (the game waits on time)."""
         return self._job is not None or self._retry_at is not None
+
+    def ask_roll(self, now: int) -> bool:
+        """The board's dice roll for the computer and the human alike."""
+        return False
 
     def wait(self, timeout_s: float) -> bool:
         """Block until the question out is answered (replay and tests only); False on

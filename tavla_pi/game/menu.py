@@ -6,6 +6,7 @@ the window (``GameSettings.menu_confirm_ms``, renewed by each press) pass
 cancels.  So "long, long" is a new match in the current mode, as it always was.
 
 The modes, in order (:data:`MODES`): Portes between two players; Portes with
+each friend's board the config names (``[opponent] remote``, :meth:`Menu.modes`); Portes with
 the computer playing Black at each level, beginner to world class; with the
 computer playing White at each level; Plakoto, Fevga and a tavli match (the
 three in turn) between two players (the computer plays Portes only); then
@@ -28,11 +29,13 @@ from tavla_pi.rules.color import Color
 @dataclass(frozen=True, slots=True)
 class Mode:
     """What a match plays and who: the computer's colour (None: two players), its
-    level, and the game (``variant``: "portes", "plakoto", "fevga" or "tavli")."""
+    level, and the game (``variant``: "portes", "plakoto", "fevga" or "tavli");
+    ``remote``: the friend's board that plays ``color`` instead of the computer."""
 
     color: Color | None = None
     level: Level = Level.EXPERT
     variant: str = "portes"
+    remote: str | None = None
 
     @classmethod
     def of(cls, opponent: OpponentSettings, variant: str = "portes") -> Mode:
@@ -40,13 +43,15 @@ class Mode:
         one mode whatever the level kept for next time)."""
         if opponent.color is None:
             return cls(variant=variant)
+        if opponent.remote is not None:
+            return cls(opponent.color, remote=opponent.remote)
         return cls(opponent.color, opponent.level, variant)
 
     def apply(self, opponent: OpponentSettings) -> OpponentSettings:
         """``opponent`` in this mode (two players keep the level for the next time)."""
         if self.color is None:
-            return replace(opponent, color=None)
-        return replace(opponent, color=self.color, level=self.level)
+            return replace(opponent, color=None, remote=None)
+        return replace(opponent, color=self.color, level=self.level, remote=self.remote)
 
     @property
     def level_number(self) -> int:
@@ -54,9 +59,14 @@ class Mode:
         return list(Level).index(self.level) + 1
 
     @property
+    def key(self) -> Mode:
+        """The mode as :data:`MODES` lists it (two players whatever the level kept)."""
+        return self if self.color is not None else Mode(variant=self.variant)
+
+    @property
     def index(self) -> int:
-        """Where this mode stands in :data:`MODES`."""
-        return MODES.index(self if self.color is not None else Mode(variant=self.variant))
+        """Where this mode stands in :data:`MODES` (a friend's mode is not there)."""
+        return MODES.index(self.key)
 
 
 GREEK_GAMES: tuple[str, ...] = ("plakoto", "fevga", "tavli")
@@ -83,9 +93,12 @@ class MenuView:
 class Menu:
     """The MENU state machine; the referee feeds it presses and starts the match it names."""
 
-    def __init__(self, confirm_ms: int, engine_missing: str | None = None) -> None:
+    def __init__(self, confirm_ms: int, engine_missing: str | None = None,
+                 friends: tuple[OpponentSettings, ...] = ()) -> None:
         self.confirm_ms = confirm_ms
         self.engine_missing = engine_missing
+        self.modes: tuple[Mode, ...] = (MODES[0], *(Mode.of(f) for f in friends), *MODES[1:])
+        """The modes short presses show, the friends' boards after two players."""
         self.armed_until = -1
         self.mode = Mode()
         self.notice: str | None = None
@@ -119,8 +132,12 @@ class Menu:
         return MenuView(self.mode, self.notice) if self.armed(now) else None
 
     def _after(self, mode: Mode) -> Mode:
-        following = MODES[(mode.index + 1) % len(MODES)]
-        if self.engine_missing is not None and following.color is not None:
+        modes = self.modes
+        at = modes.index(mode.key) if mode.key in modes else 0
+        following = modes[(at + 1) % len(modes)]
+        computer = following.color is not None and following.remote is None
+        if self.engine_missing is not None and computer:
             self.notice = self.engine_missing  # past the computer: Portes, or the next game
-            following = Mode() if mode.color is not None else Mode(variant=GREEK_GAMES[0])
+            mine = mode.color is not None and mode.remote is None
+            following = Mode() if mine else Mode(variant=GREEK_GAMES[0])
         return following

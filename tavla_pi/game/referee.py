@@ -32,7 +32,14 @@ from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import KEEPS_UNDO
 from tavla_pi.game.resumed import Resumed
-from tavla_pi.game.seat import AnswersResignation, Chooses, OffersResignation, Press, SeatAction
+from tavla_pi.game.seat import (
+    AnswersResignation,
+    Chooses,
+    OffersResignation,
+    Press,
+    SeatAction,
+    Throws,
+)
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.tavli import VariantResult, between_matches, game_start, high_first, kind_of
@@ -74,14 +81,15 @@ class Referee:
 
     def __init__(self, settings: GameSettings, dice: DiceSource, *,
                  engine: BackgroundEngine | None = None,
-                 engine_missing: str | None = None) -> None:
+                 engine_missing: str | None = None,
+                 friends: tuple[OpponentSettings, ...] = ()) -> None:
         self._settings = settings
         self.dice = dice
         self.engine = engine
         self.coach = coach_for(engine, settings, self._emit)
         self.next_opponent: OpponentSettings = settings.opponent
         self.next_variant = settings.variant
-        self.menu = Menu(settings.menu_confirm_ms, engine_missing)
+        self.menu = Menu(settings.menu_confirm_ms, engine_missing, friends)
         self.match: MatchState = new_match(settings.match_length, settings.rules)
         self.tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
         self.committed: VariantPosition = PortesPosition.initial()
@@ -143,7 +151,9 @@ class Referee:
         else:
             color, _, role = name.partition(".")
             if self.seat.refuses(Color(color), self.phase):
-                self._reject(Color(color), f"{self.seat.name} plays {color}")
+                theirs = self.seat.plays(Color(color))
+                self._reject(Color(color), f"{self.seat.name} plays {color}" if theirs
+                             else "the dice are on their way")
             else:
                 self._player_button(Color(color), role, long)
         return self._flush()
@@ -220,7 +230,7 @@ class Referee:
                 self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
-        self.undo = carry.resumed_undo(state, self.seat.color)
+        self.undo = carry.resumed_undo(state, self.seat.color) if self.seat.takebacks else None
 
     def set_opponent(self, opponent: OpponentSettings,
                      engine: BackgroundEngine | None = None) -> None:
@@ -243,7 +253,8 @@ class Referee:
     def busy(self) -> bool:
         """True while something waits on time: a pending DONE, a no-move pass or the engine."""
         pending = self.turn is not None and self.turn.done_pending_since is not None
-        return pending or self.phase is Phase.NO_MOVE or self.seat.pending or self.thinking
+        return (pending or self.phase is Phase.NO_MOVE or self.seat.pending
+                or self.coach.thinking)
 
     @property
     def thinking(self) -> bool:
@@ -341,7 +352,10 @@ class Referee:
             self._reject(color, f"{role.upper()} does nothing now ({phase.value})")
 
     def _opening_roll(self) -> None:
-        white, black = self.dice.roll_one(), self.dice.roll_one()
+        if not self.seat.ask_roll(self._now):
+            self._opening_throw(self.dice.roll_one(), self.dice.roll_one())
+
+    def _opening_throw(self, white: int, black: int) -> None:
         self.shown_dice = (white, black)
         self.opening_throws.append((white, black))
         if white == black:
@@ -362,11 +376,13 @@ class Referee:
             self._reject(color, f"it is {self.match.on_roll.value}'s turn")
         elif role == "cube":
             self._rule(color, self.offers.double(color))
-        else:
-            dice = self.dice.roll()
-            self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
-            self.match = rolled(self.match, (max(dice), min(dice)))
-            self._start_turn(dice)
+        elif not self.seat.ask_roll(self._now):
+            self._roll(color, self.dice.roll())
+
+    def _roll(self, color: Color, dice: tuple[int, int]) -> None:
+        self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
+        self.match = rolled(self.match, (max(dice), min(dice)))
+        self._start_turn(dice)
 
     def _start_turn(self, dice: tuple[int, int]) -> None:
         start = self.game_position()
@@ -448,7 +464,7 @@ class Referee:
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
-            if self.seat.plays(mover.opponent):  # may be taken back until it plays
+            if self.seat.takebacks and self.seat.plays(mover.opponent):  # until it plays
                 self.undo = carry.Undo.of(turn, before, play.result)
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
@@ -499,12 +515,15 @@ class Referee:
         self.tavli = TavliMatch.new(name, length, self.settings.tavli)
         self.committed = between_matches(self.committed)
         if not self.tavli.is_backgammon:  # the computer plays Portes only: two players
-            self.next_opponent = replace(self.next_opponent, color=None)
+            self.next_opponent = replace(self.next_opponent, color=None, remote=None)
         opponent = self.next_opponent
         self.settings = replace(self.settings, opponent=opponent, variant=name)
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
-        if opponent.color is not None:
+        if opponent.remote is not None and opponent.color is not None:
+            self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
+                       remote=opponent.remote)
+        elif opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
                        level=opponent.level.value)
         elif self.tavli.is_backgammon:
@@ -566,8 +585,17 @@ class Referee:
             self._rule(color, self.offers.answer_resignation(color, action.accept))
         elif isinstance(action, OffersResignation):
             self._rule(color, self.offers.offer_resignation(color, action.level))
+        elif isinstance(action, Throws):
+            self._seat_rolls(action.dice)
         else:
             self._seat_chooses(color, action)
+
+    def _seat_rolls(self, dice: tuple[int, int]) -> None:
+        """The dice the seat made: the opening throw, or the roll of the player on roll."""
+        if self.phase is Phase.OPENING:
+            self._opening_throw(*dice)
+        elif self.phase is Phase.AWAIT_ROLL:
+            self._roll(self.match.on_roll, dice)
 
     def _seat_chooses(self, color: Color, chosen: Chooses) -> None:
         """The seat's play, for the hand to carry out; none chosen: the hand plays it."""
@@ -576,8 +604,12 @@ class Referee:
         if play is None:
             self._follow(Turn.begin(self.game_position(), dice))
             return
-        self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
-                   play=play.notation, position_id=play.result.position_id())
+        if chosen.kind is EventType.REMOTE_PLAY:  # the friend's board's
+            self._emit(EventType.REMOTE_PLAY, player=color.value, dice=high_first(dice),
+                       play=play.notation, position_id=play.result.position_id())
+        else:
+            self._emit(EventType.ENGINE_PLAY, player=color.value, dice=high_first(dice),
+                       play=play.notation, position_id=play.result.position_id())
         self._follow(carry.follow_play(self.position(), color, dice, play))
 
     def _take_back(self, undo: carry.Undo) -> None:

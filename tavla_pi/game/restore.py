@@ -16,7 +16,8 @@ What an event must do to follow:
   setup, or a scenario's or the simulator's ``load``): a ``game_started``
   carries the whole position and Match ID, which must be readable.  A
   ``new_match`` against the computer names its colour (``opponent``) and
-  ``level``; without them the match is two players.
+  ``level``; against a friend's board its colour and the board (``remote``);
+  without them the match is two players.
 * ``opening_roll`` while the opening is rolled, naming the higher die's
   player as ``starter`` unless it is a tie.
 * ``rolled``: the player on roll, before rolling, with no double on offer
@@ -33,7 +34,8 @@ What an event must do to follow:
   (:mod:`tavla_pi.rules.resign`).
 * ``game_over`` right after the play, drop or accepted resignation that
   ended a game, with its result; ``match_over`` right after the ``game_over`` that decided a match.
-* ``engine_play``: the computer's choice, once per roll: a legal play of the
+* ``engine_play`` (and the friend's board's ``remote_play``): the computer's
+  choice, once per roll: a legal play of the
   rolled dice by the player on roll (``position_id`` its result); the state
   keeps it until the ``played`` that carries it out.
 * ``takeback``: the last ``played`` undone, while nothing but the opponent's
@@ -117,11 +119,18 @@ from tavla_pi.rules.variants import variant
 
 NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
 """Event types that say what the board showed and change no state."""
-ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN})
+REMOTE_ASIDES = frozenset({EventType.REMOTE_STATUS, EventType.REMOTE_MATCH,
+                           EventType.REMOTE_SENT, EventType.REMOTE_TAKEN,
+                           EventType.DICE_COMMIT, EventType.DICE_REVEAL})
+"""The remote side's record (:mod:`tavla_pi.remote`): the link, the messages, the dice's
+commitments; the game's state does not change by them (``tavla_pi.remote.audit`` checks
+the dice)."""
+ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN}) | REMOTE_ASIDES
 """Event types that come in the background, at any time, and change no state (a review,
-a sentence said aloud)."""
+a sentence said aloud, the remote side's record)."""
 
-KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.OUT_OF_SYNC,
+KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.REMOTE_PLAY,
+                        EventType.OUT_OF_SYNC,
                         EventType.IN_SYNC, EventType.REJECTED}) | ASIDES
 """Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
 
@@ -279,9 +288,12 @@ def _opponent_of(event: Event, configured: OpponentSettings) -> OpponentSettings
     null): two players.  Coaching stays as configured."""
     color = event.fields.get("opponent")
     if color is None:
-        return replace(configured, color=None)
+        return replace(configured, color=None, remote=None)
+    remote = event.fields.get("remote")
+    if remote is not None:
+        return replace(configured, color=Color(color), remote=remote)
     level = Level(event["level"])
-    return replace(configured, color=Color(color), level=level)
+    return replace(configured, color=Color(color), level=level, remote=None)
 
 
 def _match_of(event: Event) -> MatchState:
@@ -492,6 +504,7 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.RESIGN_ACCEPTED: _resign_accepted,
     EventType.RESIGN_DECLINED: _resign_declined,
     EventType.ENGINE_PLAY: restore_computer.fold_engine_play,
+    EventType.REMOTE_PLAY: restore_computer.fold_engine_play,
     EventType.TAKEBACK: restore_computer.takeback,
     **dict.fromkeys(NOTES | ASIDES, _noted),
 }

@@ -6,8 +6,8 @@ button, a resignation offered or answered, or the play it chose, which the
 hand at the board carries out from -> to (:mod:`tavla_pi.game.carry`).  The
 computer (:class:`~tavla_pi.game.computer.Computer`) is one seat; a
 :class:`HandSeat` is the match between two players at the board, where the
-hand decides for both colours.  A remote board is one more class with the
-same methods.
+hand decides for both colours; the remote board (:class:`~tavla_pi.game.friend.FriendSeat`)
+is the third, whose seat also makes the dice (:meth:`Seat.ask_roll`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from tavla_pi.events.types import EventType
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
@@ -64,12 +65,22 @@ class AnswersResignation:
 @dataclass(frozen=True)
 class Chooses:
     """The seat's play of the roll being moved, for the hand to carry out; None: the
-    hand plays the roll itself."""
+    hand plays the roll itself.  ``kind``: the event that shows it (the computer's
+    ``engine_play``, the remote board's ``remote_play``)."""
 
     play: Play | None
+    kind: EventType = EventType.ENGINE_PLAY
 
 
-SeatAction = Press | OffersResignation | AnswersResignation | Chooses
+@dataclass(frozen=True)
+class Throws:
+    """The dice of the roll the seat was asked for (:meth:`Seat.ask_roll`): an opening
+    throw (white's die, black's die) or the roll of the player on roll."""
+
+    dice: tuple[int, int]
+
+
+SeatAction = Press | OffersResignation | AnswersResignation | Chooses | Throws
 """What a seat decides, once per decision."""
 
 
@@ -89,6 +100,11 @@ class Seat(Protocol):
     @property
     def trouble(self) -> str | None:
         """Why the seat cannot decide now (None while it can)."""
+        ...
+
+    @property
+    def takebacks(self) -> bool:
+        """Whether the other player may take their last play back before the seat moves."""
         ...
 
     @property
@@ -113,6 +129,11 @@ class Seat(Protocol):
         """The seat's next decision at ``table``, once it is made."""
         ...
 
+    def ask_roll(self, now: int) -> bool:
+        """The hand asks for a roll: True when the seat makes the dice (they come later as
+        :class:`Throws`), False when the board's own dice roll them now."""
+        ...
+
     def withdraw(self) -> None:
         """Forget the decision under way (the game moved on)."""
         ...
@@ -128,6 +149,7 @@ class HandSeat:
     name = "the hand"
     color: Color | None = None
     trouble: str | None = None
+    takebacks = False
     thinking = False
     pending = False
 
@@ -142,6 +164,10 @@ class HandSeat:
     def update(self, table: Table, now: int) -> SeatAction | None:
         """Nothing to decide."""
         return None
+
+    def ask_roll(self, now: int) -> bool:
+        """The board's dice roll."""
+        return False
 
     def withdraw(self) -> None:
         """Nothing under way."""

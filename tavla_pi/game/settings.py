@@ -19,6 +19,8 @@ class OpponentSettings:
     DONE commits a play that loses more than ``blunder_threshold`` equity
     against the best one.  ``seed``: the noise seed of the noisy levels,
     journaled so that a replay or a resumed game chooses the same plays.
+    ``remote``: the name of a friend's board that plays ``color`` through the
+    broker (``[network]``); the computer then plays nobody.
     """
 
     color: Color | None = None
@@ -26,6 +28,12 @@ class OpponentSettings:
     coach: bool = True
     blunder_threshold: float = 0.08
     seed: int = 0
+    remote: str | None = None
+
+    @property
+    def computer(self) -> Color | None:
+        """The colour the computer plays (None: nobody, a friend's board included)."""
+        return self.color if self.remote is None else None
 
 
 @dataclass(frozen=True, slots=True)

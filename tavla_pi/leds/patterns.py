@@ -167,7 +167,8 @@ def menu(view: GameView) -> list[Light]:
     level (beginner 1 .. world class 6, from the 2 up), in its colour too; two
     players: both ends, each in its player's colour, the values dark for
     Portes, and for a Greek game its LED of the column's 2, 4 and 8 (Portes,
-    Plakoto, Fevga; all three for a tavli match) in the cube's colour.  The rest
+    Plakoto, Fevga; all three for a tavli match) in the cube's colour; a friend's
+    board: its end of the column in its colour and the 64 in the cube's.  The rest
     of the column is dark, so the cube's own light cannot be mistaken for it.
     """
     if view.menu is None:
@@ -176,6 +177,9 @@ def menu(view: GameView) -> list[Light]:
     if mode.color is None:
         lit = [Light(f"cube.owner.{c.value}", palette.player(c), waves.MENU) for c in Color]
         lit += [Light(f"cube.{v}", palette.CUBE, waves.MENU) for v in _MENU_GAMES[mode.variant]]
+    elif mode.remote is not None:
+        lit = [Light(f"cube.owner.{mode.color.value}", palette.player(mode.color), waves.MENU),
+               Light(f"cube.{CUBE_VALUES[-1]}", palette.CUBE, waves.MENU)]
     else:
         colour = palette.player(mode.color)
         lit = [Light(f"cube.owner.{mode.color.value}", colour, waves.MENU)]

@@ -89,6 +89,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "engine_trouble": view.engine_trouble,
         **tavli_state(view),
         "cube_in_play": referee.tavli.cube_allowed,
+        "remote": None,  # the daemon's: the friend's board (tavla_pi.remote.session)
     }
 
 
@@ -115,14 +116,16 @@ def coaching(coach: Coaching) -> dict[str, Any]:
 
 
 def menu_state(view: MenuView | None) -> dict[str, Any] | None:
-    """The armed MENU's mode: the computer's colour (``opponent``, null for two players),
-    its ``level`` (null for two players), the game (``variant``) and ``notice``: what to
-    install, or null."""
+    """The armed MENU's mode: the computer's (or the friend's board's) colour
+    (``opponent``, null for two players), its ``level`` (null for two players and a
+    friend), ``remote``: the friend's board (or null), the game (``variant``) and
+    ``notice``: what to install, or null."""
     if view is None:
         return None
-    color = view.mode.color
+    color, remote = view.mode.color, view.mode.remote
+    computer = color is not None and remote is None
     return {"opponent": color.value if color is not None else None,
-            "level": view.mode.level.value if color is not None else None,
+            "level": view.mode.level.value if computer else None, "remote": remote,
             "variant": view.mode.variant, "notice": view.notice}
 
 

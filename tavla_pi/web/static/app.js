@@ -16,7 +16,7 @@ const MAX_LOG = 300;
 const LED_REFRESH_MS = 150;
 const POLL_MS = 2000; // catches changes that neither an event nor the light announce
 const ANNOUNCED = new Set([
-  "rolled", "played", "engine_play", "opening_roll", "no_legal_move", "double_offered",
+  "rolled", "played", "engine_play", "remote_play", "opening_roll", "no_legal_move", "double_offered",
   "double_taken", "double_dropped", "game_over", "out_of_sync",
 ]); // the page's own words for these, until the board's speech says them
 
@@ -103,8 +103,20 @@ function onLeds(frame) {
 
 // ---- events --------------------------------------------------------------------
 
+/** The match's own events that may come between its new_match and its first game. */
+const MATCH_BOUND = new Set(["remote_match", "remote_status"]);
+
 function onEvent(event) {
-  if (event.type === "new_match" || (event.type === "game_started" && events.length && events.at(-1).type !== "new_match")) {
+  if (words.UNSAID.has(event.type)) { // a remote match's bookkeeping: not for the log
+    refresh();
+    return;
+  }
+  if (event.type === "remote_match" && events.some((e) => e.type === "remote_match" && e.peer === event.peer)) {
+    refresh(); // the two boards agreed on one match id: the same match, said once
+    return;
+  }
+  const last = events.findLast((e) => !MATCH_BOUND.has(e.type));
+  if (event.type === "new_match" || (event.type === "game_started" && last && last.type !== "new_match")) {
     events = [];
   }
   events.push(event);
@@ -126,7 +138,7 @@ function announce(event) {
     $("announce").textContent = event.text;
     if ($("speech-audio").checked) playAudio(event.text, event.language);
   } else if (!spokenSeen && (ANNOUNCED.has(event.type) || event.type.startsWith("double_"))) {
-    $("announce").textContent = words.eventText(event);
+    $("announce").textContent = words.eventText(event, "portes", false, state && state.remote && state.remote.peer);
   }
 }
 
@@ -174,10 +186,12 @@ function renderLog() {
   const t0 = events.length ? events[0].t : 0;
   let variant = "portes"; // the game each event belongs to: its game_started says
   let tavli = false; // whether it is of a tavli match: its new_match says
+  let peer = (state && state.remote && state.remote.peer) || null; // the friend's board
   const games = events.map((e) => {
-    if (e.type === "new_match") tavli = e.variant === "tavli";
+    if (e.type === "new_match") [tavli, peer] = [e.variant === "tavli", e.remote || peer];
+    if (e.type === "remote_match") peer = e.peer;
     if (e.type === "game_started") variant = e.variant || "portes";
-    return [variant, tavli];
+    return [variant, tavli, peer];
   });
   list.replaceChildren(...events.map((e, i) => [e, games[i]]).reverse().map(([e, game]) => {
     const li = document.createElement("li");

@@ -1,7 +1,8 @@
 // The settings panel: the game of the next new match (Portes, Plakoto, Fevga or a
-// tavli match), who plays it (two players, or the computer as Black or White at one
-// of six levels), the coach and its blunder threshold, read from and saved to
-// /api/settings.  The computer and the coach play Portes only: another game disables
+// tavli match), who plays it (two players, the computer as Black or White at one
+// of six levels, or a friend's board the config names: `friends` of /api/settings,
+// each in its configured colour), the coach and its blunder threshold, read from and
+// saved to /api/settings.  The computer and the coach play Portes only: another game disables
 // their choices.  Without GNU Backgammon they are disabled too, and the one line that
 // says how to install it is shown.
 
@@ -9,6 +10,7 @@ import { LANGUAGES, t } from "./i18n.js";
 import { VARIANTS, gameName, levelText } from "./words.js";
 
 const COLORS = ["none", "black", "white"];
+const FRIEND = "remote:"; // the "Who plays" value of a friend's board: FRIEND + its name
 const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world class"];
 
 export class SettingsPanel {
@@ -41,13 +43,16 @@ export class SettingsPanel {
 
   async save() {
     const color = this.$("set-color").value;
+    const friend = color.startsWith(FRIEND) ? color.slice(FRIEND.length) : null;
     const changes = {
       color: color === "none" ? null : color,
+      remote: friend,
       level: this.$("set-level").value,
       coach: this.$("set-coach").checked,
       blunder_threshold: Number(this.$("set-threshold").value),
       variant: this.$("set-variant").value,
     };
+    if (friend !== null) delete changes.color; // the friend's board plays its own colour
     if (!this.installed()) delete changes.level;
     if (this.current && this.current.speech) changes.speech = this.speechChanges();
     const r = await this.link.saveSettings(changes);
@@ -70,7 +75,7 @@ export class SettingsPanel {
     this.current = s;
     this.relabel();
     this.$("set-variant").value = s.variant || "portes";
-    this.$("set-color").value = s.color || "none";
+    this.$("set-color").value = s.remote ? FRIEND + s.remote : s.color || "none";
     this.$("set-level").value = s.level;
     this.$("set-coach").checked = s.coach;
     this.$("set-threshold").value = String(s.blunder_threshold);
@@ -108,7 +113,9 @@ export class SettingsPanel {
     const chosen = [color.value, level.value, variant.value];
     variant.replaceChildren(...VARIANTS.map((v) => new Option(gameName(v), v)));
     if (chosen[2]) variant.value = chosen[2];
-    color.replaceChildren(...COLORS.map((c) => new Option(t(`set_color_${c}`), c)));
+    const friends = (this.current && this.current.friends) || [];
+    color.replaceChildren(...COLORS.map((c) => new Option(t(`set_color_${c}`), c)),
+      ...friends.map((name) => new Option(t("set_color_remote", { name }), FRIEND + name)));
     level.replaceChildren(...LEVELS.map((l) => new Option(levelText(l), l)));
     if (chosen[0]) color.value = chosen[0];
     if (chosen[1]) level.value = chosen[1];
@@ -120,7 +127,8 @@ export class SettingsPanel {
   }
 
   /** Without GNU Backgammon, or for a game other than Portes (the computer plays Portes
-   * only): the one line that says why, only two players to choose and no coach. */
+   * only, as does a friend's board): the one line that says why, only two players to
+   * choose (or, without GNU Backgammon, a friend's board, which needs none) and no coach. */
   showEngine() {
     const missing = !this.installed();
     const portes = this.$("set-variant").value === "portes";
@@ -130,9 +138,10 @@ export class SettingsPanel {
     note.textContent = missing ? t("set_engine_missing", { message: this.current.engine.message })
       : portes ? "" : t("set_variant_computer");
     const human = missing || !portes;
-    for (const option of this.$("set-color").options) option.disabled = human && option.value !== "none";
-    if (human && this.$("set-color").value !== "none") this.$("set-color").value = "none";
-    this.$("set-level").disabled = human;
+    const shut = (value) => value !== "none" && (!portes || (missing && !value.startsWith(FRIEND)));
+    for (const option of this.$("set-color").options) option.disabled = shut(option.value);
+    if (shut(this.$("set-color").value)) this.$("set-color").value = "none";
+    this.$("set-level").disabled = human || this.$("set-color").value.startsWith(FRIEND);
     this.$("set-coach").disabled = human;  // the coach reads GNU Backgammon's Portes
     this.$("set-threshold").disabled = human;
   }

@@ -95,8 +95,10 @@ export function levelText(level) {
   return t(`level_${String(level).replace(" ", "_")}`);
 }
 
-/** Who plays a match: two players, or the computer's colour and level. */
-export function modeText(opponent, level) {
+/** Who plays a match: two players, the computer's colour and level, or (`remote`: its
+ * name) the colour a friend's board plays. */
+export function modeText(opponent, level, remote = null) {
+  if (opponent && remote) return t("mode_remote", { name: remote, color: player(opponent) });
   return opponent ? t("mode_computer", { color: player(opponent), level: levelText(level) }) : t("mode_two");
 }
 
@@ -122,19 +124,10 @@ export function hints(s) {
   const out = [];
   if (s.menu_armed) out.push(t("hint_menu_armed"));
   if (s.menu) {
-    out.push(t("hint_menu_mode", { mode: modeText(s.menu.opponent, s.menu.level) }));
+    out.push(t("hint_menu_mode", { mode: modeText(s.menu.opponent, s.menu.level, s.menu.remote) }));
     if (s.menu.notice) out.push(t("set_engine_missing", { message: s.menu.notice }));
   }
-  if (s.engine_thinking) out.push(t("hint_engine_thinking"));
-  if (s.engine_trouble) out.push(t("hint_engine_trouble", { reason: s.engine_trouble }));
-  const computer = s.engine_play;
-  if (computer && computer.next) {
-    out.push(t("hint_engine_play", {
-      play: computer.play, from: location(computer.next.from), to: location(computer.next.to),
-    }));
-  } else if (computer) {
-    out.push(t("hint_engine_fix", { play: computer.play }));
-  }
+  out.push(...(s.remote ? remoteHints(s) : computerHints(s)));
   if (s.first_checker) out.push(t("hint_first_checker", { at: location(s.first_checker) }));
   const pins = pinnedText(s.pinned);
   if (pins) out.push(pins);
@@ -153,6 +146,44 @@ export function hints(s) {
     if (n) out.push(t("hint_hand", { player: player(c), n }));
   }
   return out;
+}
+
+/** The computer's side: thinking, its trouble, its play being carried out. */
+function computerHints(s) {
+  const out = [];
+  if (s.engine_thinking) out.push(t("hint_engine_thinking"));
+  if (s.engine_trouble) out.push(t("hint_engine_trouble", { reason: s.engine_trouble }));
+  out.push(...playHints(s.engine_play, "hint_engine_play", "hint_engine_fix", {}));
+  return out;
+}
+
+/** The friend's board's side (`remote` of /api/state): who is awaited, whether it is
+ * reached, why it is out of sync, its play being carried out (never "the computer"). */
+function remoteHints(s) {
+  const r = s.remote;
+  const name = r.peer;
+  const out = [];
+  if (r.waiting_for) out.push(t("hint_remote_waiting", { name: r.waiting_for }));
+  if (!r.connected) out.push(t("hint_remote_unreached", { name }));
+  const troubles = [r.trouble, s.engine_trouble].filter((x, i, all) => x && all.indexOf(x) === i);
+  for (const trouble of troubles) out.push(t("hint_remote_trouble", { name, reason: syncReason(trouble, name) }));
+  out.push(...playHints(s.engine_play, "hint_remote_play", "hint_remote_fix", { name }));
+  return out;
+}
+
+/** The reason of a remote trouble ("out of sync with NAME: reason"), without its prefix. */
+export function syncReason(trouble, name) {
+  const prefix = `out of sync with ${name}: `;
+  return trouble.startsWith(prefix) ? trouble.slice(prefix.length) : trouble;
+}
+
+/** The seat's play while the hand carries it out: the next checker, or the fix first. */
+function playHints(play, moveKey, fixKey, params) {
+  if (!play) return [];
+  if (!play.next) return [t(fixKey, { ...params, play: play.play })];
+  return [t(moveKey, {
+    ...params, play: play.play, from: location(play.next.from), to: location(play.next.to),
+  })];
 }
 
 /** Whether the player on roll may well double (the Crawford game is not told apart). */
@@ -194,6 +225,8 @@ const REASONS = [
   [/^(white|black) has already declined an? (single|gammon|backgammon)$/, "reason_resign_declined"],
   [/^only the player on roll \((white|black)\) may resign$/, "reason_resign_on_roll"],
   [/^a resignation is waiting for an answer$/, "reason_resign_waiting"],
+  [/^the board ([a-z0-9-]+) plays (white|black)$/, "reason_friend_plays"],
+  [/^the dice are on their way$/, "reason_dice_coming"],
 ];
 
 export function reasonText(reason) {
@@ -202,7 +235,9 @@ export function reasonText(reason) {
   if (nothing) return t("reason_nothing", { button: t(nothing[1] === "ROLL" ? "btn_roll" : "btn_cube") });
   for (const [pattern, key] of REASONS) {
     const found = pattern.exec(text);
-    if (found) return t(key, { player: found[1] ? player(found[1]) : "" });
+    if (!found) continue;
+    if (key === "reason_friend_plays") return t(key, { name: found[1], player: player(found[2]) });
+    return t(key, { player: found[1] ? player(found[1]) : "" });
   }
   return text;
 }
@@ -219,7 +254,7 @@ const LINES = {
   new_match: (e) => {
     let match = e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money");
     if (e.variant && e.variant !== "portes") match += ` · ${gameName(e.variant)}`;
-    return e.opponent ? `${match} · ${modeText(e.opponent, e.level)}` : match;
+    return e.opponent ? `${match} · ${modeText(e.opponent, e.level, e.remote)}` : match;
   },
   opening_roll: (e) => (e.starter
     ? t("ev_opening_roll", { w: e.white, b: e.black, starter: player(e.starter) })
@@ -260,18 +295,27 @@ const LINES = {
   engine_play: (e) => t("ev_engine_play", {
     player: player(e.player), play: e.play, dice: diceText(e.dice),
   }),
+  remote_play: (e, _v, _t, peer) => t("ev_remote_play", {
+    name: peer || t("nobody"), player: player(e.player), play: e.play, dice: diceText(e.dice),
+  }),
+  remote_match: (e) => t("ev_remote_match", { name: e.peer, player: player(e.color) }),
+  remote_status: (e) => t(e.connected ? "ev_remote_on" : "ev_remote_off", { name: e.peer }),
   takeback: (e) => t("ev_takeback", { player: player(e.player), dice: diceText(e.dice) }),
   review: (e) => t("ev_review", {
     n: e.game, w: (e.white || {}).error_rate, b: (e.black || {}).error_rate,
   }),
 };
 
+/** The bookkeeping of a remote match (its messages and dice shares): in the journal,
+ * not in the log (a board's own share of a roll to come is not shown either). */
+export const UNSAID = new Set(["remote_sent", "remote_taken", "dice_commit", "dice_reveal"]);
+
 /** The log line of one event of a game of `variant` (Plakoto and Fevga have no cube;
- * `inTavli`: of a tavli match, whose Portes has one only by its house rules);
- * unknown types show as their JSON. */
-export function eventText(event, variant = "portes", inTavli = false) {
+ * `inTavli`: of a tavli match, whose Portes has one only by its house rules; `peer`:
+ * the friend's board the match is played with); unknown types show as their JSON. */
+export function eventText(event, variant = "portes", inTavli = false, peer = null) {
   const line = LINES[event.type];
-  if (line) return line(event, variant, inTavli);
+  if (line) return line(event, variant, inTavli, peer);
   const { t: _time, type, ...rest } = event;
   return `${type} ${JSON.stringify(rest)}`;
 }

@@ -1,0 +1,488 @@
+"""The remote side of a match: one game on two boards, kept one through the broker.
+
+The daemon calls :meth:`RemoteGame.before` at each scan, before the referee
+decides: what came from the peer is read, checked and handed on in order
+(the friend's decisions to its seat, :class:`~tavla_pi.game.friend.FriendSeat`;
+the dice's commitments and contributions to the match's
+:class:`~tavla_pi.remote.dice.RollCheck`).  It calls :meth:`RemoteGame.after`
+with every batch of events before they are journaled: this board's own
+decisions become messages (:mod:`tavla_pi.remote.outgoing`), journaled as
+``remote_sent`` in the same batch, and published only once the batch is on
+disk (:meth:`RemoteGame.publish`).  A peer's message is applied exactly once:
+its ``remote_taken`` is journaled in the batch of its effects.
+
+Catching up: each board publishes its sync state (retained: the match, how
+many messages it sent and took).  A board that sees the peer took fewer than
+it sent sends the rest again; one that sees a gap says so by its sync.  A
+message that is not a legal continuation is refused, logged with the reason,
+and the board shows the remote side out of sync (``trouble``); the game here
+never changes by it.  The match's id binds both boards: a board adopts the
+peer's new match only while neither has rolled (the smaller id wins when both
+started one); otherwise it says so, and neither guesses.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tavla_pi.errors import DiceError
+from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
+from tavla_pi.game.friend import (
+    FriendCube,
+    FriendDecision,
+    FriendPlay,
+    FriendResign,
+    FriendRoll,
+    FriendSeat,
+)
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import Phase
+from tavla_pi.remote.dice import commitment, new_contribution
+from tavla_pi.remote.messages import (
+    Body,
+    CubeBody,
+    GameMessage,
+    MatchBody,
+    MessageError,
+    PlayBody,
+    ResignBody,
+    RevealBody,
+    Status,
+    Sync,
+    read_payload,
+)
+from tavla_pi.remote.outgoing import own_body
+from tavla_pi.remote.record import ROLLING_EVENTS, RemoteRecord, record_of
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import Resignation
+
+log = logging.getLogger("tavla_pi.remote")
+
+RESEND_MS = 3000
+"""How long a message the peer has not taken waits before it is sent again."""
+MAX_HELD = 256
+"""The most messages held ahead of a gap (beyond them, the peer sends again)."""
+
+
+class Connection(Protocol):
+    """What the session needs of the broker's connection (:class:`~tavla_pi.remote.link.Link`)."""
+
+    def arrivals(self) -> Sequence[Any]:
+        """What came since the last call: ``Received`` messages and ``LinkChange``\\ s."""
+        ...
+
+    def publish_game(self, payload: bytes) -> bool:
+        """Send a game message (QoS 1)."""
+        ...
+
+    def publish_sync(self, payload: bytes) -> bool:
+        """Publish this board's sync state (retained)."""
+        ...
+
+
+@dataclass(frozen=True)
+class RemoteStatus:
+    """``/api/state`` ``remote``: the peer, whether both are on the broker, who is awaited."""
+
+    peer: str
+    connected: bool
+    waiting_for: str | None
+    trouble: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``/api/state`` (``trouble``: out of sync, and why)."""
+        return {"peer": self.peer, "connected": self.connected,
+                "waiting_for": self.waiting_for, "trouble": self.trouble}
+
+
+class RemoteGame:
+    """The remote side of the daemon: the peer's messages in, this board's out, the dice."""
+
+    def __init__(self, board: str, club: str, peer: str, color: Color,
+                 link: Connection) -> None:
+        self.board, self.club, self.peer, self.color = board, club, peer, color
+        self.link = link
+        self.record: RemoteRecord | None = None
+        self.trouble: str | None = None
+        self.link_up = False
+        self.peer_online = False
+        self.connected = False
+        """As last journaled (``remote_status``)."""
+        self.peer_taken = 0
+        self._held: dict[int, GameMessage] = {}
+        self._outbox: list[bytes] = []
+        self._sync_due = True
+        self._last_sent_ms = 0
+        self._said: set[str] = set()
+        self._out: list[Event] = []
+        self._now = 0
+
+    # -- the journal -------------------------------------------------------------------
+
+    def load(self, events: Sequence[Event]) -> None:
+        """Go on from the journal: the bound match, its messages and its dice."""
+        self.record = record_of(events, self.board)
+        last = next((e for e in reversed(events) if e.type is EventType.REMOTE_STATUS), None)
+        self.connected = bool(last is not None and last["connected"])
+
+    # -- the daemon's hooks --------------------------------------------------------------
+
+    def before(self, referee: Referee, now: int) -> list[Event]:
+        """Read what came from the peer and hand it on; the events that records."""
+        self._now = now
+        seat = _friend_seat(referee, self.peer)
+        if seat is not None and self.record is None:
+            self._bind(_new_uid(), referee)
+        for arrival in self.link.arrivals():
+            self._arrived(arrival, referee)
+        self._report_connection()
+        if seat is not None:
+            self._hand_on(referee, seat)
+            self._resend()
+            seat.trouble = self.trouble
+        return self._flush()
+
+    def after(self, referee: Referee, events: Sequence[Event]) -> list[Event]:
+        """The events that tell the peer of this batch's own decisions (journaled with it)."""
+        self._now = max((e.t for e in events), default=self._now)
+        for event in events:
+            self._follow(event, referee)
+        seat = _friend_seat(referee, self.peer)
+        if seat is not None and self.record is not None:
+            self._seat_done(seat)
+            self._dice_step(seat)
+            seat.trouble = self.trouble
+        return self._flush()
+
+    def publish(self) -> None:
+        """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
+        for payload in self._outbox:
+            self.link.publish_game(payload)
+        self._outbox.clear()
+        if self._sync_due and self.link_up:
+            self.link.publish_sync(self._sync().encode())
+            self._sync_due = False
+
+    def status(self, referee: Referee) -> RemoteStatus | None:
+        """The remote side as ``/api/state`` shows it (None: this match is not with it)."""
+        seat = _friend_seat(referee, self.peer)
+        if seat is None:
+            return None
+        waiting = not self.connected or (seat is not None and seat.thinking)
+        return RemoteStatus(self.peer, self.connected, self.peer if waiting else None,
+                            self.trouble)
+
+    # -- arrivals ------------------------------------------------------------------------
+
+    def _arrived(self, arrival: Any, referee: Referee) -> None:
+        if not hasattr(arrival, "payload"):  # the link's own change
+            self.link_up = bool(arrival.connected)
+            self._sync_due = self._sync_due or self.link_up
+            return
+        try:
+            message = read_payload(arrival.topic, arrival.payload, self.club)
+        except MessageError as exc:
+            log.warning("refused: %s", exc)
+            return
+        if isinstance(message, Status):
+            self._peer_status(message.online)
+        elif isinstance(message, Sync):
+            self._peer_sync(message, referee)
+        else:
+            self._peer_message(message)
+
+    def _peer_status(self, online: bool) -> None:
+        if online != self.peer_online and not online:
+            log.warning("the board %s is gone (its last will, or it closed)", self.peer)
+        self.peer_online = online
+
+    def _peer_message(self, message: GameMessage) -> None:
+        record = self.record
+        if message.board != self.peer:
+            log.warning("ignored: a message from the board %s, not %s", message.board, self.peer)
+        elif record is None or message.match_uid != record.match_uid:
+            log.info("ignored: %s's message %d is for match %s, not this board's",
+                     self.peer, message.seq, message.match_uid)
+        elif message.seq <= record.taken or message.seq in self._held:
+            log.info("ignored: %s's message %d again (already applied or held)",
+                     self.peer, message.seq)
+        elif len(self._held) < MAX_HELD:
+            self._held[message.seq] = message
+            self._sync_due = self._sync_due or message.seq > record.taken + 1
+
+    def _peer_sync(self, sync: Sync, referee: Referee) -> None:
+        record = self.record
+        if record is not None and sync.match_uid == record.match_uid:
+            if sync.taken < self.peer_taken:  # the peer lost what it took: all again
+                self._last_sent_ms = -RESEND_MS
+            self.peer_taken = sync.taken
+            if sync.taken < len(record.sent):
+                self._send_again(record, sync.taken)
+            if sync.sent > record.taken and not self._held:
+                self._sync_due = True
+            return
+        if sync.match_uid is None or _friend_seat(referee, self.peer) is None:
+            return
+        if record is not None and sync.fresh and self._fresh(referee) \
+                and sync.match_uid < record.match_uid:
+            log.info("%s started match %s too: this board plays it", self.peer, sync.match_uid)
+            self._bind(sync.match_uid, referee)
+        elif record is not None and not (sync.fresh and self._fresh(referee)):
+            self._say(f"{self.peer} plays match {sync.match_uid}, this board "
+                      f"{record.match_uid}: start a new match on both boards")
+
+    # -- binding a match -----------------------------------------------------------------
+
+    def _bind(self, uid: str, referee: Referee) -> None:
+        """Play match ``uid`` with the peer from now on; send it our first commitment."""
+        self.record = RemoteRecord(uid, self.board, self.peer, self.color)
+        self._held.clear()
+        self.peer_taken, self.trouble = 0, None
+        self._emit(EventType.REMOTE_MATCH, **{
+            "match_uid": uid, "peer": self.peer, "color": self.color.value})
+        digest = self._commit(0)
+        self._send(MatchBody(referee.match.match_length, self.color.opponent, digest))
+        self._sync_due = True
+
+    def _fresh(self, referee: Referee) -> bool:
+        record = self.record
+        return (record is None or record.fresh) and referee.match.score == (0, 0) \
+            and referee.phase in (Phase.SETUP, Phase.OPENING)
+
+    # -- the peer's messages, in order ---------------------------------------------------
+
+    def _hand_on(self, referee: Referee, seat: FriendSeat) -> None:
+        """Apply the peer's next messages while the seat has nothing on offer."""
+        record = self.record
+        assert record is not None
+        while seat.offered is None:
+            if self._offer_roll(record, seat):
+                return
+            message = self._held.pop(record.taken + 1, None)
+            if message is None:
+                return
+            self._apply(message, referee, seat)
+
+    def _apply(self, message: GameMessage, referee: Referee, seat: FriendSeat) -> None:
+        body, record = message.body, self.record
+        assert record is not None
+        decision = _decision(body)
+        if decision is not None:
+            seat.offer(decision, message.seq)
+            return
+        try:
+            if isinstance(body, MatchBody):
+                self._peer_match(body, referee)
+                self._note_commit(self.peer, 0, body.commit)
+            elif isinstance(body, RevealBody):
+                self._peer_reveal(body)
+        except (DiceError, ValueError) as exc:
+            self._refuse(message.seq, str(exc))
+            return
+        self._take(message.seq)
+        self._dice_step(seat)
+
+    def _peer_match(self, body: MatchBody, referee: Referee) -> None:
+        if body.color is self.color.opponent:
+            raise ValueError(f"{self.peer} plays {body.color.value} as this board does: "
+                             "[opponent] color must be the other board's colour")
+        length = referee.match.match_length
+        if body.length != length:
+            raise ValueError(f"{self.peer} plays a {body.length}-point match, this board "
+                             f"{length} ([game] match_length)")
+
+    def _peer_reveal(self, body: RevealBody) -> None:
+        record = self.record
+        assert record is not None
+        record.check.reveal(self.peer, body.roll, body.contribution)
+        self._emit(EventType.DICE_REVEAL, **{
+            "match_uid": record.match_uid, "roll": body.roll, "board": self.peer,
+            "contribution": body.contribution})
+        self._note_commit(self.peer, body.roll + 1, body.commit)
+        if not record.check.revealed(self.board, body.roll):
+            self._reveal(body.roll)
+
+    def _offer_roll(self, record: RemoteRecord, seat: FriendSeat) -> bool:
+        dice = record.check.dice(record.rolls_made)
+        if dice is None:
+            return False
+        seat.offer(FriendRoll(record.rolls_made, dice), None)
+        return True
+
+    # -- after the referee ---------------------------------------------------------------
+
+    def _follow(self, event: Event, referee: Referee) -> None:
+        """Keep up with one of the referee's events; send what is this board's own."""
+        if event.type is EventType.NEW_MATCH:
+            self.record = None
+            if event.fields.get("remote") == self.peer:
+                self._bind(_new_uid(), referee)
+            return
+        record = self.record
+        if record is None or _friend_seat(referee, self.peer) is None:
+            return
+        if event.type in ROLLING_EVENTS:
+            record.rolls_made += 1
+            self._sync_due = True
+        body = own_body(event, self.color.opponent, referee.match.cube)
+        if body is not None:
+            self._send(body)
+
+    def _seat_done(self, seat: FriendSeat) -> None:
+        """The seat acted on the peer's decision (journal it taken), or refused it."""
+        record = self.record
+        assert record is not None
+        if seat.taken is not None and seat.taken == record.taken + 1:
+            self._take(seat.taken)
+        if seat.refused is not None:
+            ticket, reason = seat.refused
+            seat.refused = None
+            self._refuse(ticket, reason)
+
+    def _dice_step(self, seat: FriendSeat) -> None:
+        """The hand here asked for the next roll: reveal this board's share (once the
+        peer's commitment to it is in)."""
+        record = self.record
+        assert record is not None
+        roll = record.rolls_made
+        if seat.roll_asked and record.check.committed(self.peer, roll) \
+                and not record.check.revealed(self.board, roll):
+            self._reveal(roll)
+
+    # -- the dice ------------------------------------------------------------------------
+
+    def _commit(self, roll: int) -> str:
+        """Choose and commit this board's contribution to ``roll``; its digest."""
+        record = self.record
+        assert record is not None
+        contribution = new_contribution()
+        digest = commitment(record.match_uid, roll, self.board, contribution)
+        record.check.commit(self.board, roll, digest)
+        record.own[roll] = contribution
+        self._emit(EventType.DICE_COMMIT, **{
+            "match_uid": record.match_uid, "roll": roll, "board": self.board,
+            "digest": digest, "contribution": contribution})
+        return digest
+
+    def _reveal(self, roll: int) -> None:
+        record = self.record
+        assert record is not None
+        contribution = record.own[roll]
+        record.check.reveal(self.board, roll, contribution)
+        self._emit(EventType.DICE_REVEAL, **{
+            "match_uid": record.match_uid, "roll": roll, "board": self.board,
+            "contribution": contribution})
+        self._send(RevealBody(roll, contribution, self._commit(roll + 1)))
+
+    def _note_commit(self, board: str, roll: int, digest: str) -> None:
+        record = self.record
+        assert record is not None
+        record.check.commit(board, roll, digest)
+        self._emit(EventType.DICE_COMMIT, **{
+            "match_uid": record.match_uid, "roll": roll, "board": board, "digest": digest})
+
+    # -- sending -------------------------------------------------------------------------
+
+    def _send(self, body: Body) -> None:
+        record = self.record
+        assert record is not None
+        message = GameMessage(self.board, record.match_uid, len(record.sent) + 1, body)
+        payload = message.encode()
+        record.sent.append(message)
+        self._emit(EventType.REMOTE_SENT, **{
+            "match_uid": record.match_uid, "seq": message.seq, "message": message.to_json()})
+        self._outbox.append(payload)
+        self._last_sent_ms, self._sync_due = self._now, True
+
+    def _send_again(self, record: RemoteRecord, taken: int) -> None:
+        for message in record.sent[taken:]:
+            self._outbox.append(message.encode())
+
+    def _resend(self) -> None:
+        record = self.record
+        if record is None or self.peer_taken >= len(record.sent) or not self.link_up:
+            return
+        if self._now - self._last_sent_ms >= RESEND_MS:
+            self._send_again(record, self.peer_taken)
+            self._last_sent_ms, self._sync_due = self._now, True
+
+    def _take(self, seq: int) -> None:
+        record = self.record
+        assert record is not None
+        record.taken, self.trouble = seq, None
+        self._emit(EventType.REMOTE_TAKEN, **{"match_uid": record.match_uid,
+                                                       "seq": seq})
+        self._sync_due = True
+
+    def _sync(self) -> Sync:
+        record = self.record
+        if record is None:
+            return Sync(self.board, None, 0, 0, True)
+        return Sync(self.board, record.match_uid, len(record.sent), record.taken, record.fresh)
+
+    # -- what is said --------------------------------------------------------------------
+
+    def _refuse(self, seq: int | None, reason: str) -> None:
+        """The peer's message ``seq`` cannot be applied: it is dropped (its number is not
+        spent: the peer's own message of that number is still taken when it comes) and the
+        board shows the remote side out of sync until a message applies again."""
+        what = f"{self.peer}'s message {seq}" if seq is not None else f"{self.peer}'s roll"
+        self.trouble = f"out of sync with {self.peer}: {reason}"
+        if self._once(f"{what}: {reason}"):
+            log.warning("refused %s: %s; this board is out of sync with %s", what, reason,
+                        self.peer)
+
+    def _once(self, line: str) -> bool:
+        """True the first time ``line`` is to be said (a message sent again says nothing)."""
+        if line in self._said:
+            return False
+        self._said.add(line)
+        return True
+
+    def _say(self, line: str) -> None:
+        self.trouble = line
+        if self._once(line):
+            log.warning("%s", line)
+
+    def _report_connection(self) -> None:
+        connected = self.link_up and self.peer_online
+        if connected != self.connected:
+            self.connected = connected
+            self._emit(EventType.REMOTE_STATUS, peer=self.peer, connected=connected)
+            if not connected:
+                log.warning("waiting for %s: the %s", self.peer,
+                            "broker is not reached" if not self.link_up else "board is away")
+
+
+    def _emit(self, kind: EventType, /, **fields: Any) -> None:
+        self._out.append(Event(kind, self._now, fields))
+
+    def _flush(self) -> list[Event]:
+        out, self._out = self._out, []
+        return out
+
+
+def _friend_seat(referee: Referee, peer: str) -> FriendSeat | None:
+    seat = referee.seat
+    return seat if isinstance(seat, FriendSeat) and seat.peer == peer else None
+
+
+def _new_uid() -> str:
+    return secrets.token_hex(16)
+
+
+def _decision(body: Body) -> FriendDecision | None:
+    """A body the friend's seat acts on; None for the dice's and the match's own."""
+    if isinstance(body, PlayBody):
+        return FriendPlay(body.dice, body.play, body.position_id)
+    if isinstance(body, CubeBody):
+        return FriendCube(body.action)
+    if isinstance(body, ResignBody):
+        level = None if body.level is None else Resignation(body.level)
+        return FriendResign(body.action, level)
+    return None

@@ -1,0 +1,174 @@
+"""Two boards, one game: two real daemons on the sim backend and a real Mosquitto.
+
+:class:`Pair` starts board ``athens`` (its player plays White; the board
+``izmir`` plays Black) and board ``izmir`` (the mirror), configured as the
+README says, on a broker the tests started (tests/mosquitto_support.py).
+:meth:`Pair.play_turn` plays one turn as players would, through POST
+/api/sim on each board: the mover rolls and moves a random legal play and
+presses DONE on their own board; the other board lights it (``remote_play``)
+and its hand carries it out there.  Waiting is bounded polling of GET
+/api/state (each poll a request; no fixed sleeps).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from computer_support import hand
+from daemon_process import DaemonProcess
+from mosquitto_support import Mosquitto
+
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.position import Position
+
+TIMEOUT_S = 30.0
+BOARDS = {"athens": Color.WHITE, "izmir": Color.BLACK}
+"""Each board's name and the colour its own player plays."""
+
+
+def board_config(name: str, broker: str, extra: str = "") -> str:
+    """The config of board ``name``: its friend's board plays the other colour."""
+    peer = next(b for b in BOARDS if b != name)
+    return (f'[board]\nstable_ms = 40\n[daemon]\nlog_level = "info"\n'
+            f'[network]\nbroker = "{broker}"\nboard = "{name}"\n'
+            f'[opponent]\nremote = "{peer}"\ncolor = "{BOARDS[peer].value}"\n{extra}')
+
+
+@dataclass
+class Board:
+    """One board's daemon and the colour its player plays."""
+
+    name: str
+    color: Color
+    daemon: DaemonProcess
+
+    def state(self) -> dict[str, Any]:
+        """GET /api/state."""
+        return self.daemon.state()
+
+    def sim(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        """POST /api/sim."""
+        return self.daemon.sim(action)
+
+    def until(self, wanted: Callable[[dict[str, Any]], bool], what: str,
+              timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
+        """Poll the state until ``wanted`` holds; fails naming ``what`` on timeout."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            state = self.state()
+            if wanted(state):
+                return state
+            assert time.monotonic() < deadline, \
+                f"{self.name}: no {what} in {timeout_s} s: {_brief(state)}\n" \
+                f"{self.daemon.stderr()[-3000:]}"
+
+
+def _brief(state: dict[str, Any]) -> dict[str, Any]:
+    keys = ("phase", "on_roll", "dice", "position_id", "match_id", "remote", "engine_play",
+            "fix", "engine_trouble")
+    return {k: state.get(k) for k in keys}
+
+
+class Pair:
+    """The two boards of one game and the broker between them."""
+
+    def __init__(self, tmp: Path, broker: Mosquitto, extra: str = "") -> None:
+        self.broker = broker
+        self.boards: list[Board] = []
+        for name, color in BOARDS.items():
+            folder = tmp / name
+            folder.mkdir()
+            config = folder / "config.toml"
+            config.write_text(board_config(name, broker.url, extra))
+            daemon = DaemonProcess(folder / "state", folder / "notify", config)
+            self.boards.append(Board(name, color, daemon))
+
+    def start(self) -> None:
+        """Start both daemons; wait until each sees the other on the broker."""
+        for board in self.boards:
+            board.daemon.start()
+        self.until_connected()
+
+    def until_connected(self) -> None:
+        """Both boards see each other."""
+        for board in self.boards:
+            board.until(lambda s: s["remote"] is not None and s["remote"]["connected"],
+                        "connection to the other board")
+
+    def close(self) -> None:
+        """Kill both daemons."""
+        for board in self.boards:
+            board.daemon.close()
+
+    def board_of(self, color: Color) -> Board:
+        """The board whose player plays ``color``."""
+        return next(b for b in self.boards if b.color is color)
+
+    def set_up(self) -> None:
+        """Both boards laid out for the start; the opening rolled on athens."""
+        for board in self.boards:
+            board.sim({"setup": "start"})
+        for board in self.boards:
+            board.until(lambda s: s["phase"] == "opening", "opening")
+        self.opening()
+
+    def opening(self) -> None:
+        """Roll the opening (again after a tie) on athens, until it is decided on both."""
+        first = self.boards[0]
+        while True:
+            self.throw_opening(first)
+            if first.state()["phase"] != "opening":
+                break
+        for board in self.boards:
+            board.until(lambda s: s["phase"] not in ("opening", "setup"), "opening decided")
+
+    def throw_opening(self, board: Board) -> None:
+        """One opening throw on ``board``: its ROLL, and the dice both boards make."""
+        throws = len(self.opening_rolls(board))
+        board.sim({"press": f"{board.color.value}.roll"})
+        board.until(lambda _: len(self.opening_rolls(board)) > throws, "opening roll")
+
+    @staticmethod
+    def opening_rolls(board: Board) -> list[dict[str, Any]]:
+        """The opening throws of the game ``board`` plays now."""
+        events = board.daemon.game_events(board.state()["events"])
+        return [e for e in events if e["type"] == "opening_roll"]
+
+    def play_turn(self, rng: random.Random) -> dict[str, Any]:
+        """One turn of the player on roll: roll, move, DONE on their board; the other
+        board carries it out.  The ``played`` event on the mover's board."""
+        on_roll = Color(self.boards[0].until(lambda s: s["on_roll"] is not None
+                                             and s["phase"] in ("await_roll", "moving",
+                                                                "no_move"),
+                                             "a turn")["on_roll"])
+        mover, other = self.board_of(on_roll), self.board_of(on_roll.opponent)
+        state = mover.state()
+        if state["phase"] == "await_roll":
+            mover.sim({"press": f"{on_roll.value}.roll"})
+            state = mover.until(lambda s: s["phase"] != "await_roll", "the roll")
+        if state["phase"] == "no_move":
+            for board in (mover, other):
+                board.until(lambda s: s["on_roll"] == on_roll.opponent.value, "the pass")
+            return {"type": "pass", "player": on_roll.value}
+        position = Position.from_position_id(state["position_id"])
+        a, b = state["dice"]
+        play = rng.choice(position.legal_plays((a, b)))
+        for action in hand(play, on_roll):
+            mover.sim(action)
+        played = [e for e in mover.sim({"press": f"{on_roll.value}.roll"})
+                  if e["type"] == "played"]
+        after = mover.until(lambda s: s["position_id"] == play.result.position_id()
+                            and s["phase"] != "moving", "the play committed")
+        shown = other.until(lambda s: s["engine_play"] is not None
+                            or s["position_id"] == after["position_id"], "the remote play")
+        if shown["position_id"] != after["position_id"]:
+            for action in hand(play, on_roll):
+                other.sim(action)
+        other.until(lambda s: s["position_id"] == after["position_id"]
+                    and s["match_id"] == after["match_id"], "the play carried out")
+        return played[0] if played else {"type": "played", "play": play.notation}

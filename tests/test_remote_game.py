@@ -1,0 +1,276 @@
+"""Two daemons on the sim backend play one game through a real Mosquitto (docs/REMOTE.md).
+
+Each board's player plays through POST /api/sim on their own board; the
+other board lights the play (``remote_play``) and its hand carries it out
+(tests/remote_support.py).  After every play both boards show the same
+Position ID and Match ID.  The faults: SIGKILL of either daemon at random
+moments, the broker stopped and started in the middle of the game, and
+duplicated, reordered, forged and malformed messages injected into the
+broker; a board that chooses its dice after seeing the other's is caught.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from computer_support import hand
+from mosquitto_support import Mosquitto, mosquitto  # noqa: F401  (the fixture)
+from programs import needs
+from remote_support import Board, Pair
+
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.position import Position
+
+pytestmark = [needs("mosquitto"), pytest.mark.slow]
+
+MAX_TURNS = 400
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def pair(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Pair]:  # noqa: F811
+    """Both boards started and connected through the broker."""
+    made = Pair(tmp_path, mosquitto)
+    try:
+        made.start()
+        yield made
+    finally:
+        made.close()
+
+
+def journal(board: Board) -> list[dict[str, Any]]:
+    """Every event of the board's journal (the current match's file)."""
+    path = board.daemon.state_dir / "journal.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def game_over(board: Board) -> dict[str, Any] | None:
+    """The board's game_over event, if its game has ended."""
+    return next((e for e in journal(board) if e["type"] == "game_over"), None)
+
+
+def play_out(pair: Pair, rng: random.Random, *, between: Any = None) -> None:
+    """Play turns until the game is over on both boards; ``between(turn)`` runs after each."""
+    for turn in range(MAX_TURNS):
+        if all(b.state()["phase"] in ("game_over", "match_over") for b in pair.boards):
+            return
+        pair.play_turn(rng)
+        first, second = (b.state() for b in pair.boards)
+        assert (first["position_id"], first["match_id"]) == \
+            (second["position_id"], second["match_id"]), turn
+        if between is not None:
+            between(turn)
+    raise AssertionError(f"no game over in {MAX_TURNS} turns")
+
+
+def plays_of(board: Board, kind: str) -> list[tuple[str, str, str]]:
+    """(player, play, position_id) of each event of ``kind`` in the board's journal."""
+    return [(e["player"], e["play"], e["position_id"]) for e in journal(board)
+            if e["type"] == kind]
+
+
+def test_a_whole_game_is_played_across_two_boards(pair: Pair) -> None:
+    pair.set_up()
+    rng = random.Random(23)
+    double_at = 3
+
+    def cube(turn: int) -> None:  # one double, taken, so that the cube crosses the link
+        if turn != double_at:
+            return
+        on_roll = Color(pair.boards[0].state()["on_roll"])
+        doubler, taker = pair.board_of(on_roll), pair.board_of(on_roll.opponent)
+        if doubler.state()["phase"] != "await_roll":
+            return
+        doubler.sim({"press": f"{on_roll.value}.cube"})
+        taker.until(lambda s: s["cube"]["offered"], "the double shown")
+        taker.sim({"press": f"{taker.color.value}.roll"})
+        for board in pair.boards:
+            board.until(lambda s: s["cube"]["value"] == 2 and not s["cube"]["offered"],
+                        "the double taken")
+
+    play_out(pair, rng, between=cube)
+    athens, izmir = pair.boards
+    for mover, other in ((athens, izmir), (izmir, athens)):
+        own = [p for p in plays_of(mover, "played") if p[0] == mover.color.value]
+        assert own and own == plays_of(other, "remote_play")
+        carried = [p for p in plays_of(other, "played") if p[0] == mover.color.value]
+        assert carried == own
+    ends = [game_over(b) for b in pair.boards]
+    assert ends[0] is not None and ends[1] is not None
+    assert {k: v for k, v in ends[0].items() if k != "t"} == \
+        {k: v for k, v in ends[1].items() if k != "t"}
+    assert ends[0]["cube"] >= 2
+    for board in pair.boards:
+        rolled = [e for e in journal(board) if e["type"] in ("rolled", "opening_roll")]
+        reveals = {(e["roll"], e["board"]) for e in journal(board) if e["type"] == "dice_reveal"}
+        assert len(reveals) == 2 * len(rolled)  # every roll made of both boards' shares
+        assert "dice:" not in board.daemon.stderr()
+
+
+def test_kills_and_a_broker_restart_lose_nothing(pair: Pair) -> None:
+    pair.set_up()
+    rng = random.Random(7)
+    kills = {2: "athens", 5: "izmir", 9: "athens", 13: "izmir"}
+    broker_at = 7
+
+    def fault(turn: int) -> None:
+        if turn == broker_at:
+            pair.broker.stop()
+            pair.broker.start()
+        name = kills.get(turn)
+        if name is None:
+            return
+        board = next(b for b in pair.boards if b.name == name)
+        before = board.state()
+        for _ in range(rng.randrange(3)):  # a random moment of its scan cycle
+            board.state()
+        board.daemon.kill()
+        board.daemon.start()
+        after = board.until(lambda s: s["remote"] is not None, "the remote side back")
+        assert (after["position_id"], after["match_id"]) == \
+            (before["position_id"], before["match_id"])
+        pair.until_connected()
+
+    play_out(pair, rng, between=fault)
+    athens, izmir = pair.boards
+    for mover, other in ((athens, izmir), (izmir, athens)):
+        own = [p for p in plays_of(mover, "played") if p[0] == mover.color.value]
+        assert own == [p for p in plays_of(other, "played") if p[0] == mover.color.value]
+        assert own == plays_of(other, "remote_play")  # each once, none lost
+    ends = [game_over(b) for b in pair.boards]
+    assert ends[0] is not None and ends[1] is not None
+    assert ends[0]["winner"] == ends[1]["winner"] and ends[0]["score"] == ends[1]["score"]
+
+
+def test_a_daemon_killed_between_done_and_the_friends_lights_sends_its_play(
+        pair: Pair) -> None:
+    pair.set_up()
+    rng = random.Random(3)
+    on_roll = Color(pair.boards[0].state()["on_roll"])
+    mover, other = pair.board_of(on_roll), pair.board_of(on_roll.opponent)
+    state = mover.state()
+    position = Position.from_position_id(state["position_id"])
+    a, b = state["dice"]
+    play = rng.choice(position.legal_plays((a, b)))
+    for action in hand(play, on_roll):
+        mover.sim(action)
+    mover.sim({"press": f"{on_roll.value}.roll"})
+    mover.daemon.kill()  # the message may or may not have left: the journal has it
+    mover.daemon.start()
+    shown = other.until(lambda s: s["engine_play"] is not None, "the play lit")
+    assert shown["engine_play"]["play"] == play.notation
+    for action in hand(play, on_roll):
+        other.sim(action)
+    other.until(lambda s: s["position_id"] == play.result.position_id(), "carried out")
+    assert plays_of(other, "remote_play") == [(on_roll.value, play.notation,
+                                               play.result.position_id())]
+
+
+# -- hostile messages -------------------------------------------------------------------
+
+def publish(broker: Mosquitto, topic: str, payload: bytes) -> None:
+    """One message into the broker, as anyone on it could send it (mosquitto_pub)."""
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port), "-q", "1",
+                    "-t", topic, "-s"], input=payload, check=True, timeout=10)
+
+
+def sent_by(board: Board) -> list[dict[str, Any]]:
+    """The messages ``board`` sent in the match it plays now, as its journal holds them."""
+    events = journal(board)
+    uid = [e["match_uid"] for e in events if e["type"] == "remote_match"][-1]
+    return [e["message"] for e in events if e["type"] == "remote_sent"
+            and e["match_uid"] == uid]
+
+
+def game_events(board: Board) -> list[str]:
+    """The types of the game's events (not the remote side's record)."""
+    ignore = {"remote_sent", "remote_taken", "dice_commit", "dice_reveal", "remote_status"}
+    return [e["type"] for e in journal(board) if e["type"] not in ignore]
+
+
+def until_logged(board: Board, text: str, timeout_s: float = 15.0) -> None:
+    """Wait until the daemon's log says ``text``."""
+    deadline = time.monotonic() + timeout_s
+    while text not in board.daemon.stderr():
+        assert time.monotonic() < deadline, f"{board.name} never logged {text!r}:\n" \
+                                            f"{board.daemon.stderr()[-3000:]}"
+        board.state()
+
+
+@needs("mosquitto_pub")
+def test_forged_replayed_foreign_and_malformed_messages_are_refused(pair: Pair) -> None:
+    pair.set_up()
+    rng = random.Random(11)
+    pair.play_turn(rng)
+    pair.play_turn(rng)
+    athens, izmir = pair.boards
+    before, events = athens.state(), game_events(athens)
+    last = sent_by(izmir)[-1]
+    topic = "tavla/home/izmir/game"
+    replayed = json.dumps(last).encode()
+    publish(pair.broker, topic, replayed)
+    until_logged(athens, f"izmir's message {last['seq']} again")
+    forged = {"v": 1, "kind": "play", "board": "izmir", "match": last["match"],
+              "seq": len(sent_by(izmir)) + 1, "dice": [6, 6], "play": "24/18(4)",
+              "position_id": "4HPwATDgc/ABMA"}
+    publish(pair.broker, topic, json.dumps(forged).encode())
+    until_logged(athens, f"refused izmir's message {forged['seq']}")
+    other_match = {**forged, "match": "f" * 32, "seq": 1}
+    publish(pair.broker, topic, json.dumps(other_match).encode())
+    until_logged(athens, "is for match " + "f" * 32)
+    publish(pair.broker, topic, b'{"v": 1, "kind": "play", "seq": "x"')
+    until_logged(athens, "refused: tavla/home/izmir/game")
+    publish(pair.broker, topic, json.dumps({**forged, "board": "rhodes"}).encode())
+    until_logged(athens, "rhodes")
+    after = athens.state()
+    assert (after["position_id"], after["match_id"]) == \
+        (before["position_id"], before["match_id"])
+    assert game_events(athens) == events
+    assert after["remote"]["trouble"] is not None  # out of sync, until a message applies
+    pair.play_turn(rng)  # the real next message of that number is still taken
+    pair.play_turn(rng)
+    assert athens.state()["remote"]["trouble"] is None
+
+
+@needs("mosquitto_pub")
+def test_a_board_that_chooses_its_dice_after_seeing_the_others_is_caught(
+        pair: Pair, tmp_path: Path) -> None:
+    pair.set_up()
+    rng = random.Random(5)
+    athens, izmir = pair.boards
+    while (izmir.state()["on_roll"], izmir.state()["phase"]) != ("black", "await_roll"):
+        pair.play_turn(rng)
+    rolls = sum(e["type"] in ("rolled", "opening_roll") for e in journal(athens))
+    last = sent_by(izmir)[-1]
+    cheat = {"v": 1, "kind": "reveal", "board": "izmir", "match": last["match"],
+             "seq": len(sent_by(izmir)) + 1, "roll": rolls, "contribution": "ab" * 32,
+             "commit": "cd" * 32}
+    publish(pair.broker, "tavla/home/izmir/game", json.dumps(cheat).encode())
+    until_logged(athens, f"roll {rolls}: board izmir's contribution does not match its "
+                         "commitment")
+    assert athens.state()["phase"] == "await_roll"
+    pair.play_turn(rng)  # the honest roll of that number is made and played
+    # The cheat's own journal: its contribution changed after the commitment.
+    events = journal(izmir)
+    reveal = next(i for i, e in enumerate(events) if e["type"] == "dice_reveal"
+                  and e["board"] == "izmir" and e["roll"] == rolls)
+    events[reveal]["contribution"] = "ab" * 32
+    doctored = tmp_path / "izmir-cheat.jsonl"
+    doctored.write_text("".join(json.dumps(e) + "\n" for e in events))
+    done = subprocess.run([sys.executable, "-m", "tavla_pi", "dice-stats", str(doctored)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"roll {rolls}: board izmir's contribution does not match its commitment" \
+        in done.stderr
+    clean = subprocess.run([sys.executable, "-m", "tavla_pi", "dice-stats",
+                            str(izmir.daemon.state_dir / "journal.jsonl")],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
+    assert "the dice:" not in clean.stderr
