@@ -12,8 +12,9 @@ disk (:meth:`RemoteGame.publish`).  A peer's message is applied exactly once:
 its ``remote_taken`` is journaled in the batch of its effects.
 
 Catching up: each board publishes its sync state (retained: the match, how
-many messages it sent and took).  A board that sees the peer took fewer than
-it sent sends the rest again; one that sees a gap says so by its sync.  A
+many messages it sent and took) when it took messages, when it connects and
+when it sees a gap.  A board that sees the peer took fewer than it sent sends
+the rest again (and again every :data:`RESEND_MS` while they are not taken).  A
 message that is not a legal continuation is refused, logged with the reason,
 and the board shows the remote side out of sync (``trouble``); the game here
 never changes by it.  The match's id binds both boards: a board adopts the
@@ -328,7 +329,7 @@ class RemoteGame:
             return
         if event.type in ROLLING_EVENTS:
             record.rolls_made += 1
-            self._sync_due = True
+            self._sync_due = self._sync_due or record.rolls_made == 1  # no longer fresh
         body = own_body(event, self.color.opponent, referee.match.cube)
         if body is not None:
             self._send(body)
@@ -397,7 +398,7 @@ class RemoteGame:
         self._emit(EventType.REMOTE_SENT, **{
             "match_uid": record.match_uid, "seq": message.seq, "message": message.to_json()})
         self._outbox.append(payload)
-        self._last_sent_ms, self._sync_due = self._now, True
+        self._last_sent_ms = self._now  # the peer's sync says when it is taken
 
     def _send_again(self, record: RemoteRecord, taken: int) -> None:
         for message in record.sent[taken:]:
@@ -409,7 +410,7 @@ class RemoteGame:
             return
         if self._now - self._last_sent_ms >= RESEND_MS:
             self._send_again(record, self.peer_taken)
-            self._last_sent_ms, self._sync_due = self._now, True
+            self._last_sent_ms = self._now
 
     def _take(self, seq: int) -> None:
         record = self.record
