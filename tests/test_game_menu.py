@@ -248,3 +248,28 @@ def test_a_variant_chosen_while_setting_up_starts_that_match_at_once() -> None:
     events = [e.to_dict() for e in made.referee.choose_variant("fevga", 5_000)]
     assert new_matches(events) == [{"match_length": 0, "variant": "fevga"}]
     assert made.referee.view().match_variant == "fevga"
+
+
+def test_a_configured_friends_board_is_the_mode_after_two_players() -> None:
+    friend = OpponentSettings(color=B, remote="izmir")
+    menu = Menu(5000, None, (friend,))
+    assert menu.modes[:3] == (Mode(), Mode(B, remote="izmir"), Mode(B, Level.BEGINNER))
+    assert menu.press(long=True, now=0, current=Mode()) is None
+    assert menu.press(long=False, now=10, current=Mode()) is None
+    chosen = menu.press(long=True, now=20, current=Mode())
+    assert chosen == Mode(B, remote="izmir")
+    assert chosen.apply(OpponentSettings()) == replace(OpponentSettings(), color=B,
+                                                       remote="izmir")
+    assert Mode(B, Level.EXPERT).apply(friend).remote is None  # the computer's mode
+
+
+def test_without_gnubg_the_friends_board_is_still_offered() -> None:
+    menu = Menu(5000, NOT_INSTALLED, (OpponentSettings(color=W, remote="athens"),))
+    menu.press(long=True, now=0, current=Mode())
+    menu.press(long=False, now=10, current=Mode())
+    friend = menu.view(10)
+    assert friend is not None and friend.mode == Mode(W, remote="athens")
+    menu.press(long=False, now=20, current=Mode())  # past the computer's modes
+    shown = menu.view(20)
+    assert shown is not None and shown.mode == Mode(variant="plakoto")
+    assert shown.notice == NOT_INSTALLED

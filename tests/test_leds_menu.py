@@ -44,6 +44,15 @@ def test_two_players_light_both_ends_in_their_own_colours_and_no_value() -> None
     assert frame(view)["cube.owner.black"] == palette.player(B)
 
 
+@pytest.mark.parametrize("color", [W, B])
+def test_a_friends_board_lights_its_end_and_the_64_in_the_cubes_colour(color: Color) -> None:
+    view = menu_view(Mode(color, remote="izmir"))
+    assert column(view) == {f"cube.owner.{color.value}", "cube.64"}
+    assert frame(view)[f"cube.owner.{color.value}"] == palette.player(color)
+    assert frame(view)["cube.64"] == palette.CUBE
+    assert column(view) != column(menu_view(Mode(color, Level.WORLD_CLASS)))
+
+
 def test_the_menu_dips_each_second_and_is_never_dark() -> None:
     view = menu_view(Mode(B, Level.EXPERT))
     assert all(on_off(view, "cube.16"))

@@ -298,6 +298,15 @@ def test_a_refused_press_is_said_in_general(reason: str, english: str) -> None:
     assert said("rejected", player="white", reason=reason)["en"] == english
 
 
+def test_the_friends_board_play_is_said_as_the_friends() -> None:
+    assert said("remote_play", PORTES_BLACK, player="black", dice=[6, 4],
+                play="24/18 13/9*") == {
+        "en": "Your friend plays twenty-four to eighteen, thirteen to nine, hits.",
+        "el": "Ο φίλος σας παίζει είκοσι τέσσερα στο δεκαοχτώ, δεκατρία στο εννιά και χτυπάει.",
+        "tr": "Arkadaşınızın hamlesi: yirmi dörtten on sekize, on üçten dokuza, kırarak.",
+    }
+
+
 def test_the_computers_play_and_its_steps() -> None:
     assert said("engine_play", PORTES_BLACK, player="black", dice=[6, 4],
                 play="24/18 13/9*") == {

@@ -204,6 +204,11 @@ def _engine_play(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str | None:
     return t.engine_play(moves) if moves else None
 
 
+def _remote_play(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str | None:
+    moves = play_moves(f["play"], variant(scene.variant).pins)
+    return t.remote_play(moves) if moves else None
+
+
 def _no_legal_move(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str:
     return t.no_legal_move(_color(f["player"]), *_dice(f))
 
@@ -254,6 +259,7 @@ _SAYINGS: Mapping[EventType, _Say] = {
     EventType.ROLLED: _rolled,
     EventType.PLAYED: _played,
     EventType.ENGINE_PLAY: _engine_play,
+    EventType.REMOTE_PLAY: _remote_play,
     EventType.NO_LEGAL_MOVE: _no_legal_move,
     EventType.LIFTED: _lifted,
     EventType.OUT_OF_SYNC: _out_of_sync,

@@ -93,6 +93,8 @@ class Phrases:
     """A roll: the player, the high die, the low die."""
     played: Callable[[Color, Sequence[SaidMove]], str]
     engine_play: Callable[[Sequence[SaidMove]], str]
+    remote_play: Callable[[Sequence[SaidMove]], str]
+    """The friend's board's play (a remote match), before the hand carries it out here."""
     step: Callable[[Color, SaidMove], str]
     """One checker of the computer's play, as the lights show it."""
     hit_step: Callable[[int], str]

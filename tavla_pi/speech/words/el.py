@@ -169,6 +169,7 @@ PHRASES = Phrases(
     rolled=lambda color, high, low: f"{_subject(color)} φέρνει {_dice(high, low)}.",
     played=lambda color, moves: f"{_subject(color)} παίζει {_moves(moves)}.",
     engine_play=lambda moves: f"Ο υπολογιστής παίζει {_moves(moves)}.",
+    remote_play=lambda moves: f"Ο φίλος σας παίζει {_moves(moves)}.",
     step=lambda color, move: f"{_BARE[color]}: {_move(move)}.",
     hit_step=lambda place: f"Το χτυπημένο πούλι {_from(place)} στη μέση.",
     no_legal_move=lambda color, high, low: (

@@ -142,6 +142,7 @@ PHRASES = Phrases(
     rolled=lambda color, high, low: f"{_NAMES[color]} rolls {_dice(high, low)}.",
     played=lambda color, moves: f"{_NAMES[color]} plays {_moves(moves)}.",
     engine_play=lambda moves: f"The computer plays {_moves(moves)}.",
+    remote_play=lambda moves: f"Your friend plays {_moves(moves)}.",
     step=lambda color, move: f"{_NAMES[color]}: {_move(move)}.",
     hit_step=lambda place: f"The hit checker from {number(place)} to the bar.",
     no_legal_move=lambda color, high, low: f"{_NAMES[color]} cannot play {_dice(high, low)}.",

@@ -156,6 +156,7 @@ PHRASES = Phrases(
     rolled=lambda color, high, low: f"{_NAMES[color]} {_dice(high, low)} attı.",
     played=lambda color, moves: f"{_NAMES[color]} oynadı: {_moves(moves)}.",
     engine_play=lambda moves: f"Bilgisayarın hamlesi: {_moves(moves)}.",
+    remote_play=lambda moves: f"Arkadaşınızın hamlesi: {_moves(moves)}.",
     step=lambda color, move: f"{_NAMES[color]}: {_move(move)}.",
     hit_step=lambda place: f"Kırılan pul {case(number(place), 'from')} ortaya.",
     no_legal_move=lambda color, high, low: (
