@@ -44,6 +44,7 @@ from tavla_pi.game.friend import (
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.remote.dice import commitment, new_contribution
+from tavla_pi.remote.link import Arrival, LinkChange
 from tavla_pi.remote.messages import (
     Body,
     CubeBody,
@@ -73,8 +74,8 @@ MAX_HELD = 256
 class Connection(Protocol):
     """What the session needs of the broker's connection (:class:`~tavla_pi.remote.link.Link`)."""
 
-    def arrivals(self) -> Sequence[Any]:
-        """What came since the last call: ``Received`` messages and ``LinkChange``\\ s."""
+    def arrivals(self) -> Sequence[Arrival]:
+        """What came since the last call: the messages, and the link's own changes."""
         ...
 
     def publish_game(self, payload: bytes) -> bool:
@@ -174,15 +175,15 @@ class RemoteGame:
         seat = _friend_seat(referee, self.peer)
         if seat is None:
             return None
-        waiting = not self.connected or (seat is not None and seat.thinking)
+        waiting = not self.connected or seat.thinking
         return RemoteStatus(self.peer, self.connected, self.peer if waiting else None,
                             self.trouble)
 
     # -- arrivals ------------------------------------------------------------------------
 
-    def _arrived(self, arrival: Any, referee: Referee) -> None:
-        if not hasattr(arrival, "payload"):  # the link's own change
-            self.link_up = bool(arrival.connected)
+    def _arrived(self, arrival: Arrival, referee: Referee) -> None:
+        if isinstance(arrival, LinkChange):
+            self.link_up = arrival.connected
             self._sync_due = self._sync_due or self.link_up
             return
         try:
@@ -207,11 +208,10 @@ class RemoteGame:
         if message.board != self.peer:
             log.warning("ignored: a message from the board %s, not %s", message.board, self.peer)
         elif record is None or message.match_uid != record.match_uid:
-            log.info("ignored: %s's message %d is for match %s, not this board's",
-                     self.peer, message.seq, message.match_uid)
+            self._ignore(f"{self.peer}'s message {message.seq} is for match "
+                         f"{message.match_uid}, not this board's")
         elif message.seq <= record.taken or message.seq in self._held:
-            log.info("ignored: %s's message %d again (already applied or held)",
-                     self.peer, message.seq)
+            self._ignore(f"{self.peer}'s message {message.seq} again (already applied or held)")
         elif len(self._held) < MAX_HELD:
             self._held[message.seq] = message
             self._sync_due = self._sync_due or message.seq > record.taken + 1
@@ -219,8 +219,6 @@ class RemoteGame:
     def _peer_sync(self, sync: Sync, referee: Referee) -> None:
         record = self.record
         if record is not None and sync.match_uid == record.match_uid:
-            if sync.taken < self.peer_taken:  # the peer lost what it took: all again
-                self._last_sent_ms = -RESEND_MS
             self.peer_taken = sync.taken
             if sync.taken < len(record.sent):
                 self._send_again(record, sync.taken)
@@ -437,6 +435,11 @@ class RemoteGame:
         if self._once(f"{what}: {reason}"):
             log.warning("refused %s: %s; this board is out of sync with %s", what, reason,
                         self.peer)
+
+    def _ignore(self, line: str) -> None:
+        """Log an ignored message once (it may come again and again: resent)."""
+        if self._once(line):
+            log.info("ignored: %s", line)
 
     def _once(self, line: str) -> bool:
         """True the first time ``line`` is to be said (a message sent again says nothing)."""
