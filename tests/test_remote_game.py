@@ -5,8 +5,9 @@ other board lights the play (``remote_play``) and its hand carries it out
 (tests/remote_support.py).  After every play both boards show the same
 Position ID and Match ID.  The faults: SIGKILL of either daemon at random
 moments, the broker stopped and started in the middle of the game, and
-duplicated, reordered, forged and malformed messages injected into the
-broker; a board that chooses its dice after seeing the other's is caught.
+duplicated, forged and malformed messages injected into the broker (messages
+that arrive reversed: tests/test_remote_session.py); a board that chooses its
+dice after seeing the other's is caught.
 """
 
 from __future__ import annotations

@@ -1,0 +1,155 @@
+"""The remote side in one process: two referees, each with its RemoteGame on a real Link
+to a real Mosquitto, stepped as the daemon's Core steps them (before the referee,
+after it, the journal, then the publishes).
+
+The broker here delivers in order; the reordering a network path or a resend can
+cause is made by a tap on one board's arrivals (:class:`ReversingTap`), which holds
+the peer's game messages and hands them on reversed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+
+import pytest
+from journal_support import observation
+from mosquitto_support import Mosquitto, mosquitto  # noqa: F401  (the fixture)
+from programs import needs
+
+from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.view import Phase
+from tavla_pi.remote.link import Arrival, Link, Received
+from tavla_pi.remote.messages import GameMessage, read_payload
+from tavla_pi.remote.session import Connection, RemoteGame
+from tavla_pi.remote.settings import NetworkSettings
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.dice import ScriptedDice
+
+pytestmark = needs("mosquitto")
+
+W, B = Color.WHITE, Color.BLACK
+DEADLINE_S = 20.0
+
+
+class ReversingTap:
+    """A board's connection whose peer's game messages are held until :meth:`release`,
+    then handed on in reverse order."""
+
+    def __init__(self, link: Link, held_topic: str) -> None:
+        self.link, self.held_topic = link, held_topic
+        self.held: list[Arrival] = []
+        self.holding = True
+        self._released: list[Arrival] = []
+
+    def arrivals(self) -> Sequence[Arrival]:
+        out: list[Arrival] = []
+        for arrival in self.link.arrivals():
+            if self.holding and isinstance(arrival, Received) \
+                    and arrival.topic == self.held_topic:
+                self.held.append(arrival)
+            else:
+                out.append(arrival)
+        out, self._released = self._released + out, []
+        return out
+
+    def release(self) -> None:
+        """Hand the held messages on, the last first."""
+        self.holding, self._released = False, self.held[::-1]
+
+    def publish_game(self, payload: bytes) -> bool:
+        return self.link.publish_game(payload)
+
+    def publish_sync(self, payload: bytes) -> bool:
+        return self.link.publish_sync(payload)
+
+
+class Side:
+    """One board in process: its referee, its remote side and its journal."""
+
+    def __init__(self, name: str, mine: Color, link: Link, connection: Connection) -> None:
+        peer = "izmir" if name == "athens" else "athens"
+        opponent = OpponentSettings(color=mine.opponent, remote=peer)
+        self.name, self.mine, self.link = name, mine, link
+        self.referee = Referee(GameSettings(opponent=opponent), ScriptedDice())
+        self.remote = RemoteGame(name, "home", peer, mine.opponent, connection)
+        self.journal: list[Event] = []
+
+    def commit(self, events: list[Event]) -> None:
+        """As Core.commit: the remote side's events in the same batch, then the publishes."""
+        self.journal += events + self.remote.after(self.referee, events)
+        self.remote.publish()
+
+    def step(self, now: int) -> None:
+        """As Core.step."""
+        early = self.remote.before(self.referee, now)
+        self.commit(early + self.referee.tick(now, settled=True))
+
+    def of(self, kind: EventType) -> list[Event]:
+        return [e for e in self.journal if e.type is kind]
+
+
+@pytest.fixture
+def sides(mosquitto: Mosquitto) -> Iterator[tuple[Side, ReversingTap, Side]]:  # noqa: F811
+    links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
+                        reconnect_max_s=1)
+             for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
+    tap = ReversingTap(links["athens"], "tavla/home/izmir/game")
+    athens = Side("athens", W, links["athens"], tap)
+    izmir = Side("izmir", B, links["izmir"], links["izmir"])
+    for link in links.values():
+        link.start()
+    try:
+        yield athens, tap, izmir
+    finally:
+        for link in links.values():
+            link.close()
+
+
+def held_seqs(tap: ReversingTap, uid: str) -> list[int]:
+    """The numbers of the game messages of match ``uid`` the tap holds, as they came."""
+    held = [read_payload(a.topic, a.payload, "home") for a in tap.held
+            if isinstance(a, Received)]
+    return [m.seq for m in held if isinstance(m, GameMessage) and m.match_uid == uid]
+
+
+def run_until(sides: Sequence[Side], done: object, what: str) -> None:
+    """Step both boards (on the real clock: the broker is real) until ``done()``."""
+    assert callable(done)
+    deadline = time.monotonic() + DEADLINE_S
+    while not done():
+        assert time.monotonic() < deadline, f"no {what} in {DEADLINE_S} s"
+        now = int(time.monotonic() * 1000)
+        for side in sides:
+            side.step(now)
+        time.sleep(0.005)  # the broker's thread delivers meanwhile
+
+
+def test_messages_that_arrive_reversed_are_applied_in_their_order(
+        sides: tuple[Side, ReversingTap, Side]) -> None:
+    athens, tap, izmir = sides
+    both = (athens, izmir)
+    start = observation(Board.initial())
+    for side in both:
+        side.commit(side.referee.on_observation(start, 0))
+        assert side.referee.phase is Phase.OPENING
+    run_until(both, lambda: izmir.remote.record is not None and athens.remote.record
+              is not None and izmir.remote.record.match_uid == athens.remote.record.match_uid
+              and izmir.remote.record.check.committed("athens", 0), "one match, bound")
+    izmir.commit(izmir.referee.on_button("black.roll", long=False, now=1))
+    record = izmir.remote.record
+    assert record is not None
+    run_until(both, lambda: 2 in held_seqs(tap, record.match_uid), "black's share held back")
+    assert not athens.of(EventType.REMOTE_TAKEN)
+    seqs = held_seqs(tap, record.match_uid)
+    assert sorted(set(seqs)) == [1, 2] and seqs[-1] == 2  # 2 (black's share) goes first
+    tap.release()
+    run_until(both, lambda: all(s.of(EventType.OPENING_ROLL) for s in both), "the opening")
+    opening = [(e["white"], e["black"]) for s in both for e in s.of(EventType.OPENING_ROLL)]
+    assert opening[0] == opening[1]
+    taken = [e["seq"] for e in athens.of(EventType.REMOTE_TAKEN)]
+    assert taken == sorted(taken) and taken[:2] == [1, 2]
