@@ -25,7 +25,7 @@ from tavla_pi.bounded import parse_json, read_text
 from tavla_pi.errors import BadInputError
 from tavla_pi.events.event import Event
 from tavla_pi.events.files import OS_FILES, Files, replace_file
-from tavla_pi.events.types import EventType
+from tavla_pi.events.types import ROLL_EVENTS, EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
@@ -35,8 +35,6 @@ SIM_BOARD_FORMAT = "tavla-pi sim board"
 SIM_BOARD_VERSION = 1
 MAX_SIM_BOARD_BYTES = 64 * 1024
 """A saved board is about 1 kB; anything past this is refused unread."""
-ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
-"""Events that took two dice from the dice source."""
 
 
 class SimStoreError(BadInputError):

@@ -49,6 +49,10 @@ class EventType(enum.StrEnum):
     DICE_REVEAL = "dice_reveal"        # a board's share of one roll, revealed
 
 
+ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
+"""The events that spend one roll of the dice (two dice each)."""
+
+
 UnknownType = NewType("UnknownType", str)
 """The ``"type"`` of a journal line that names no :class:`EventType` (kept, not read)."""
 

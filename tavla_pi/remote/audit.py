@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from tavla_pi.errors import DiceError
 from tavla_pi.events import Event, EventType
+from tavla_pi.events.types import ROLL_EVENTS
 from tavla_pi.remote.dice import RollCheck, commitment
 
 _DICE_EVENTS = (EventType.DICE_COMMIT, EventType.DICE_REVEAL)
-_ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
 
 
 def verify_rolls(events: Iterable[Event], board: str) -> list[str]:
@@ -72,7 +72,7 @@ class _Audit:
             self._bind(event["match_uid"], event["peer"])
         elif event.type in _DICE_EVENTS:
             self._dice(event)
-        elif event.type in _ROLL_EVENTS:
+        elif event.type in ROLL_EVENTS:
             self._roll(event)
 
     def _bind(self, uid: str, peer: str) -> None:

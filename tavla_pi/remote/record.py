@@ -18,15 +18,13 @@ from dataclasses import dataclass, field
 
 from tavla_pi.errors import DiceError
 from tavla_pi.events.event import Event
-from tavla_pi.events.types import EventType
+from tavla_pi.events.types import ROLL_EVENTS, EventType
 from tavla_pi.remote.dice import RollCheck
 from tavla_pi.remote.messages import GameMessage, MessageError, message_from_json
 from tavla_pi.rules.color import Color
 
 log = logging.getLogger("tavla_pi.remote")
 
-ROLLING_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)
-"""The events that spend one roll of the match (each is numbered, from 0)."""
 
 
 @dataclass
@@ -55,7 +53,7 @@ class RemoteRecord:
 
     def fold(self, event: Event) -> None:
         """Take one journaled event of this match in."""
-        if event.type in ROLLING_EVENTS:
+        if event.type in ROLL_EVENTS:  # each is numbered, from 0
             self.rolls_made += 1
         elif event.fields.get("match_uid") == self.match_uid:
             self._fold_remote(event)

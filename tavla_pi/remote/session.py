@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from tavla_pi.errors import DiceError
 from tavla_pi.events.event import Event
-from tavla_pi.events.types import EventType
+from tavla_pi.events.types import ROLL_EVENTS, EventType
 from tavla_pi.game.friend import (
     FriendCube,
     FriendDecision,
@@ -59,7 +59,7 @@ from tavla_pi.remote.messages import (
     read_payload,
 )
 from tavla_pi.remote.outgoing import own_body
-from tavla_pi.remote.record import ROLLING_EVENTS, RemoteRecord, record_of
+from tavla_pi.remote.record import RemoteRecord, record_of
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import Resignation
 
@@ -325,7 +325,7 @@ class RemoteGame:
         record = self.record
         if record is None or _friend_seat(referee, self.peer) is None:
             return
-        if event.type in ROLLING_EVENTS:
+        if event.type in ROLL_EVENTS:
             record.rolls_made += 1
             self._sync_due = self._sync_due or record.rolls_made == 1  # no longer fresh
         body = own_body(event, self.color.opponent, referee.match.cube)
