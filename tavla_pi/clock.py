@@ -43,3 +43,12 @@ class VirtualClock:
 
     def __repr__(self) -> str:
         return f"VirtualClock(start_ms={self._now})"
+
+
+class WallClock:
+    """The wall clock: ``time.time`` in milliseconds since the epoch (for stamps that
+    must outlast a restart, such as the match clock's ``wall_ms``; it may jump)."""
+
+    def now_ms(self) -> int:
+        """The current wall-clock time in milliseconds since 1970."""
+        return time.time_ns() // 1_000_000

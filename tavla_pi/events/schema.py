@@ -124,6 +124,23 @@ def _list(value: Any) -> bool:
     return isinstance(value, list)
 
 
+def _reserves(value: Any) -> bool:
+    """The clock's reserves: ``{"white": ms, "black": ms}``."""
+    return isinstance(value, dict) and set(value) == {"white", "black"} and all(
+        _count(v) for v in value.values())
+
+
+def _clock_rules(value: Any) -> bool:
+    """A match's clock: ``{"delay_s": s, "reserve_s_per_point": s}``."""
+    return isinstance(value, dict) and set(value) == {"delay_s", "reserve_s_per_point"} \
+        and all(_count(v) for v in value.values())
+
+
+def _side(value: Any) -> bool:
+    """A colour, or null for none."""
+    return value is None or _color(value)
+
+
 _CUBE = {"player": _color, "cube": _count}
 _RESIGN = {"player": _color, "points": _count}
 _NOT_READ: Mapping[str, Check] = {}
@@ -169,6 +186,8 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
                             "digest": _hex64},
     EventType.DICE_REVEAL: {"match_uid": _uid, "roll": _count, "board": _board_name,
                             "contribution": _hex64},
+    EventType.CLOCK: {"reserve_ms": _reserves, "running": _side, "delay_ms": _count,
+                      "flag": _side, "wall_ms": _int},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 
@@ -179,7 +198,8 @@ OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
     EventType.DOUBLE_TAKEN: {"beaver": _flag},
     EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text,
                           "variant": lambda v: v == "tavli" or _game(v),
-                          "remote": _board_name},
+                          "remote": _board_name, "clock": _clock_rules},
+    EventType.MATCH_OVER: {"reason": lambda v: v == "time"},
     EventType.DICE_COMMIT: {"contribution": _hex64},
 }
 """Fields that may be absent, but when present must pass their check."""

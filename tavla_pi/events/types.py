@@ -47,6 +47,7 @@ class EventType(enum.StrEnum):
     REMOTE_TAKEN = "remote_taken"      # the remote board's message of this number is applied
     DICE_COMMIT = "dice_commit"        # a board's commitment to its share of one roll
     DICE_REVEAL = "dice_reveal"        # a board's share of one roll, revealed
+    CLOCK = "clock"                    # the match's clock: reserves, whose time runs, a flag
 
 
 ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)

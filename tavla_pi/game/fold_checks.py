@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.tavli import VariantResult
@@ -26,10 +27,11 @@ from tavla_pi.rules.tavli import VariantPlay
 
 class Folding(Protocol):
     """The journal's fold as its parts read and change it: the state so far, the
-    settings it is folded with."""
+    settings it is folded with, the event due next (None: none must come)."""
 
     state: Resumed
     settings: GameSettings
+    due: EventType | None
 
     @property
     def match(self) -> MatchState:

@@ -12,6 +12,11 @@ decides for the colour the hand does not play (:mod:`tavla_pi.game.seat`), the
 computer (:mod:`tavla_pi.game.computer`) or the hand itself between two players.
 A seat's decisions act as its button presses; its play is carried out by hand
 and committed once the board shows it.
+
+A match may be played on a tournament clock (:mod:`tavla_pi.game.matchclock`,
+docs/CLOCK.md): the referee switches it whenever whose turn it is changes
+(:func:`~tavla_pi.game.transitions.clock_side`), says so in a ``clock`` event, and
+ends the match when a flag falls (on any call, the regular ``tick`` included).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from tavla_pi.clock import Clock, WallClock
 from tavla_pi.decode.observation import Observation
 from tavla_pi.engine import BackgroundEngine
 from tavla_pi.events.event import Event
@@ -27,10 +33,12 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.coach import coach_for
 from tavla_pi.game.computer import seat_for
+from tavla_pi.game.matchclock import FLAG_KIND, ClockRules, MatchClock
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import KEEPS_UNDO
+from tavla_pi.game.restore_clock import clocked, flag_result
 from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.seat import (
     AnswersResignation,
@@ -48,6 +56,7 @@ from tavla_pi.game.transitions import (
     after_opening,
     after_pass,
     after_play,
+    clock_side,
     loaded_phase,
 )
 from tavla_pi.game.turn import Turn
@@ -76,13 +85,17 @@ class Referee:
     menu then offers two players only.  ``tavli``: the match of Portes, Plakoto or
     Fevga (or the three in turn) being played; ``committed`` the committed position of
     its game (:meth:`game_position` has the match's player on roll), which the
-    referee asks what the game's rules say.
+    referee asks what the game's rules say.  ``clock`` is the match's tournament clock
+    (None: none), ``next_clock`` the rules of the next new match's (None: no clock);
+    ``wall`` the wall clock the ``clock`` events are stamped with (a resume counts the
+    time that ran through a power cut from it).
     """
 
     def __init__(self, settings: GameSettings, dice: DiceSource, *,
                  engine: BackgroundEngine | None = None,
                  engine_missing: str | None = None,
-                 friends: tuple[OpponentSettings, ...] = ()) -> None:
+                 friends: tuple[OpponentSettings, ...] = (),
+                 wall: Clock | None = None) -> None:
         self._settings = settings
         self.dice = dice
         self.engine = engine
@@ -108,6 +121,10 @@ class Referee:
         self.undo: carry.Undo | None = None
         self._out: list[Event] = []
         self._now = 0
+        self.wall: Clock = wall if wall is not None else WallClock()
+        self.next_clock = settings.clock
+        self.clock = clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
+        self._acting: Color | None = None  # whose turn the clock last switched to
 
     @property
     def settings(self) -> GameSettings:
@@ -173,6 +190,7 @@ class Referee:
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._now = now
+        self._clock_check()
         if self.turn is not None:
             play = self.coach.tick(now)
             if play is not None:
@@ -223,7 +241,9 @@ class Referee:
             self.settings = replace(self.settings, opponent=state.opponent)
             self.next_opponent = state.opponent
         self.resign = ResignDesk(state.resign_declined)
+        self.clock = None  # set below, once the phase is entered without a word
         self._enter(state.phase)
+        self._resume_clock(state)
         if state.phase is Phase.MOVING:
             self.turn = carry.resumed_turn(state, self.seat.color)
             if self.turn is not None and self.turn.engine_play is None:
@@ -231,6 +251,16 @@ class Referee:
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
         self.undo = carry.resumed_undo(state, self.seat.color) if self.seat.takebacks else None
+
+    def _resume_clock(self, state: Resumed) -> None:
+        """The clock as the journal left it, with the wall-clock time since its last
+        ``clock`` event counted for the side whose time ran (a power cut's included)."""
+        clock = state.clock
+        if clock is None:
+            return
+        elapsed = 0 if state.clock_wall_ms is None else self.wall.now_ms() - state.clock_wall_ms
+        self.clock = clock.resumed(elapsed, self._now)
+        self._acting = clock_side(state.phase, state.match)
 
     def set_opponent(self, opponent: OpponentSettings,
                      engine: BackgroundEngine | None = None) -> None:
@@ -310,6 +340,68 @@ class Referee:
     def _enter(self, phase: Phase) -> None:
         self.phase, self.since_ms = phase, self._now
         self.resign.entered(phase)
+        self._clock_follow()
+
+    # -- the clock -------------------------------------------------------------------
+
+    def _clock_follow(self) -> None:
+        """Switch the clock to whoever must act now, if that changed (a ``clock`` event
+        when whose time runs changes)."""
+        clock = self.clock
+        if clock is None or self._clock_check():
+            return
+        side = clock_side(self.phase, self.match)
+        if side is self._acting:
+            return
+        self._acting = side
+        self.clock = clock.switched(side, self._now)
+        if self.clock.running is not None or clock.running is not None:
+            self._emit_clock(self.clock)
+
+    def _clock_check(self) -> bool:
+        """True when the match's clock has a fallen flag (it falls now if the running
+        reserve is gone: the match is lost)."""
+        clock = self.clock
+        if clock is None or clock.flag is not None:
+            return clock is not None
+        ticked = clock.at(self._now)
+        if ticked.flag is None:
+            return False
+        self._flag_fall(ticked)
+        return True
+
+    def _flag_fall(self, clock: MatchClock) -> None:
+        """``clock``'s flag fell: the match is the opponent's at the score standing."""
+        flag = clock.flag
+        assert flag is not None
+        self.clock, self._acting = clock, None
+        self._emit_clock(clock)
+        self.seat.withdraw()
+        self.result, self.turn, self.pass_at, self.sync_fixes = flag_result(flag), None, None, ()
+        self._emit(EventType.MATCH_OVER, winner=flag.opponent.value,
+                   score=list(self.match.score), reason=FLAG_KIND)
+        self._enter(Phase.MATCH_OVER)
+
+    def _emit_clock(self, clock: MatchClock) -> None:
+        """A ``clock`` event of ``clock``'s figures, stamped with the wall clock."""
+        f = clock.fields(self.wall.now_ms())
+        self._emit(EventType.CLOCK, reserve_ms=f["reserve_ms"], running=f["running"],
+                   delay_ms=f["delay_ms"], flag=f["flag"], wall_ms=f["wall_ms"])
+
+    def clock_due(self) -> int | None:
+        """When the running flag falls unless someone presses first (None: no time runs):
+        a caller that skips scans (replay) scans again by then."""
+        return None if self.clock is None else self.clock.falls_at()
+
+    def clock_state(self, now: int) -> dict[str, Any] | None:
+        """``/api/state``'s ``clock`` at ``now`` (None: no clock in this match)."""
+        return None if self.clock is None else self.clock.state(now)
+
+    def clock_bar(self, now: int) -> tuple[Color, int, bool] | None:
+        """The cube column's bar of the running reserve at ``now`` (None: none shown)."""
+        if self.clock is None:
+            return None
+        return self.clock.bar(now, self.match.match_length)
 
     def _check_setup(self, obs: Observation) -> None:
         fixes = board_fixes(self._setup_board(), obs)
@@ -507,6 +599,17 @@ class Referee:
             self._new_match(self.match.match_length)
         return self._flush()
 
+    def choose_clock(self, rules: ClockRules | None, now: int) -> list[Event]:
+        """The clock of the next new match (None: none; a money match has none); at once
+        while the board is set up for the first game of a match (a ``new_match``)."""
+        self._now = now
+        self.next_clock = rules
+        current = None if self.clock is None else self.clock.rules
+        wanted = rules if self.match.match_length >= 1 else None
+        if self.phase is Phase.SETUP and self.match.score == (0, 0) and wanted != current:
+            self._new_match(self.match.match_length)
+        return self._flush()
+
     def _new_match(self, length: int, variant: str | None = None) -> None:
         self.menu.cancel()
         if variant is not None:
@@ -520,16 +623,19 @@ class Referee:
         self.settings = replace(self.settings, opponent=opponent, variant=name)
         self.match = new_match(length, self.settings.rules)
         self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
+        self.clock = clocked(self.next_clock, length, opponent.color, self._now)
+        self._acting = None
+        timed = {} if self.clock is None else {"clock": self.clock.rules.fields()}
         if opponent.remote is not None and opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
-                       remote=opponent.remote)
+                       remote=opponent.remote, **timed)
         elif opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
-                       level=opponent.level.value)
+                       level=opponent.level.value, **timed)
         elif self.tavli.is_backgammon:
-            self._emit(EventType.NEW_MATCH, match_length=length)
+            self._emit(EventType.NEW_MATCH, match_length=length, **timed)
         else:  # Plakoto, Fevga or tavli: between two players
-            self._emit(EventType.NEW_MATCH, match_length=length, variant=name)
+            self._emit(EventType.NEW_MATCH, match_length=length, variant=name, **timed)
         self._enter(Phase.SETUP)
         if self.obs is not None:
             self._check_setup(self.obs)

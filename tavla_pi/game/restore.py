@@ -49,6 +49,10 @@ What an event must do to follow:
   moving: they change nothing, but must fit the turn (the player on roll, its
   dice; each play a legal play of them, a hint's leading to its
   ``position_id``).
+* ``clock`` (the match's clock, docs/CLOCK.md) in a match with a clock, at any time,
+  even while another event is due: its figures are the clock's from then on; a flag
+  fall (``flag``) ends the match, and a ``match_over`` with ``reason`` ``"time"``
+  giving the match to the flag's opponent at the score standing is due next.
 * ``review`` (gnubg's analysis of a finished game, which comes in the
   background whenever it is done) changes nothing and may come at any time,
   even while another event is due.
@@ -76,7 +80,7 @@ from tavla_pi.engine.levels import Level
 from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game import restore_computer, restore_tavli
+from tavla_pi.game import restore_clock, restore_computer, restore_tavli
 from tavla_pi.game.fold_checks import (
     chosen_play,
     color_of,
@@ -86,6 +90,7 @@ from tavla_pi.game.fold_checks import (
     mover_of,
     same,
 )
+from tavla_pi.game.matchclock import FLAG_KIND, ClockRules
 from tavla_pi.game.resign import unplayable_offer
 from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
@@ -130,7 +135,7 @@ ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN}) | REMOTE_ASIDES
 a sentence said aloud, the remote side's record)."""
 
 KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.REMOTE_PLAY,
-                        EventType.OUT_OF_SYNC,
+                        EventType.OUT_OF_SYNC, EventType.CLOCK,
                         EventType.IN_SYNC, EventType.REJECTED}) | ASIDES
 """Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
 
@@ -149,7 +154,8 @@ def fresh(settings: GameSettings) -> Resumed:
     """The state of an empty journal: a new match, waiting for the board's setup."""
     match = new_match(settings.match_length, settings.rules)
     tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
-    return Resumed(match, PortesPosition.initial(), Phase.SETUP, tavli)
+    clock = restore_clock.clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
+    return Resumed(match, PortesPosition.initial(), Phase.SETUP, tavli, clock=clock)
 
 
 def verify(events: Sequence[Event], settings: GameSettings) -> Verified:
@@ -208,7 +214,8 @@ class _Fold:
             handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
             if handler is None:
                 raise ValueError("not an event type this board writes")
-            if self.due and event.type != self.due and event.type not in ASIDES:
+            if self.due and event.type != self.due and event.type not in ASIDES \
+                    and event.type is not EventType.CLOCK:
                 raise ValueError(f"a {self.due} event is due first")
             handler(self, event)
             if self.state.phase not in (Phase.AWAIT_ROLL, Phase.RESIGN_OFFERED):
@@ -275,9 +282,14 @@ def _reason(exc: BaseException) -> str:
 
 
 def _new_match(fold: _Fold, event: Event) -> None:
-    match = new_match(int(event["match_length"]), fold.rules)
+    length = int(event["match_length"])
+    match = new_match(length, fold.rules)
+    opponent = _opponent_of(event, fold.settings.opponent)
+    rules = event.fields.get("clock")
+    clock = None if rules is None else restore_clock.clocked(ClockRules.from_fields(rules), length,
+                                               opponent.color, event.t)
     fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=(),
-             opponent=_opponent_of(event, fold.settings.opponent),
+             opponent=opponent, clock=clock, clock_wall_ms=None,
              tavli=restore_tavli.new_tavli(fold, event),
              committed=between_matches(fold.state.committed))
     fold.cubes = ()
@@ -474,7 +486,10 @@ def _game_over(fold: _Fold, event: Event) -> None:
 
 
 def _match_over(fold: _Fold, event: Event) -> None:
-    winner = fold.match.match_winner
+    clock = fold.state.clock
+    flag = clock.flag if clock is not None else None
+    winner = fold.match.match_winner if flag is None else flag.opponent
+    same("the reason", event.fields.get("reason"), None if flag is None else FLAG_KIND)
     if fold.due != EventType.MATCH_OVER or winner is None:
         raise ValueError("only right after the game that decides the match")
     same("the winner", event["winner"], winner.value)
@@ -506,5 +521,6 @@ _HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
     EventType.ENGINE_PLAY: restore_computer.fold_engine_play,
     EventType.REMOTE_PLAY: restore_computer.fold_engine_play,
     EventType.TAKEBACK: restore_computer.takeback,
+    EventType.CLOCK: restore_clock.clock_event,
     **dict.fromkeys(NOTES | ASIDES, _noted),
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tavla_pi.game.matchclock import MatchClock
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.view import Phase
@@ -33,7 +34,10 @@ class Resumed:
     ``engine_play`` the computer's play of the roll being moved, once chosen;
     ``before_play`` the state before the last play while it may be taken back;
     ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``committed`` its
-    game's committed position (:meth:`game_position` has the match's player on roll).
+    game's committed position (:meth:`game_position` has the match's player on roll);
+    ``clock`` the match's clock as its last ``clock`` event (or its ``new_match``) left
+    it, ``clock_wall_ms`` the wall-clock time of that event (None: none yet), from which
+    a resume counts the time that ran since (:mod:`tavla_pi.game.matchclock`).
     """
 
     match: MatchState
@@ -47,6 +51,8 @@ class Resumed:
     resign_declined: Resignation = Resignation.NONE
     engine_play: Play | None = None
     before_play: Resumed | None = None
+    clock: MatchClock | None = None
+    clock_wall_ms: int | None = None
 
     def game_position(self) -> VariantPosition:
         """The committed position with the match's player on roll."""

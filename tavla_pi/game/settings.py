@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tavla_pi.engine.levels import Level
+from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
 from tavla_pi.rules.tavlimatch import TavliRules
@@ -42,7 +43,9 @@ class GameSettings:
     timings (ms).
 
     ``variant``: "portes" (backgammon), "plakoto", "fevga", or "tavli" (the three in
-    turn); ``tavli``: the tavli match's rules (no cube, a backgammon counts 2).
+    turn); ``tavli``: the tavli match's rules (no cube, a backgammon counts 2);
+    ``clock``: the tournament clock of a match of 1 point or more (None: no clock;
+    docs/CLOCK.md).
 
     ``no_move_pass_ms``: how long a roll with no legal play is shown before
     the turn passes by itself (the contract says within 3 s).
@@ -56,6 +59,7 @@ class GameSettings:
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
+    clock: ClockRules | None = None
     no_move_pass_ms: int = 2000
     done_settle_ms: int = 2000
     blink_ms: int = 2000

@@ -33,7 +33,8 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
         score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
         menu=referee.menu.view(now),
         engine_color=seat.color, engine_thinking=seat.thinking,
-        engine_trouble=seat.trouble, **tavli_fields(referee),
+        engine_trouble=seat.trouble, clock_bar=referee.clock_bar(now),
+        **tavli_fields(referee),
     )
     if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
         shown = referee.result is not None and (

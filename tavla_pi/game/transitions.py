@@ -4,7 +4,7 @@ Each is the match (and the tavli match) after one step of the game: the
 opening roll decided (:func:`after_opening`), a play of any game committed
 (:func:`after_play`), a turn passed (:func:`after_pass`), a game ended
 (:func:`after_game`), and the phase a loaded Match ID continues in
-(:func:`loaded_phase`).  The referee
+(:func:`loaded_phase`), and whose time the clock runs (:func:`clock_side`).  The referee
 (:mod:`tavla_pi.game.referee`) and the fold (:mod:`tavla_pi.game.restore`)
 both call them, so the journal cannot drift from the live game.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tavla_pi.game.tavli import VariantResult, opened, portes_end, variant_end
 from tavla_pi.game.view import Phase
+from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, start_game, turn_done
 from tavla_pi.rules.scoring import GameResult
@@ -69,3 +70,15 @@ def loaded_phase(match: MatchState) -> Phase:
     if match.dice is not None:
         return Phase.MOVING
     return Phase.AWAIT_ROLL
+
+
+def clock_side(phase: Phase, match: MatchState) -> Color | None:
+    """Whose time the match's clock runs in ``phase`` (:mod:`tavla_pi.game.matchclock`):
+    the player on roll from the other's DONE to their own (rolling, moving, a roll with
+    no move); the player who must answer a double or a resignation; nobody between games
+    nor before the opening roll decides who moves."""
+    if phase in (Phase.DOUBLE_OFFERED, Phase.RESIGN_OFFERED):
+        return match.to_act
+    if phase in (Phase.AWAIT_ROLL, Phase.MOVING, Phase.NO_MOVE):
+        return match.on_roll
+    return None

@@ -98,6 +98,10 @@ class GameView:
     ``pinned``: location -> colour of the checker pinned there (committed board);
     ``first_checker``: in Fevga, the point of the checker the first-checker rule
     binds while it binds, else None.
+
+    ``clock_bar``: with a tournament clock, while a player's reserve runs (the delay
+    spent): that player, how many of the cube column's six value LEDs the reserve left
+    lights, and whether it blinks (its last 30 s); else None (docs/CLOCK.md).
     """
 
     phase: Phase
@@ -137,6 +141,7 @@ class GameView:
     tavli_game: int = 1
     pinned: Mapping[str, Color] = field(default_factory=Pins)
     first_checker: str | None = None
+    clock_bar: tuple[Color, int, bool] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.pinned, Pins):  # a plain dict given: kept as a value

@@ -189,6 +189,23 @@ def menu(view: GameView) -> list[Light]:
     return lit + [Light(f, DARK) for f in _CUBE_COLUMN if f not in shown]
 
 
+def clock(view: GameView) -> list[Light]:
+    """The tournament clock: while a player's reserve runs (the delay spent), the cube
+    column is a bar of the reserve left, in that player's colour, from the column's 2
+    end (all six LEDs: the full reserve); in the last 30 s it blinks.  The rest of the
+    column is dark, so the cube's own light cannot be mistaken for it.  A double or a
+    resignation on offer keeps the column (the answerer's reserve runs all the same).
+    """
+    bar = view.clock_bar
+    if bar is None or view.double_offered_by is not None or view.resigning is not None:
+        return []
+    color, lit, last = bar
+    wave = waves.CLOCK_LAST if last else waves.STEADY
+    shown = [Light(f"cube.{v}", palette.player(color), wave) for v in CUBE_VALUES[:lit]]
+    names = {light.feature for light in shown}
+    return shown + [Light(f, DARK) for f in _CUBE_COLUMN if f not in names]
+
+
 def double_offer(view: GameView) -> list[Light]:
     """A pending double: the offered value and the taker's turn blink together.
 

@@ -34,6 +34,7 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.double_offer,
     patterns.resignation,
     patterns.dice_shown,
+    patterns.clock,         # a running reserve holds the cube column as a bar
     patterns.cube,
     tavli.game,             # where there is no cube, the column shows the game
     patterns.turn,

@@ -120,6 +120,9 @@ REJECTED = blink(300, 300)
 MATCH_WON = blink(900, 300)
 """The match winner's turn LED and tray: a long, slow beat (1.2 s)."""
 
+CLOCK_LAST = blink(250, 250)
+"""The last 30 s of a player's reserve: the cube column's bar blinks (0.5 s loop)."""
+
 WALK_STEP_MS = 1200
 WALK_LIT_MS = 500
 """A suggested play walks one checker at a time: in each 1.2 s step the point it

@@ -16,6 +16,7 @@ from typing import Any
 from tavla_pi.bounded import LimitError, parse_json, read_text
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
+from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.tavli import PORTES_ONLY
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
@@ -45,13 +46,17 @@ class SetupAction:
     game (of ``match_length``, else of the match's length so far).  The board
     is set to the start of the match's game now (its variant's).  ``speech``
     (optional, §6: ``{"language": L}``) turns speech on in that language from now on,
-    so that ``spoken`` events are in the output.
+    so that ``spoken`` events are in the output.  ``clock`` (optional, §6:
+    ``{"delay_s": 12, "reserve_s_per_point": 120}``, either key defaulted) plays the
+    new match, and the matches after it, on a tournament clock (docs/CLOCK.md); it
+    starts a new match as ``variant`` does, which must be of 1 point or more.
     """
 
     match_length: int | None = None
     opponent: OpponentSettings | None = None
     variant: str | None = None
     speech: str | None = None
+    clock: ClockRules | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,12 +191,23 @@ def _setup(f: _Fields) -> Action:
     if variant not in (None, "portes") and opponent is not None and opponent.color is not None:
         raise f.fail("opponent", f"null or absent: {PORTES_ONLY}")
     speech = _speech(f) if "speech" in f.data else None
+    clock = _clock(f) if "clock" in f.data else None
     if "match_length" not in f.data:
-        return SetupAction(opponent=opponent, variant=variant, speech=speech)
+        return SetupAction(opponent=opponent, variant=variant, speech=speech, clock=clock)
     length = f.data["match_length"]
     if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_MATCH:
         raise f.fail("match_length", f"a whole number of points 0..{MAX_MATCH} (0 = money play)")
-    return SetupAction(length, opponent, variant, speech)
+    if clock is not None and length == 0:
+        raise f.fail("match_length", f"1..{MAX_MATCH} points with a clock (money play has none)")
+    return SetupAction(length, opponent, variant, speech, clock)
+
+
+def _clock(f: _Fields) -> ClockRules:
+    """``setup``'s ``clock``: ``{"delay_s": 12, "reserve_s_per_point": 120}``."""
+    try:
+        return ClockRules.from_fields(f.data["clock"])
+    except ValueError as exc:
+        raise ScenarioError(f'{f.where}: field "clock"', str(exc)) from None
 
 
 def _speech(f: _Fields) -> str:
@@ -292,7 +308,7 @@ _PARSERS: dict[str, Callable[[_Fields], Action]] = {
     "lift": _lift, "place": _place, "move": _move, "glitch": _glitch, "wait": _wait,
 }
 FIELDS: Mapping[str, tuple[str, ...]] = {
-    "setup": ("setup", "match_length", "variant", "opponent", "speech"), "load": ("load",),
+    "setup": ("setup", "match_length", "variant", "opponent", "speech", "clock"), "load": ("load",),
     "opponent.": ("color", "level", "coach"), "speech.": ("language",),
     "dice": ("dice",),
     "press": ("press",), "hold": ("hold", "ms"), "lift": ("lift", "color"),

@@ -143,7 +143,7 @@ class ScenarioRunner:
         self._prefs: tempfile.TemporaryDirectory[str] | None = None
         self.engine_wait_s = ENGINE_WAIT_S
         playing = self.background() if running or settings.opponent.color is not None else None
-        self.referee = Referee(settings, self.dice, engine=playing)
+        self.referee = Referee(settings, self.dice, engine=playing, wall=self.clock)
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
         self.pipeline = Pipeline(self.backend, pinmap, calibration, self.referee, self.clock)
@@ -229,17 +229,8 @@ class ScenarioRunner:
         """Apply one action; the events it leads to."""
         board = self.backend.board
         match action:
-            case SetupAction(match_length, opponent, variant, speech):
-                if opponent is not None:
-                    self._set_opponent(opponent)
-                if speech is not None:
-                    self._speak(speech)
-                if match_length is not None or variant is not None:
-                    length = self.referee.match.match_length if match_length is None \
-                        else match_length
-                    yield from self.referee.new_match(length, self.clock.now_ms(), variant)
-                yield from self._set_up(board)
-                self._mark("other")
+            case SetupAction():
+                yield from self._setup(action)
             case LoadAction(position_id, match_id):
                 yield from self._load(position_id, match_id)
                 self._mark("other")
@@ -265,6 +256,26 @@ class ScenarioRunner:
                 self._mark("glitch", at, color, ms)
             case WaitAction(ms):
                 yield from self.advance(ms)
+
+    def _setup(self, action: SetupAction) -> Iterator[Event]:
+        """``setup``: the opponent, speech and clock it names, a new match when it
+        names a length, variant or clock, and the board laid out for its game."""
+        if action.opponent is not None:
+            self._set_opponent(action.opponent)
+        if action.speech is not None:
+            self._speak(action.speech)
+        if action.clock is not None:
+            self.referee.next_clock = action.clock
+        if action.match_length is not None or action.variant is not None \
+                or action.clock is not None:
+            length = self.referee.match.match_length if action.match_length is None \
+                else action.match_length
+            if action.clock is not None and length == 0:
+                raise TavlaError("a clock needs a match of 1 point or more: give "
+                                 "setup a match_length (money play has no clock)")
+            yield from self.referee.new_match(length, self.clock.now_ms(), action.variant)
+        yield from self._set_up(self.backend.board)
+        self._mark("other")
 
     def _set_up(self, board: SimBoard) -> Iterator[Event]:
         """Lay out the start of the match's game now, as a person setting up would
@@ -338,7 +349,9 @@ class ScenarioRunner:
         if scans <= 0 or not self.pipeline.still or self.referee.busy \
                 or not self.pipeline.buttons.quiet or not self.pipeline.speech.quiet:
             return 0
-        due = self.backend.board.next_change_ms()
+        dues = [d for d in (self.backend.board.next_change_ms(), self.referee.clock_due())
+                if d is not None]
+        due = min(dues, default=None)
         if due is not None:
             scans = min(scans, (due - self.clock.now_ms()) // SCAN_MS - TAIL_SCANS)
             if scans <= 0:
