@@ -25,6 +25,14 @@ from tavla_pi.bounded import LimitError, parse_toml
 from tavla_pi.decode.stability import STABLE_MS
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
+from tavla_pi.game.matchclock import (
+    DELAY_S,
+    MAX_DELAY_S,
+    MAX_RESERVE_S_PER_POINT,
+    RESERVE_S_PER_POINT,
+    ClockRules,
+)
+from tavla_pi.game.players import MAX_NAME_CHARS, PlayerNames, is_name
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.remote.settings import Broker, NetworkSettings
@@ -92,6 +100,8 @@ class Config:
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     network: NetworkSettings = field(default_factory=NetworkSettings)
+    players: PlayerNames = field(default_factory=PlayerNames)
+    clock: ClockRules | None = None
     listen: Listen = Listen("127.0.0.1", 8750)
     token: str | None = None
     state_dir: Path | None = None
@@ -195,6 +205,13 @@ def _name(example: str) -> Parser:
                                f'e.g. "{example}"', value)
         return value
     return parse
+
+
+def _player(value: Any, where: str, _: Path) -> str:
+    if not is_name(value):
+        raise _fail(where, f"a name of 1 to {MAX_NAME_CHARS} printable characters, "
+                           'e.g. "Ayşe"', value)
+    return str(value)
 
 
 def _username(value: Any, where: str, _: Path) -> str:
@@ -311,6 +328,16 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "club": ("network_club", _name("home")),
         "publish": ("network_publish", _boolean),
     },
+    "clock": {
+        "enabled": ("clock_enabled", _boolean),
+        "delay_s": ("clock_delay_s", _integer(0, MAX_DELAY_S)),
+        "reserve_s_per_point": ("clock_reserve_s_per_point",
+                                _integer(1, MAX_RESERVE_S_PER_POINT)),
+    },
+    "players": {
+        "white": ("players_white", _player),
+        "black": ("players_black", _player),
+    },
     "daemon": {
         "state_dir": ("state_dir", _path),
         "log_level": ("log_level", _choice(LOG_LEVELS)),
@@ -335,6 +362,8 @@ SPEECH_PREFIX = "speech_"
 """The [opponent] keys' values go into :class:`OpponentSettings` under their own names."""
 NETWORK_PREFIX = "network_"
 """The [network] keys' values go into :class:`NetworkSettings` under their own names."""
+PLAYERS_PREFIX = "players_"
+"""The [players] keys' values go into :class:`PlayerNames` under their own names."""
 
 
 def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
@@ -362,6 +391,9 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
                                for k in list(values) if k.startswith(SPEECH_PREFIX)})
     network = NetworkSettings(**{k.removeprefix(NETWORK_PREFIX): values.pop(k)
                                  for k in list(values) if k.startswith(NETWORK_PREFIX)})
+    players = PlayerNames(**{k.removeprefix(PLAYERS_PREFIX): values.pop(k)
+                         for k in list(values) if k.startswith(PLAYERS_PREFIX)})
+    clock = _clock(values, source)
     variant = values.get("variant", "portes")
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
@@ -369,7 +401,21 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {variant!r}")
     return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, speech=speech,
-                  network=network, **values)
+                  network=network, players=players, clock=clock, **values)
+
+
+def _clock(values: dict[str, Any], source: str) -> ClockRules | None:
+    """``[clock]``: the tournament clock of every match (None: off, the default); a
+    clock needs a match of 1 point or more."""
+    rules = ClockRules(values.pop("clock_delay_s", DELAY_S),
+                       values.pop("clock_reserve_s_per_point", RESERVE_S_PER_POINT))
+    if not values.pop("clock_enabled", False):
+        return None
+    if values.get("match_length", 0) < 1:
+        raise ConfigError(f"{source}: [clock] enabled",
+                          "needs [game] match_length of 1 point or more (money play has "
+                          "no clock)")
+    return rules
 
 
 def _check_network(network: NetworkSettings, source: str) -> None:

@@ -167,7 +167,7 @@ log_level = "debug"
     ('[board]\nbackend = "' + "x" * 100 + '"\n',
      "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),
     ('[bord]\n', "[bord]: unknown table (known: board, game, tavli, opponent, speech, http, "
-                 "network, daemon); did you mean 'board'?"),
+                 "network, clock, players, daemon); did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),
     ('[board]\nbrightness = { a = 1 }\n',

@@ -4,8 +4,8 @@ State directory, pin map, journal (and the game it holds), board backend
 (``auto`` falls back to the simulated board when no hardware is found),
 the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
 pipeline, its speech (:mod:`tavla_pi.daemon.speech`),
-the games' reviews (by gnubg, if installed), the friend's board
-(:mod:`tavla_pi.daemon.remote`).  What fails to open closes what
+the games' reviews (by gnubg, if installed), the friend's board and the
+broadcast (:mod:`tavla_pi.daemon.remote`).  What fails to open closes what
 was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
@@ -28,7 +28,7 @@ from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
-from tavla_pi.daemon.remote import friends_of, open_remote
+from tavla_pi.daemon.remote import friends_of, open_network
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
@@ -113,7 +113,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
     with ExitStack() as stack:
         pinmap = load_pinmap(config.pinout)
         game = GameSettings(match_length=config.match_length, variant=config.variant,
-                            rules=config.rules, tavli=config.tavli, opponent=config.opponent)
+                            rules=config.rules, tavli=config.tavli, opponent=config.opponent,
+                            clock=config.clock)
         journal, state = _open_journal(state_dir, game)
         stack.callback(journal.close)
         events = list(journal.events)
@@ -138,13 +139,15 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         reviews = open_reviews(state_dir, game.rules, clock, gnubg)
         stack.callback(reviews.close)
         reviews.load(events)
-        remote = open_remote(config, events, stack)
+        network = open_network(config, events, stack)
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
-                    reviews=reviews, remote=remote)
+                    reviews=reviews, remote=network.remote, broadcast=network.broadcast,
+                    players=config.players)
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = _open_desk(core, backend, dice, state_dir, config)
         pipeline.show(clock.now_ms())
+        core.cast([])  # the state as the board starts, for a viewer
         resume.report_resume(journal, state)
         opened = Opened(core, backend, desk, state_dir, stack.pop_all(), speech)
     return opened

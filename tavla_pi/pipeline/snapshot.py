@@ -19,10 +19,12 @@ now (CUBE offers the next; the lights alone do not tell them apart), and, on
 the simulated board only, ``physical``: where the modelled checkers really are
 (pockets bottom first, trays, hands), and against the computer
 ``engine_play`` (its play and the next checker to move for it),
-``engine_thinking`` and ``engine_trouble``; for Greek tavli ``variant`` (the game
+``engine_thinking`` and ``engine_trouble``; ``players``: the players' names
+(``[players]``); for Greek tavli ``variant`` (the game
 now), ``match_variant`` (the setting), ``tavli_game``, ``pinned`` and
 ``first_checker``, and ``cube_in_play`` (no cube in Plakoto, Fevga, nor in a tavli
-match's Portes unless its rules say).
+match's Portes unless its rules say); ``clock``: the match's tournament clock, null
+without one (docs/CLOCK.md).
 
 The daemon serves it; :meth:`tavla_pi.replay.runner.ScenarioRunner.state` gives
 the same for a scenario.
@@ -35,6 +37,7 @@ from typing import Any
 from tavla_pi.decode.observation import Observation, Reading
 from tavla_pi.game.coach import Coaching, ranked_fields
 from tavla_pi.game.menu import MenuView
+from tavla_pi.game.players import PlayerNames
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import GameView
 from tavla_pi.hal.sim.backend import SimBackend
@@ -46,8 +49,9 @@ from tavla_pi.rules.board import POINTS
 from tavla_pi.rules.color import Color
 
 
-def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, Any]:
-    """The state of the board and the game, ready for JSON."""
+def snapshot(referee: Referee, pipeline: Pipeline, backend: str,
+             players: PlayerNames | None = None) -> dict[str, Any]:
+    """The state of the board and the game, ready for JSON; ``players``: their names."""
     match = referee.match
     view = pipeline.lights()  # the words of the lights: the provisional board's too
     owner = match.cube_owner
@@ -89,7 +93,9 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str) -> dict[str, An
         "engine_trouble": view.engine_trouble,
         **tavli_state(view),
         "cube_in_play": referee.tavli.cube_allowed,
+        "clock": referee.clock_state(pipeline.clock.now_ms()),
         "remote": None,  # the daemon's: the friend's board (tavla_pi.remote.session)
+        "players": (players or PlayerNames()).to_json(),
     }
 
 
