@@ -124,11 +124,23 @@ class Mosquitto:
         """Kill the broker (SIGKILL): no goodbye to its clients, nothing saved."""
         self._end(signal.SIGKILL)
 
+    def freeze(self) -> None:
+        """Stop the broker's process (SIGSTOP): its clients' connections stay open, and
+        nothing they send is read or answered, as from a broker that hangs."""
+        assert self._process is not None and self.running
+        self._process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen broker go on (SIGCONT)."""
+        assert self._process is not None
+        self._process.send_signal(signal.SIGCONT)
+
     def _end(self, how: signal.Signals) -> None:
         process, self._process = self._process, None
         if process is None or process.poll() is not None:
             return
         process.send_signal(how)
+        process.send_signal(signal.SIGCONT)  # a frozen broker ends too
         try:
             process.wait(timeout=STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:

@@ -10,6 +10,10 @@ daemon, and systemd's restart brings the game back from the journal.
 With a friend's board (``remote``, :class:`~tavla_pi.remote.session.RemoteGame`),
 each step first reads what the peer sent, and each batch of events carries the
 messages it sends, journaled with it and published once it is on disk.
+
+With the broadcast on (``broadcast``, :class:`~tavla_pi.remote.broadcast.Broadcast`),
+each batch, once journaled, is offered to it with the viewer's state after it; the
+offer never waits for the broker.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.events.event import Event
 from tavla_pi.events.hub import EventHub
+from tavla_pi.game.players import PlayerNames
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import Pipeline
+from tavla_pi.remote.broadcast import Broadcast, viewer_state
 from tavla_pi.remote.session import RemoteGame
 
 log = logging.getLogger("tavla_pi.daemon")
@@ -50,7 +56,8 @@ class Core:
 
     def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
                  notifier: Notifier, *, rolls: simstore.RollCount | None = None,
-                 reviews: Reviews | None = None, remote: RemoteGame | None = None) -> None:
+                 reviews: Reviews | None = None, remote: RemoteGame | None = None,
+                 broadcast: Broadcast | None = None, players: PlayerNames | None = None) -> None:
         self.pipeline = pipeline
         self.referee: Referee = pipeline.referee
         self.journal = journal
@@ -61,6 +68,9 @@ class Core:
         """The games' reviews by gnubg, made in the background (None: none are made)."""
         self.remote = remote
         """The friend's board's side of the match (None: no remote board is configured)."""
+        self.broadcast = broadcast
+        """Where the game goes for the club's viewers (None: not broadcast)."""
+        self.players = players or PlayerNames()
         self.on_fatal: Callable[[BaseException], None] | None = None
         self.failure: BaseException | None = None
         self._status = ""
@@ -90,10 +100,16 @@ class Core:
         if self.reviews is not None:
             self.reviews.note(events)
         self.hub.publish(events)
+        self.cast(events)
         for event in events:
             level, line = describe(event)
             log.log(level, line)
         self.update_status()
+
+    def cast(self, events: list[Event]) -> None:
+        """Offer ``events`` (journaled) and the viewer's state after them to the broadcast."""
+        if self.broadcast is not None:
+            self.broadcast.offer(events, viewer_state(self.state()))
 
     def _journal(self, events: list[Event]) -> None:
         try:
@@ -114,7 +130,8 @@ class Core:
     def state(self) -> dict[str, Any]:
         """``GET /api/state``; ``events`` counts the current game's events (as /api/events
         sends them first)."""
-        state = snapshot(self.referee, self.pipeline, self.pipeline.backend.name)
+        state = snapshot(self.referee, self.pipeline, self.pipeline.backend.name,
+                         self.players)
         state["events"] = len(self.hub.game)
         status = None if self.remote is None else self.remote.status(self.referee)
         state["remote"] = None if status is None else status.to_json()

@@ -1,5 +1,7 @@
-"""The board's connection to the MQTT broker: publishes its game and sync messages, hands
-over what its peer sends, and never blocks the daemon's scan loop.
+"""The board's one connection to the MQTT broker: publishes its game and sync messages and
+its broadcast (:mod:`tavla_pi.remote.broadcast`), hands over what its peer sends (a board
+without a friend's board has no peer and reads nothing), and never blocks the daemon's
+scan loop.
 
 paho-mqtt's network thread does all the talking: it connects (retrying with backoff
 while the broker is away, the first connect too), keeps a persistent session (the
@@ -20,14 +22,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags, MQTTMessage
+from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags, MQTTMessage, MQTTMessageInfo
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tavla_pi.bounded import read_file, read_text
 from tavla_pi.errors import ConfigError
-from tavla_pi.remote.messages import LEAVES, MAX_MESSAGE_BYTES, Status, topic
+from tavla_pi.remote.messages import (
+    CAST_LEAVES,
+    LEAVES,
+    MAX_CAST_BYTES,
+    MAX_MESSAGE_BYTES,
+    Status,
+    topic,
+)
 from tavla_pi.remote.settings import Broker, NetworkSettings
 
 QUEUE_BOUND = 1000
@@ -60,6 +69,24 @@ class LinkChange:
 
 
 Arrival = Received | LinkChange
+
+
+class Delivery:
+    """A broadcast message handed to paho: :meth:`done` once it no longer waits in paho's
+    queue for the broker (acknowledged, or handed over in a disconnect's race, when paho
+    keeps it for the next connection and the broadcast no longer counts it)."""
+
+    __slots__ = ("_info",)
+
+    def __init__(self, info: MQTTMessageInfo) -> None:
+        self._info = info
+
+    def done(self) -> bool:
+        """True once the broker has it (or paho holds it for the next connection)."""
+        try:
+            return self._info.is_published()
+        except RuntimeError:  # queued while the connection dropped: paho resends it
+            return True
 
 
 class _Inbox:
@@ -105,17 +132,20 @@ class _Inbox:
 
 
 class Link:
-    """This board's connection to the broker and its peer's three topics (see the module)."""
+    """This board's connection to the broker and, with a ``peer`` (the friend's board),
+    that board's three topics (see the module)."""
 
-    def __init__(self, network: NetworkSettings, peer: str, *, keepalive_s: int = 5,
-                 reconnect_max_s: int = 30) -> None:
+    def __init__(self, network: NetworkSettings, peer: str | None = None, *,
+                 keepalive_s: int = 5, reconnect_max_s: int = 30) -> None:
         self._broker, self._board = _checked(network, peer, keepalive_s, reconnect_max_s)
         self._keepalive_s = keepalive_s
-        self._own = {leaf: topic(network.club, self._board, leaf) for leaf in LEAVES}
-        self._peers = [topic(network.club, peer, leaf) for leaf in LEAVES]
+        self._own = {leaf: topic(network.club, self._board, leaf)
+                     for leaf in (*LEAVES, *CAST_LEAVES)}
+        self._peers = [] if peer is None else [topic(network.club, peer, leaf) for leaf in LEAVES]
         self._inbox = _Inbox(QUEUE_BOUND)
         self._lock = threading.Lock()
         self._connected = self._failing = self._started = self._closed = False
+        self._connects = 0
         self._client = self._new_client(network, reconnect_max_s)
 
     def _new_client(self, network: NetworkSettings, reconnect_max_s: int) -> Client:
@@ -155,15 +185,27 @@ class Link:
         """Send this board's sync state (QoS 1, retained); False if paho's queue is full."""
         return self._publish("sync", payload, retain=True)
 
+    def cast(self, leaf: str, payload: bytes) -> Delivery | None:
+        """Send a broadcast message (QoS 1): an ``event``, or the ``state`` (retained);
+        None if paho's queue is full.  Never blocks (paho's thread sends it)."""
+        if leaf not in CAST_LEAVES:
+            raise ValueError(f"{leaf!r}: not a broadcast topic ({', '.join(CAST_LEAVES)})")
+        info = self._send(leaf, payload, retain=leaf == "state", limit=MAX_CAST_BYTES)
+        return None if info is None else Delivery(info)
+
     def _publish(self, leaf: str, payload: bytes, *, retain: bool) -> bool:
+        return self._send(leaf, payload, retain=retain, limit=MAX_MESSAGE_BYTES) is not None
+
+    def _send(self, leaf: str, payload: bytes, *, retain: bool,
+              limit: int) -> MQTTMessageInfo | None:
         name = self._own[leaf]
-        if len(payload) > MAX_MESSAGE_BYTES:
-            raise ValueError(f"{name}: {len(payload)} bytes (at most {MAX_MESSAGE_BYTES})")
+        if len(payload) > limit:
+            raise ValueError(f"{name}: {len(payload)} bytes (at most {limit})")
         info = self._client.publish(name, payload, QOS, retain)
         if info.rc == MQTTErrorCode.MQTT_ERR_QUEUE_SIZE:
             _log.warning("%s: not sent: %d messages wait for the broker", name, QUEUE_BOUND)
-            return False
-        return True
+            return None
+        return info
 
     def arrivals(self) -> list[Arrival]:
         """Everything that came in since the last call, oldest first."""
@@ -174,6 +216,12 @@ class Link:
         """True while the broker has accepted this board's connection."""
         with self._lock:
             return self._connected
+
+    @property
+    def connects(self) -> int:
+        """How many times the broker has accepted this board's connection so far."""
+        with self._lock:
+            return self._connects
 
     @property
     def dropped(self) -> int:
@@ -210,10 +258,12 @@ class Link:
             return
         with self._lock:
             self._connected, self._failing = True, False
+            self._connects += 1
         _log.info("broker %s: connected", self._broker)
         session = "session present" if flags.session_present else "new session"
-        self._inbox.put(LinkChange(True, session))
-        client.subscribe([(name, QOS) for name in self._peers])
+        if self._peers:  # without a peer nobody reads the arrivals
+            self._inbox.put(LinkChange(True, session))
+            client.subscribe([(name, QOS) for name in self._peers])
         client.publish(self._own["status"], self._status(True), QOS, True)
 
     def _on_connect_fail(self, client: Client, userdata: Any) -> None:
@@ -226,7 +276,8 @@ class Link:
         if not was:
             return
         why = "connection lost" if reason.value == _LOST else f"connection lost ({reason})"
-        self._inbox.put(LinkChange(False, "closed" if closing else why))
+        if self._peers:
+            self._inbox.put(LinkChange(False, "closed" if closing else why))
         if not closing:
             self._failed(why)
 
@@ -261,7 +312,7 @@ def _on_log(client: Client, userdata: Any, level: int, text: str) -> None:
         _paho_log.debug("%s", text)
 
 
-def _checked(network: NetworkSettings, peer: str, keepalive_s: int,
+def _checked(network: NetworkSettings, peer: str | None, keepalive_s: int,
              reconnect_max_s: int) -> tuple[Broker, str]:
     """The broker and board of ``network``; ValueError for what a Link cannot work with."""
     if network.broker is None:
@@ -274,6 +325,14 @@ def _checked(network: NetworkSettings, peer: str, keepalive_s: int,
         raise ValueError(f"keepalive_s {keepalive_s}, reconnect_max_s {reconnect_max_s}: "
                          "each must be at least 1")
     return network.broker, network.board
+
+
+def log_in(client: Client, network: NetworkSettings) -> None:
+    """Give ``client`` the login of ``network`` and, for an ``mqtts://`` broker, TLS
+    (the club's page connects as a board does)."""
+    _login(client, network)
+    if network.broker is not None and network.broker.tls:
+        _tls(client, network.ca_file)
 
 
 def _login(client: Client, network: NetworkSettings) -> None:

@@ -28,7 +28,11 @@ MAX_NUMBER = 2**31 - 1
 BOARD_NAME = re.compile(r"[a-z0-9-]{1,32}")
 """A board's name on the network (use ``fullmatch``)."""
 LEAVES = ("game", "sync", "status")
-"""The last part of a board's topics: ``tavla/<club>/<board>/<leaf>``."""
+"""The last part of the topics a friend's board reads: ``tavla/<club>/<board>/<leaf>``."""
+CAST_LEAVES = ("event", "state")
+"""The broadcast's topics (:mod:`tavla_pi.remote.broadcast`), for viewers: no board reads them."""
+MAX_CAST_BYTES = 16384
+"""The largest broadcast payload written (an event or the state)."""
 CUBE_BODY_ACTIONS = ("double", "take", "drop", "beaver")
 RESIGN_ACTIONS = ("offer", "accept", "decline")
 MAX_PLAY_CHARS = 64
@@ -155,9 +159,10 @@ class Status:
 def topic(club: str, board: str, leaf: str) -> str:
     """``tavla/<club>/<board>/<leaf>``; MessageError for a bad board name, club or leaf."""
     name = f"tavla/{club}/{board}/{leaf}"
-    if BOARD_NAME.fullmatch(board) is None or leaf not in LEAVES or not _good_club(club):
+    if (BOARD_NAME.fullmatch(board) is None or leaf not in (*LEAVES, *CAST_LEAVES)
+            or not _good_club(club)):
         raise MessageError(_shown(name), "not a board's topic: expected tavla/<club>/"
-                           "<board>/(game|sync|status), board [a-z0-9-]{1,32}")
+                           "<board>/(game|sync|status|event|state), board [a-z0-9-]{1,32}")
     return name
 
 
