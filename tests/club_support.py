@@ -1,0 +1,66 @@
+"""The club page's test parts: real events of a finished match (``tavla-pi replay`` of
+``examples/full_game.jsonl``) and the payloads a board broadcasts them in (SPEC: docs/CLUB.md)."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FULL_GAME = ROOT / "examples" / "full_game.jsonl"
+
+
+@functools.cache
+def _replayed() -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["replay", str(FULL_GAME)]) == 0
+    return out.getvalue()
+
+
+def match_events() -> list[dict[str, Any]]:
+    """A whole 1-point match's events as the board commits them: new_match to match_over."""
+    return [json.loads(line) for line in _replayed().splitlines() if line.strip()]
+
+
+def compact(data: dict[str, Any]) -> bytes:
+    """A payload as the broadcast writes it."""
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+def event_payload(board: str, seq: int, event: dict[str, Any],
+                  at: int = 1_700_000_000_000) -> bytes:
+    """The ``event`` topic's payload."""
+    return compact({"v": 1, "board": board, "seq": seq, "at": at + seq, "event": event})
+
+
+def state_payload(board: str, seq: int, state: dict[str, Any],
+                  at: int = 1_700_000_000_000) -> bytes:
+    """The ``state`` topic's payload."""
+    return compact({"v": 1, "board": board, "seq": seq, "at": at + seq, "dropped": 0,
+                    "state": state})
+
+
+def status_payload(board: str, status: str = "online") -> bytes:
+    """The ``status`` topic's payload."""
+    return compact({"v": 1, "board": board, "status": status})
+
+
+def a_state(**changes: Any) -> dict[str, Any]:
+    """A viewer's state (the keys /api/state gives), at the start of a 3-point match."""
+    state: dict[str, Any] = {
+        "phase": "await_roll", "on_roll": "white", "position_id": "4HPwATDgc/ABMA",
+        "match_id": "cAkgAAAAAAAE", "dice": [], "dice_used": [],
+        "board": {"white": {"6": 5, "8": 3, "13": 5, "24": 2},
+                  "black": {"1": 2, "12": 5, "17": 3, "19": 5}},
+        "cube": {"value": 1, "owner": None}, "score": [0, 0], "match_length": 3,
+        "winner": None, "points_won": None, "clock": None,
+        "players": {"white": "Ayşe", "black": "Berk"}, "remote": None, "events": 3}
+    state.update(changes)
+    return state

@@ -1,0 +1,103 @@
+"""The club page's subscription on a real Mosquitto: a page started late reads every
+board's retained status and state at once, then each message live; the ``tavla-pi club``
+process serves them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from club_support import a_state, event_payload, state_payload, status_payload
+from mosquitto_support import Mosquitto, mosquitto
+from paho.mqtt.client import Client
+from paho.mqtt.enums import CallbackAPIVersion
+from programs import needs
+
+from tavla_pi.club.listener import ClubListener
+from tavla_pi.club.model import ClubModel
+from tavla_pi.remote.settings import NetworkSettings
+
+__all__ = ["mosquitto"]  # the fixture, used by name
+pytestmark = needs("mosquitto")
+TIMEOUT_S = 10.0
+
+
+def _publisher(broker: Mosquitto) -> Client:
+    client = Client(CallbackAPIVersion.VERSION2, "club-test-board")
+    client.connect(broker.broker.host, broker.broker.port)
+    client.loop_start()
+    return client
+
+
+def _until(done: threading.Event) -> None:
+    assert done.wait(TIMEOUT_S)
+
+
+def test_a_late_page_reads_the_retained_state_then_live(mosquitto: Mosquitto) -> None:
+    board = _publisher(mosquitto)
+    board.publish("tavla/home/athens/status", status_payload("athens"), 1, True).wait_for_publish()
+    board.publish("tavla/home/athens/state", state_payload("athens", 7, a_state()), 1,
+                  True).wait_for_publish()
+    board.publish("tavla/other/izmir/state", state_payload("izmir", 1, a_state()), 1,
+                  True).wait_for_publish()  # another club's: not read
+    model = ClubModel("home")
+    lock = threading.Lock()
+    seen = threading.Event()
+    live = threading.Event()
+
+    def deliver(topic: str, payload: bytes) -> None:
+        with lock:
+            message = model.receive(topic, payload)
+        if message is not None and message.kind == "state":
+            seen.set()
+        if message is not None and message.kind == "event":
+            live.set()
+
+    network = NetworkSettings(broker=mosquitto.broker, club="home")
+    with ClubListener(network, deliver) as listener:
+        _until(seen)
+        with lock:
+            assert model.boards["athens"].state == a_state()
+            assert model.boards["athens"].status == "online"
+        assert listener.connected
+        event = {"t": 9, "type": "rolled", "player": "white", "dice": [6, 5]}
+        board.publish("tavla/home/athens/event", event_payload("athens", 8, event), 1)
+        _until(live)
+        with lock:
+            assert list(model.boards["athens"].log) == [event]
+            assert set(model.boards) == {"athens"}
+    board.loop_stop()
+    board.disconnect()
+
+
+def test_the_club_command_serves_what_the_broker_has(mosquitto: Mosquitto, tmp_path: Path) -> None:
+    board = _publisher(mosquitto)
+    board.publish("tavla/night/athens/state", state_payload("athens", 3, a_state()), 1,
+                  True).wait_for_publish()
+    with (tmp_path / "club.log").open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tavla_pi", "club", "--broker", mosquitto.url,
+             "--club", "night", "--http", "127.0.0.1:0", "--out", str(tmp_path)],
+            stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().split(" is at ")[1].split()[0]
+        deadline = time.monotonic() + TIMEOUT_S
+        while True:
+            with urllib.request.urlopen(url + "api/club", timeout=5) as answer:
+                club = json.loads(answer.read())
+            if "athens" in club["boards"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert club["club"] == "night"
+        assert club["boards"]["athens"]["state"] == a_state()
+    finally:
+        proc.terminate()
+        assert proc.wait(10) == 0
+        board.loop_stop()
+        board.disconnect()

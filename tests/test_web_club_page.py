@@ -1,0 +1,139 @@
+"""``tavla-pi club`` in headless chromium: two real boards (``tavla-pi run --backend sim``
+daemons ``athens`` and ``izmir`` broadcasting to a real Mosquitto) play at once; the club
+page shows both live, and one full size with its log after a click; a board that stops is
+shown gone.  Screenshots: ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+from broadcast_support import ProcessTable, play_turn, set_up
+from daemon_process import DaemonProcess
+from mosquitto_support import Mosquitto
+from programs import needs
+from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+pytestmark = [pytest.mark.slow, needs("chromium", "mosquitto")]
+pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+TIMEOUT_MS = 20_000
+BOARDS = ("athens", "izmir")
+START_TIMEOUT_S = 20.0
+
+
+class ClubProcess:
+    """``python -m tavla_pi club --broker URL --http 127.0.0.1:0``; its URL from its first line."""
+
+    def __init__(self, broker: Mosquitto, log: Path) -> None:
+        self._log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tavla_pi", "club", "--broker", broker.url,
+             "--http", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=self._log, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, f"no address in {line!r}: {log.read_text()}"
+        self.url = found[0]
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
+        self._log.close()
+
+
+def _board(folder: Path, broker: Mosquitto, name: str) -> DaemonProcess:
+    folder.mkdir()
+    config = folder / "config.toml"
+    config.write_text(f'[network]\nbroker = "{broker.url}"\nboard = "{name}"\n')
+    return DaemonProcess(folder / "state", folder / "notify", config)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Iterator[tuple[dict[str, DaemonProcess], ClubProcess]]:
+    """A broker, both boards started on it, and the club page's server."""
+    (tmp_path / "broker").mkdir()
+    with Mosquitto(tmp_path / "broker") as broker:
+        daemons = {name: _board(tmp_path / name, broker, name) for name in BOARDS}
+        server = None
+        try:
+            for daemon in daemons.values():
+                daemon.start()
+            server = ClubProcess(broker, tmp_path / "club.log")
+            yield daemons, server
+        finally:
+            if server is not None:
+                server.close()
+            for daemon in daemons.values():
+                daemon.close()
+
+
+def _turn(table: ProcessTable, rng: random.Random) -> dict[str, Any]:
+    """One turn played on the board (out of Playwright's own event loop)."""
+    with ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, play_turn(table, rng)).result()
+
+
+def _to_play(state: dict[str, Any]) -> str:
+    return "White to play" if state["on_roll"] == "white" else "Black to play"
+
+
+def test_two_boards_live_and_one_full_size(
+        club: tuple[dict[str, DaemonProcess], ClubProcess]) -> None:
+    daemons, server = club
+    tables = {name: ProcessTable(daemon) for name, daemon in daemons.items()}
+    rng = random.Random(24)
+    for table in tables.values():
+        asyncio.run(set_up(table))
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url)
+        for name in BOARDS:  # the retained state of each: both boards at once
+            tile = page.locator(f'.club-table[data-board="{name}"]')
+            expect(tile.locator("circle.checker")).to_have_count(30)
+            expect(tile).to_have_attribute("data-status", "online")
+        for _ in range(2):  # both play, turn about: the page follows each live
+            for name, table in tables.items():
+                state = _turn(table, rng)
+                tile = page.locator(f'.club-table[data-board="{name}"]')
+                expect(tile.locator(".turn-text")).to_have_text(_to_play(state))
+                expect(tile.locator(".dice")).to_have_count(0)
+        page.screenshot(path=str(ARTIFACTS / "club-grid.png"))
+        page.locator('.club-table[data-board="athens"]').click()
+        full = page.locator("#full")
+        expect(full).to_be_visible()
+        expect(page.locator("#grid")).to_be_hidden()
+        expect(page.locator("#full-name")).to_contain_text("athens")
+        expect(full.locator("#full-board circle.checker")).to_have_count(30)
+        log = page.locator("#full-log li[data-type=played]")
+        expect(log).to_have_count(2)  # athens's two plays since the opening
+        state = _turn(tables["athens"], rng)  # live in the full view too
+        expect(log).to_have_count(3)
+        expect(full.locator(".turn-text")).to_have_text(_to_play(state))
+        page.screenshot(path=str(ARTIFACTS / "club-full.png"))
+        page.locator("#back").click()
+        expect(page.locator("#grid")).to_be_visible()
+        daemons["izmir"].close()  # a clean stop says gone
+        expect(page.locator('.club-table[data-board="izmir"]')).to_have_attribute(
+            "data-status", "gone")
+        expect(page.locator('.club-table[data-board="athens"]')).to_have_attribute(
+            "data-status", "online")
+        page.screenshot(path=str(ARTIFACTS / "club-gone.png"))
+        browser.close()
+        assert not errors, errors
