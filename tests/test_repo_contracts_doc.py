@@ -30,6 +30,7 @@ from tavla_pi.errors import ScenarioError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.schema import ADDED, OPTIONAL, REQUIRED
 from tavla_pi.events.types import EventType
+from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
@@ -128,12 +129,14 @@ def test_the_sections_are_numbered_one_to_six() -> None:
     assert headings == ["1", "2", "3", "4", "5", "6"]
 
 
-def test_what_section_6_names_is_still_missing_from_the_code() -> None:
-    """§6's clock is "not yet kept": once it is built, the page moves it into
-    "§6 additions", where speech and the remote board are."""
-    assert "### §6 not yet kept" in section(6)
-    assert "clock" not in SCHEMA
-    assert "clock" not in {t.value for t in EventType}
+def test_section_6s_clock_and_club_are_kept() -> None:
+    kept = subsection(6, "additions")
+    assert "### §6 not yet kept" not in section(6)
+    assert "[clock]" in kept and "`tavla-pi club`" in kept
+    assert set(SCHEMA["clock"]) == {"enabled", "delay_s", "reserve_s_per_point"}
+    assert "clock" in {t.value for t in EventType}
+    assert actions.parse_line('{"setup": "start", "match_length": 1, "clock": {}}', "doc") \
+        == actions.SetupAction(1, clock=ClockRules())
 
 
 def test_section_6s_remote_board_is_kept() -> None:
@@ -143,14 +146,12 @@ def test_section_6s_remote_board_is_kept() -> None:
                                       "board", "club", "publish"}
     assert "remote" in SCHEMA["opponent"]
     assert {"remote_play", "remote_status"} <= {t.value for t in EventType}
-    assert "remote" not in subsection(6, "not yet kept")
 
 
 def test_section_6s_speech_is_kept() -> None:
     assert "[speech]" in subsection(6, "additions")
     assert set(SCHEMA["speech"]) == {"enabled", "language", "rate", "volume", "device"}
     assert "spoken" in {t.value for t in EventType}
-    assert "speech" not in subsection(6, "not yet kept")
 
 
 # ---- §1: board numbering ---------------------------------------------------------------
@@ -307,24 +308,47 @@ def emitted() -> dict[str, list[set[str]]]:
 
 def _calls(tree: ast.AST) -> Iterator[tuple[str, set[str]]]:
     """Each ``_emit("type", field=...)`` (or ``Event("type", t)``) call: type, fields; and
-    each ruling of the offers, ``Ruled(match, EventType.NAME, {field: ...}, ...)``."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and _callee(node.func) == "Ruled":
-            yield from _ruled(node)
-        if not isinstance(node, ast.Call) or _callee(node.func) not in ("_emit", "Event"):
+    each ruling of the offers, ``Ruled(match, EventType.NAME, {field: ...}, ...)``.  Fields
+    spread from ``**{...}``, ``**(A if C else B)`` or a name bound to one in the same
+    function count once for each way they can be."""
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        kind = _event_type(node.args[0]) if node.args else None
-        if kind is None:
-            continue
-        fields: set[str] = set()
-        for keyword in node.keywords:
-            if keyword.arg is not None:
-                fields.add(keyword.arg)
-            else:
-                assert isinstance(keyword.value, ast.Dict), "fields must be readable here"
-                fields |= {str(k.value) for k in keyword.value.keys if isinstance(k, ast.Constant)}
-        assert _callee(node.func) == "_emit" or len(node.args) == 2, "fields this test cannot read"
-        yield kind, fields
+        bound = {target.id: node.value for node in ast.walk(function)
+                 if isinstance(node, ast.Assign) for target in node.targets
+                 if isinstance(target, ast.Name)}
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call):
+                yield from _call(node, bound)
+
+
+def _call(node: ast.Call, bound: dict[str, ast.expr]) -> Iterator[tuple[str, set[str]]]:
+    if _callee(node.func) == "Ruled":
+        yield from _ruled(node)
+    if _callee(node.func) not in ("_emit", "Event"):
+        return
+    kind = _event_type(node.args[0]) if node.args else None
+    if kind is None:
+        return
+    fields = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+    ways = [fields]
+    for keyword in node.keywords:
+        if keyword.arg is None:
+            ways = [way | spread for way in ways for spread in _spread(keyword.value, bound)]
+    assert _callee(node.func) == "_emit" or len(node.args) == 2, "fields this test cannot read"
+    for way in ways:
+        yield kind, way
+
+
+def _spread(value: ast.expr, bound: dict[str, ast.expr]) -> list[set[str]]:
+    """The field names a ``**value`` can add, one set per way."""
+    if isinstance(value, ast.Name) and value.id in bound:
+        return _spread(bound[value.id], bound)
+    if isinstance(value, ast.IfExp):
+        return _spread(value.body, bound) + _spread(value.orelse, bound)
+    assert isinstance(value, ast.Dict), "fields must be readable here"
+    assert all(isinstance(k, ast.Constant) for k in value.keys), "fields must be readable here"
+    return [{str(k.value) for k in value.keys if isinstance(k, ast.Constant)}]
 
 
 def _ruled(node: ast.Call) -> Iterator[tuple[str, set[str]]]:
