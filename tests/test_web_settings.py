@@ -23,7 +23,7 @@ from tavla_pi.web.server import Request, Response
 TOKEN = "s3cret-token-0123456789"
 DEFAULTS: dict[str, Any] = {
     "color": None, "level": "expert", "coach": True, "blunder_threshold": 0.08,
-    "remote": None, "friends": [], "variant": "portes",
+    "remote": None, "friends": [], "variant": "portes", "clock": None,
     "engine": {"installed": True, "message": None},
     "speech": {"enabled": False, "language": "en", "follows_page": True, "rate": 160,
                "volume": 100}}
@@ -201,4 +201,43 @@ def test_an_api_without_settings_says_so() -> None:
                                               {"content-type": "application/json"}, b"{}"))
             assert isinstance(answer, Response) and answer.status == 404
             assert json.loads(answer.body)["error"] == "this daemon has no settings to change"
+    run(scenario())
+
+
+def test_the_page_chooses_the_clock_of_the_next_match(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        daemon = VirtualDaemon(tmp_path, settings=GameSettings(match_length=3))
+        status, answer = await post(daemon, {"clock": {"delay_s": 8}})
+        assert status == 200 and answer["applied"] == "now"
+        assert answer["clock"] == {"delay_s": 8, "reserve_s_per_point": 120}
+        assert [e.to_dict() for e in daemon.memory.events] == [
+            {"t": 0, "type": "new_match", "match_length": 3,
+             "clock": {"delay_s": 8, "reserve_s_per_point": 120}}]
+        state = await daemon.state()
+        assert state["clock"]["reserve_s"] == {"white": 360.0, "black": 360.0}
+        status, answer = await post(daemon, {"color": "black"})  # the clock stays
+        assert (status, answer["clock"]["delay_s"]) == (200, 8)
+        assert daemon.referee.clock is not None
+        status, answer = await post(daemon, {"clock": None})
+        assert (status, answer["clock"], answer["applied"]) == (200, None, "now")
+        assert (await daemon.state())["clock"] is None
+    run(scenario())
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    ({"clock": {"delay_s": -1}}, "request body: clock: clock delay_s: expected 0..600, got -1"),
+    ({"clock": {"delay": 12}}, "request body: clock: clock: unknown key 'delay'"),
+    ({"clock": 12}, 'request body: clock: expected an object {"delay_s": 12, '
+                    '"reserve_s_per_point": 120}'),
+    ({"clock": {}}, "request body: clock: money play has no clock: play a match of 1 point "
+                    "or more ([game] match_length)"),
+])
+def test_a_bad_clock_is_refused_and_changes_nothing(tmp_path: Path, change: dict[str, Any],
+                                                    error: str) -> None:
+    async def scenario() -> None:
+        length = 0 if change == {"clock": {}} else 3
+        daemon = VirtualDaemon(tmp_path, settings=GameSettings(match_length=length))
+        status, answer = await post(daemon, change)
+        assert (status, answer) == (400, {"error": error})
+        assert daemon.memory.events == [] and (await get(daemon))["clock"] is None
     run(scenario())

@@ -18,6 +18,11 @@ referee's MENU offers it, :attr:`~tavla_pi.game.menu.Menu.modes`; the page's
 it.  ``null`` is a match without a friend's board; so is a ``color`` sent alone
 (the computer's, or two players).  The page can never name a board the config
 does not.
+
+``clock`` is the tournament clock of the next new match (docs/CLOCK.md):
+``{"delay_s": 12, "reserve_s_per_point": 120}`` (either key defaulted) or
+``null`` for none; the referee's ``next_clock`` (``choose_clock``), at once while
+the board is set up for a match's first game.  Money play has no clock.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
 from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.errors import BadInputError, EngineError
+from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.menu import Mode
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
@@ -56,6 +62,7 @@ class SettingsDesk:
         missing = referee.menu.engine_missing
         return {**settings_json(referee.next_opponent, tuple(friends(referee.menu.modes))),
                 "variant": self.core.referee.next_variant,
+                "clock": None if referee.next_clock is None else referee.next_clock.fields(),
                 "engine": {"installed": missing is None, "message": missing},
                 "speech": self.speech.json()}
 
@@ -70,6 +77,8 @@ class SettingsDesk:
         changes = _object(body)
         speak = self.speech.checked(changes.pop("speech", {}))
         variant = parse_variant(changes.pop("variant", referee.next_variant))
+        clock = parse_clock(changes.pop("clock", KEEP), referee.next_clock,
+                            referee.match.match_length)
         remote = changes.pop("remote", KEEP)
         chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
                              "color" in changes, friends(referee.menu.modes))
@@ -88,9 +97,12 @@ class SettingsDesk:
         speak()
         if variant != referee.next_variant:
             self.core.commit(referee.choose_variant(variant, now))
+        if clock != referee.next_clock:
+            self.core.commit(referee.choose_clock(clock, now))
         self.core.commit(referee.choose_opponent(chosen, now))
+        running = None if referee.clock is None else referee.clock.rules
         applied = "now" if referee.settings.opponent == chosen and \
-            referee.settings.variant == variant else "next_match"
+            referee.settings.variant == variant and running == clock else "next_match"
         return {**self.settings(), "applied": applied}
 
 
@@ -100,6 +112,23 @@ def parse_variant(value: object) -> str:
         shown = ", ".join(f'"{v}"' for v in MATCHES)
         raise BadInputError(f"{WHERE}: variant", f"expected one of {shown}, got {value!r}")
     return str(value)
+
+
+def parse_clock(value: object, kept: ClockRules | None, match_length: int) -> ClockRules | None:
+    """The clock ``value`` names (:data:`KEEP`: ``kept``; None: none), or a BadInputError
+    naming the key; a clock needs a match of 1 point or more."""
+    if value is KEEP:
+        return kept
+    if value is None:
+        return None
+    try:
+        clock = ClockRules.from_fields(value)
+    except ValueError as exc:
+        raise BadInputError(f"{WHERE}: clock", str(exc)) from None
+    if match_length < 1:
+        raise BadInputError(f"{WHERE}: clock", "money play has no clock: play a match of 1 "
+                                               "point or more ([game] match_length)")
+    return clock
 
 
 def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:

@@ -14,6 +14,7 @@ import * as words from "./words.js";
 const $ = (id) => document.getElementById(id);
 const MAX_LOG = 300;
 const LED_REFRESH_MS = 150;
+const CLOCK_MS = 250; // how often a running clock is drawn again
 const POLL_MS = 2000; // catches changes that neither an event nor the light announce
 const ANNOUNCED = new Set([
   "rolled", "played", "engine_play", "remote_play", "opening_roll", "no_legal_move", "double_offered",
@@ -65,8 +66,11 @@ async function refresh() {
 
 let drawn = "";
 
+let stateAt = 0; // performance.now() when the state came: the clock counts on from it
+
 function show(s, withLeds) {
   state = s;
+  stateAt = performance.now();
   if (document.body.dataset.stateError !== undefined) {
     delete document.body.dataset.stateError;
     say("");
@@ -239,11 +243,23 @@ function renderPanel() {
   $("score").textContent = s.match_length
     ? t("score_match", { w, b, n: s.match_length })
     : t("score_money", { w, b });
+  $("players").textContent = words.playersText(s.players);
+  renderClock();
   const fixes = s.fix || [];
   list($("fix"), fixes.length ? fixes.map(words.fixText) : [t("fix_none")]);
   $("fix").dataset.count = fixes.length;
   $("sensors").textContent = words.sensorsText(s.sensed, s.variant);
   $("ids").textContent = `${s.position_id} · ${s.match_id}`;
+}
+
+/** The match's clock, counted on since the state came (hidden without one). */
+function renderClock() {
+  const clock = state && state.clock;
+  $("clock").hidden = $("clock-term").hidden = !clock;
+  if (!clock) return;
+  $("clock").textContent = words.clockText(clock, performance.now() - stateAt);
+  $("clock").dataset.running = clock.running || "";
+  $("clock").dataset.flag = clock.flag || "";
 }
 
 /** The hint of this turn: its five best plays with their equities, the best first. */
@@ -356,6 +372,7 @@ function start() {
   settings.load();
   link.follow();
   setInterval(() => { if ($("conn").dataset.state === "live") refresh(); }, POLL_MS);
+  setInterval(renderClock, CLOCK_MS);
 }
 
 start();

@@ -1,9 +1,9 @@
 // The settings panel: the game of the next new match (Portes, Plakoto, Fevga or a
 // tavli match), who plays it (two players, the computer as Black or White at one
 // of six levels, or a friend's board the config names: `friends` of /api/settings,
-// each in its configured colour), the coach and its blunder threshold, read from and
-// saved to /api/settings.  The computer and the coach play Portes only: another game disables
-// their choices.  Without GNU Backgammon they are disabled too, and the one line that
+// each in its configured colour), the coach and its blunder threshold, and the
+// tournament clock, read from and saved to /api/settings.  The computer and the coach
+// play Portes only: another game disables their choices.  Without GNU Backgammon they are disabled too, and the one line that
 // says how to install it is shown.
 
 import { LANGUAGES, t } from "./i18n.js";
@@ -51,6 +51,10 @@ export class SettingsPanel {
       coach: this.$("set-coach").checked,
       blunder_threshold: Number(this.$("set-threshold").value),
       variant: this.$("set-variant").value,
+      clock: this.$("set-clock-on").checked ? {
+        delay_s: Number(this.$("set-clock-delay").value),
+        reserve_s_per_point: Number(this.$("set-clock-reserve").value),
+      } : null,
     };
     if (friend !== null) delete changes.color; // the friend's board plays its own colour
     if (!this.installed()) delete changes.level;
@@ -80,6 +84,16 @@ export class SettingsPanel {
     this.$("set-coach").checked = s.coach;
     this.$("set-threshold").value = String(s.blunder_threshold);
     this.showSpeech(s.speech);
+    this.showClock(s.clock);
+  }
+
+  /** The tournament clock of the next match (`clock` of /api/settings; null: none). */
+  showClock(clock) {
+    this.$("set-clock-on").checked = clock !== null && clock !== undefined;
+    if (clock) {
+      this.$("set-clock-delay").value = String(clock.delay_s);
+      this.$("set-clock-reserve").value = String(clock.reserve_s_per_point);
+    }
   }
 
   /** The board's voice (`speech` of /api/settings); its part hidden where there is none. */

@@ -126,6 +126,7 @@ export function hints(s) {
   if (s.menu) {
     out.push(t("hint_menu_mode", { mode: modeText(s.menu.opponent, s.menu.level, s.menu.remote) }));
     if (s.menu.notice) out.push(t("set_engine_missing", { message: s.menu.notice }));
+    if (s.match_length) out.push(t(s.menu.clock ? "hint_menu_clock_on" : "hint_menu_clock_off"));
   }
   out.push(...(s.remote ? remoteHints(s) : computerHints(s)));
   if (s.first_checker) out.push(t("hint_first_checker", { at: location(s.first_checker) }));
@@ -254,6 +255,11 @@ const LINES = {
   new_match: (e) => {
     let match = e.match_length ? t("ev_new_match", { n: e.match_length }) : t("ev_new_match_money");
     if (e.variant && e.variant !== "portes") match += ` · ${gameName(e.variant)}`;
+    if (e.clock) {
+      match += ` · ${t("ev_clock_rules", {
+        delay: e.clock.delay_s, reserve: minutes(e.clock.reserve_s_per_point),
+      })}`;
+    }
     return e.opponent ? `${match} · ${modeText(e.opponent, e.level, e.remote)}` : match;
   },
   opening_roll: (e) => (e.starter
@@ -279,7 +285,14 @@ const LINES = {
       score: score(e.score),
     });
   },
-  match_over: (e) => t("ev_match_over", { winner: player(e.winner), score: score(e.score) }),
+  match_over: (e) => t(e.reason === "time" ? "ev_match_over_time" : "ev_match_over",
+    { winner: player(e.winner), score: score(e.score) }),
+  clock: (e) => {
+    if (e.flag) return t("clock_flag", { player: player(e.flag) });
+    const times = { white: minutes(e.reserve_ms.white / 1000), black: minutes(e.reserve_ms.black / 1000) };
+    return e.running ? t("ev_clock_runs", { player: player(e.running), ...times })
+      : t("ev_clock_stopped", times);
+  },
   hint: (e) => {
     const best = (e.plays || [])[0] || { play: "", equity: 0 };
     return t("ev_hint", {
@@ -334,4 +347,40 @@ export function sensorsText(sensed, variant) {
   const unknown = Object.keys(sensed.unknown || {});
   if (unknown.length) parts.push(t("sensors_unknown", { list: unknown.map(location).join(", ") }));
   return parts.length ? parts.join("; ") : t("sensors_ok");
+}
+
+/** The players' names (`players` of /api/state), by colour. */
+export function playersText(players) {
+  return t("players_text", { white: players.white, black: players.black });
+}
+
+/** The clock's figures `elapsed` ms after /api/state gave them (`clock`): the running
+ * side's delay is spent first, then its reserve (docs/CLOCK.md). */
+export function clockFigures(clock, elapsed) {
+  const reserve = { ...clock.reserve_s };
+  let delay = clock.delay_left_s ?? 0;
+  if (clock.running && !clock.flag) {
+    const spent = Math.max(0, elapsed) / 1000;
+    const fromDelay = Math.min(delay, spent);
+    delay -= fromDelay;
+    reserve[clock.running] = Math.max(0, reserve[clock.running] - (spent - fromDelay));
+  }
+  return { reserve, delay };
+}
+
+function minutes(seconds) {
+  const s = Math.ceil(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** The clock in words: each side's reserve, the running side's delay left; a fallen flag. */
+export function clockText(clock, elapsed) {
+  if (clock.flag) return t("clock_flag", { player: player(clock.flag) });
+  const { reserve, delay } = clockFigures(clock, elapsed);
+  return ["white", "black"].map((c) => {
+    const time = minutes(reserve[c]);
+    if (c !== clock.running) return t("clock_side", { player: player(c), time });
+    if (delay > 0) return t("clock_running_delay", { player: player(c), time, delay: Math.ceil(delay) });
+    return t("clock_running", { player: player(c), time });
+  }).join(" · ");
 }
