@@ -8,12 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from game_support import dice, move, press, replay
+from game_support import dice, move, press, replay, scenario
 from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.errors import ScenarioError
 from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
 from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import verify
@@ -155,3 +156,43 @@ def test_a_clock_chosen_for_the_next_match_starts_a_new_one_while_set_up() -> No
     assert referee.choose_clock(ClockRules(10, 60), 200) == []
     assert [e.type for e in referee.choose_clock(None, 300)] == ["new_match"]
     assert referee.clock is None
+
+
+def hold_menu() -> dict[str, Any]:
+    return {"hold": "menu", "ms": 1600}
+
+
+def test_menu_and_a_cube_press_start_a_match_on_the_clock_and_off_it() -> None:
+    events = replay({"setup": "start"}, hold_menu(), press("white.cube"), hold_menu(),
+                    {"wait": 400}, match_length=3)
+    started = [e for e in events if e["type"] == "new_match"]
+    assert started[-1] == {"t": started[-1]["t"], "type": "new_match", "match_length": 3,
+                           "clock": {"delay_s": 12, "reserve_s_per_point": 120}}
+    assert not [e for e in events if e["type"] == "rejected"]
+    events = replay({"setup": "start", "clock": {"delay_s": 5}}, hold_menu(),
+                    press("black.cube"), hold_menu(), {"wait": 400}, match_length=3)
+    started = [e for e in events if e["type"] == "new_match"]
+    assert started[0]["clock"] == {"delay_s": 5, "reserve_s_per_point": 120}
+    assert "clock" not in started[-1]
+
+
+def test_menu_on_the_clock_again_keeps_the_rules_and_shows_them_on_the_trays() -> None:
+    runner = ScenarioRunner(PINMAP, GameSettings(match_length=3, clock=ClockRules(5, 60)))
+    list(runner.run(scenario({"setup": "start"}, hold_menu(), {"wait": 100})))
+    state = runner.state()
+    assert state["menu"]["clock"] is True
+    tray = state["led_features"].index("tray.white")
+    assert state["leds"][tray] != "#000000"
+    list(runner.run(scenario(press("white.cube"), {"wait": 100})))
+    state = runner.state()
+    assert state["menu"]["clock"] is False and state["leds"][tray] == "#000000"
+    events = list(runner.run(scenario(press("white.cube"), hold_menu(), {"wait": 400})))
+    assert [e.fields.get("clock") for e in events if e.type == EventType.NEW_MATCH] == [
+        {"delay_s": 5, "reserve_s_per_point": 60}]
+
+
+def test_money_play_refuses_the_clock_in_the_menu() -> None:
+    events = replay({"setup": "start"}, hold_menu(), press("white.cube"), hold_menu())
+    assert [e["reason"] for e in events if e["type"] == "rejected"] == [
+        "money play has no clock: play a match of 1 point or more"]
+    assert all("clock" not in e for e in events if e["type"] == "new_match")

@@ -146,10 +146,11 @@ def test_without_gnubg_only_two_players_is_offered_and_the_menu_says_why() -> No
     made = runner(engine_missing=NOT_INSTALLED)
     run(made, {"setup": "start"}, HOLD)
     assert made.state()["menu"] == {"opponent": None, "level": None, "remote": None,
-                                    "variant": "portes", "notice": None}
+                                    "variant": "portes", "clock": False, "notice": None}
     run(made, PRESS)
     assert made.state()["menu"] == {"opponent": None, "level": None, "remote": None,
-                                    "variant": "plakoto", "notice": NOT_INSTALLED}
+                                    "variant": "plakoto", "clock": False,
+                                    "notice": NOT_INSTALLED}
     events = run(made, *[PRESS] * 3, HOLD)  # Fevga, tavli, Portes: no computer between
     assert new_matches(events) == [{"match_length": 0}]
     configured = runner(OpponentSettings(color=B), engine_missing=NOT_INSTALLED)

@@ -15,6 +15,10 @@ are passed over (a computer's mode, as the config may set it, goes on to Portes
 between two players), and the first press that would have shown one says so
 with the one line the referee was given (``engine_missing``).  While armed, the cube
 column shows the mode being chosen (:func:`tavla_pi.leds.patterns.menu`).
+
+While it is armed, a short press of either CUBE button puts the match it starts on the
+tournament clock, or takes it off (:meth:`Menu.toggle_clock`; docs/CLOCK.md): both
+trays lit in the cube's colour say it is on.  Money play has no clock.
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ class MenuView:
 
     mode: Mode
     notice: str | None = None
+    clock: bool = False
 
 
 class Menu:
@@ -102,19 +107,24 @@ class Menu:
         self.armed_until = -1
         self.mode = Mode()
         self.notice: str | None = None
+        self.clock = False
+        """Whether the match a long press starts is on the tournament clock."""
 
     def armed(self, now: int) -> bool:
         """Whether a long press now would start a new match."""
         return now <= self.armed_until
 
-    def press(self, long: bool, now: int, current: Mode) -> Mode | None:
-        """A MENU press at ``now``: the mode to start a new match in, when it confirms one.
+    def press(self, long: bool, now: int, current: Mode, clock: bool = False) -> Mode | None:
+        """A MENU press at ``now``: the mode to start a new match in, when it confirms one
+        (then :attr:`clock` says whether it is on the clock).
 
-        ``current`` is the mode the next match has so far (shown first).
+        ``current`` is the mode the next match has so far (shown first), ``clock``
+        whether it is on the clock so far.
         """
         if not self.armed(now):
             if long:
                 self.armed_until, self.mode, self.notice = now + self.confirm_ms, current, None
+                self.clock = clock
             return None
         if long:
             self.cancel()
@@ -123,13 +133,22 @@ class Menu:
         self.armed_until = now + self.confirm_ms
         return None
 
+    def toggle_clock(self, now: int) -> bool:
+        """A CUBE press while armed: the clock on or off for the match to start (the
+        window renewed); False when the menu is not armed (the press is the cube's)."""
+        if not self.armed(now):
+            return False
+        self.clock = not self.clock
+        self.armed_until = now + self.confirm_ms
+        return True
+
     def cancel(self) -> None:
         """Disarm (a new match began some other way)."""
         self.armed_until = -1
 
     def view(self, now: int) -> MenuView | None:
         """What the menu shows now (None when it is not armed)."""
-        return MenuView(self.mode, self.notice) if self.armed(now) else None
+        return MenuView(self.mode, self.notice, self.clock) if self.armed(now) else None
 
     def _after(self, mode: Mode) -> Mode:
         modes = self.modes

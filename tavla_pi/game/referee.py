@@ -123,6 +123,8 @@ class Referee:
         self._now = 0
         self.wall: Clock = wall if wall is not None else WallClock()
         self.next_clock = settings.clock
+        self.clock_rules = settings.clock or ClockRules()
+        """The clock MENU puts a match on: the config's, else the federation's defaults."""
         self.clock = clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
         self._acting: Color | None = None  # whose turn the clock last switched to
 
@@ -165,6 +167,8 @@ class Referee:
         self._now = now
         if name == "menu":
             self._menu(long)
+        elif name.endswith(".cube") and not long and self.menu.armed(now):
+            self._menu_clock(Color(name.partition(".")[0]))
         else:
             color, _, role = name.partition(".")
             if self.seat.refuses(Color(color), self.phase):
@@ -604,6 +608,8 @@ class Referee:
         while the board is set up for the first game of a match (a ``new_match``)."""
         self._now = now
         self.next_clock = rules
+        if rules is not None:
+            self.clock_rules = rules
         current = None if self.clock is None else self.clock.rules
         wanted = rules if self.match.match_length >= 1 else None
         if self.phase is Phase.SETUP and self.match.score == (0, 0) and wanted != current:
@@ -641,10 +647,20 @@ class Referee:
             self._check_setup(self.obs)
 
     def _menu(self, long: bool) -> None:
-        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent, self.next_variant))
+        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent, self.next_variant),
+                                 self.next_clock is not None)
         if chosen is not None:
             self.next_opponent = chosen.apply(self.next_opponent)
+            if self.menu.clock != (self.next_clock is not None):
+                self.next_clock = self.clock_rules if self.menu.clock else None
             self._new_match(self.settings.match_length, chosen.variant)
+
+    def _menu_clock(self, color: Color) -> None:
+        """A CUBE press while MENU is armed: the new match on the clock, or off it."""
+        if self.settings.match_length < 1:
+            self._reject(color, "money play has no clock: play a match of 1 point or more")
+            return
+        self.menu.toggle_clock(self._now)
 
     # -- the cube and resignations -----------------------------------------------------
 

@@ -169,7 +169,8 @@ def menu(view: GameView) -> list[Light]:
     Portes, and for a Greek game its LED of the column's 2, 4 and 8 (Portes,
     Plakoto, Fevga; all three for a tavli match) in the cube's colour; a friend's
     board: its end of the column in its colour and the 64 in the cube's.  The rest
-    of the column is dark, so the cube's own light cannot be mistaken for it.
+    of the column is dark, so the cube's own light cannot be mistaken for it.  A match
+    on the tournament clock lights both trays in the cube's colour too.
     """
     if view.menu is None:
         return []
@@ -185,6 +186,8 @@ def menu(view: GameView) -> list[Light]:
         lit = [Light(f"cube.owner.{mode.color.value}", colour, waves.MENU)]
         lit += [Light(f"cube.{v}", colour, waves.MENU)
                 for v in CUBE_VALUES[:mode.level_number]]
+    if view.menu.clock:
+        lit += [Light(f"tray.{c.value}", palette.CUBE, waves.MENU) for c in Color]
     shown = {light.feature for light in lit}
     return lit + [Light(f, DARK) for f in _CUBE_COLUMN if f not in shown]
 

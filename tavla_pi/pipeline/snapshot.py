@@ -124,15 +124,16 @@ def coaching(coach: Coaching) -> dict[str, Any]:
 def menu_state(view: MenuView | None) -> dict[str, Any] | None:
     """The armed MENU's mode: the computer's (or the friend's board's) colour
     (``opponent``, null for two players), its ``level`` (null for two players and a
-    friend), ``remote``: the friend's board (or null), the game (``variant``) and
-    ``notice``: what to install, or null."""
+    friend), ``remote``: the friend's board (or null), the game (``variant``),
+    ``clock``: whether it is on the tournament clock, and ``notice``: what to install,
+    or null."""
     if view is None:
         return None
     color, remote = view.mode.color, view.mode.remote
     computer = color is not None and remote is None
     return {"opponent": color.value if color is not None else None,
             "level": view.mode.level.value if computer else None, "remote": remote,
-            "variant": view.mode.variant, "notice": view.notice}
+            "variant": view.mode.variant, "clock": view.clock, "notice": view.notice}
 
 
 def resignation_state(view: GameView) -> dict[str, Any] | None:
