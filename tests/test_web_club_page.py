@@ -30,6 +30,10 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 TIMEOUT_MS = 20_000
 BOARDS = ("athens", "izmir")
 START_TIMEOUT_S = 20.0
+CLOCKED = {"athens": '[game]\nmatch_length = 3\n[clock]\nenabled = true\ndelay_s = 0\n'
+                     '[players]\nwhite = "Ayşe"\nblack = "Nikos"\n'}
+"""Athens plays a 3-point match on the tournament clock (no delay: the reserve runs at
+once), its players named."""
 
 
 class ClubProcess:
@@ -56,7 +60,8 @@ class ClubProcess:
 def _board(folder: Path, broker: Mosquitto, name: str) -> DaemonProcess:
     folder.mkdir()
     config = folder / "config.toml"
-    config.write_text(f'[network]\nbroker = "{broker.url}"\nboard = "{name}"\n')
+    config.write_text(f'[network]\nbroker = "{broker.url}"\nboard = "{name}"\n'
+                      + CLOCKED.get(name, ""))
     return DaemonProcess(folder / "state", folder / "notify", config)
 
 
@@ -86,7 +91,7 @@ def _turn(table: ProcessTable, rng: random.Random) -> dict[str, Any]:
 
 
 def _to_play(state: dict[str, Any]) -> str:
-    return "White to play" if state["on_roll"] == "white" else "Black to play"
+    return f"{state['players'][state['on_roll']]} to play"
 
 
 def test_two_boards_live_and_one_full_size(
@@ -114,6 +119,12 @@ def test_two_boards_live_and_one_full_size(
                 tile = page.locator(f'.club-table[data-board="{name}"]')
                 expect(tile.locator(".turn-text")).to_have_text(_to_play(state))
                 expect(tile.locator(".dice")).to_have_count(0)
+        clock = page.locator('.club-table[data-board="athens"] .clock')
+        expect(clock).to_have_text(re.compile(r"clock [0-5]:\d\d / [0-5]:\d\d"))  # both ran
+        expect(clock).not_to_have_text(clock.inner_text())  # the mover's counts down
+        expect(page.locator('.club-table[data-board="izmir"] .clock')).to_have_count(0)
+        expect(page.locator('.club-table[data-board="athens"] .player.white')).to_contain_text(
+            "Ayşe")
         page.screenshot(path=str(ARTIFACTS / "club-grid.png"))
         page.locator('.club-table[data-board="athens"]').click()
         full = page.locator("#full")

@@ -5,7 +5,9 @@
 // ("gone") is marked so.  A click shows it full size with its log; "All boards" goes back.
 
 import { BoardView } from "./board.js";
-import { eventText, UNSAID } from "./words.js";
+import { clockFigures, eventText, UNSAID } from "./words.js";
+
+const CLOCK_MS = 1000;      // how often the running clocks are drawn again
 
 const boards = new Map();   // name -> { status, state, at, seq, log }
 const views = new Map();    // name -> { node, view }
@@ -33,8 +35,29 @@ function drawable(state) {
 }
 
 function seconds(s) {
-  const t = Math.max(0, Math.round(s || 0));
+  const t = Math.max(0, Math.ceil(s || 0));
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, "0")}`;
+}
+
+/** A board's clock as it stands now: the state's figures counted on since the board
+ * sent them (the delay first, then the reserve; a board gone stands still). */
+function clockLine(board) {
+  const s = board.state;
+  const players = s.players || { white: "White", black: "Black" };
+  const since = board.status === "gone" ? 0 : Date.now() - (board.stateAt ?? board.at ?? Date.now());
+  const { reserve } = clockFigures(s.clock, since);
+  const flag = s.clock.flag ? ` flag: ${players[s.clock.flag]}` : "";
+  return `clock ${seconds(reserve.white)} / ${seconds(reserve.black)}${flag}`;
+}
+
+/** Draw every running clock again (grid and full view). */
+function tickClocks() {
+  for (const [name, board] of boards) {
+    if (!board.state || !board.state.clock || !board.state.clock.running) continue;
+    const spans = [views.get(name)?.node.querySelector(".clock"),
+      full === name ? document.querySelector("#full-facts .clock") : null];
+    for (const span of spans) if (span) span.textContent = clockLine(board);
+  }
 }
 
 /** The facts line of a board: players, score, length, cube, clock, turn. */
@@ -51,11 +74,7 @@ function facts(board) {
   }
   parts.push(el("span", { class: "length" }, s.match_length ? `${s.match_length} pt match` : "money game"));
   if (s.cube) parts.push(el("span", { class: "cube" }, `cube ${s.cube.value}${s.cube.owner ? ` (${players[s.cube.owner]})` : ""}`));
-  if (s.clock) {
-    const r = s.clock.reserve_s || {};
-    const flag = s.clock.flag ? ` flag: ${players[s.clock.flag]}` : "";
-    parts.push(el("span", { class: "clock" }, `clock ${seconds(r.white)} / ${seconds(r.black)}${flag}`));
-  }
+  if (s.clock) parts.push(el("span", { class: "clock" }, clockLine(board)));
   const turn = s.winner ? `${players[s.winner]} wins` : s.on_roll ? `${players[s.on_roll]} to play` : (s.phase || "");
   parts.push(el("span", { class: "turn-text" }, turn));
   if (s.dice && s.dice.length) parts.push(el("span", { class: "dice" }, `dice ${s.dice.join("-")}`));
@@ -131,7 +150,8 @@ function apply(message) {
   const p = message.payload;
   if (message.kind === "status") board.status = p.status;
   else if (message.kind === "state") {
-    board.state = p.state; board.at = p.at; board.status = board.status || "online";
+    board.state = p.state; board.at = board.stateAt = p.at;
+    board.status = board.status || "online";
   } else {
     if (p.event.type === "new_match") board.log = [];
     board.log.push(p.event);
@@ -192,3 +212,4 @@ function connect() {
 
 document.getElementById("back").addEventListener("click", back);
 connect();
+setInterval(tickClocks, CLOCK_MS);
