@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import pytest
 from journal_support import observation
@@ -19,7 +20,9 @@ from programs import needs
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.remote.link import Arrival, Link, Received
@@ -71,11 +74,13 @@ class ReversingTap:
 class Side:
     """One board in process: its referee, its remote side and its journal."""
 
-    def __init__(self, name: str, mine: Color, link: Link, connection: Connection) -> None:
+    def __init__(self, name: str, mine: Color, link: Link, connection: Connection,
+                 settings: GameSettings | None = None) -> None:
         peer = "izmir" if name == "athens" else "athens"
         opponent = OpponentSettings(color=mine.opponent, remote=peer)
         self.name, self.mine, self.link = name, mine, link
-        self.referee = Referee(GameSettings(opponent=opponent), ScriptedDice())
+        self.referee = Referee(replace(settings or GameSettings(), opponent=opponent),
+                               ScriptedDice())
         self.remote = RemoteGame(name, "home", peer, mine.opponent, connection)
         self.journal: list[Event] = []
 
@@ -153,3 +158,44 @@ def test_messages_that_arrive_reversed_are_applied_in_their_order(
     assert opening[0] == opening[1]
     taken = [e["seq"] for e in athens.of(EventType.REMOTE_TAKEN)]
     assert taken == sorted(taken) and taken[:2] == [1, 2]
+
+
+def test_a_flag_falling_on_one_board_ends_the_match_on_both(
+        mosquitto: Mosquitto) -> None:  # noqa: F811
+    """Each board runs its own player's clock: the starter's reserve (1 s, no delay) runs
+    out on the starter's board, and the friend's board is told and ends the match too."""
+    links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
+                        reconnect_max_s=1)
+             for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
+    clocked = GameSettings(match_length=1, clock=ClockRules(delay_s=0, reserve_s_per_point=1))
+    athens = Side("athens", W, links["athens"], links["athens"], clocked)
+    izmir = Side("izmir", B, links["izmir"], links["izmir"], clocked)
+    both = (athens, izmir)
+    for link in links.values():
+        link.start()
+    try:
+        start = observation(Board.initial())
+        for side in both:
+            side.commit(side.referee.on_observation(start, 0))
+        run_until(both, lambda: all(s.remote.record is not None for s in both)
+                  and izmir.remote.record is not None
+                  and izmir.remote.record.check.committed("athens", 0), "one match, bound")
+        while not any("starter" in e.fields for e in izmir.of(EventType.OPENING_ROLL)):
+            throws = len(izmir.of(EventType.OPENING_ROLL))  # again after a tie
+            izmir.commit(izmir.referee.on_button("black.roll", long=False,
+                                                 now=int(time.monotonic() * 1000)))
+            run_until(both, lambda n=throws: len(izmir.of(EventType.OPENING_ROLL)) > n,
+                      "an opening throw")
+        run_until(both, lambda: all(s.of(EventType.MATCH_OVER) for s in both), "match over")
+    finally:
+        for link in links.values():
+            link.close()
+    opening = next(e for e in athens.of(EventType.OPENING_ROLL) if "starter" in e.fields)
+    starter = Color(opening["starter"])
+    for side in both:
+        over = side.of(EventType.MATCH_OVER)[0]
+        assert (over["winner"], over.fields.get("reason")) == (starter.opponent.value, "time")
+        flags = [e for e in side.of(EventType.CLOCK) if e["flag"] is not None]
+        assert [e["flag"] for e in flags] == [starter.value]
+        assert side.referee.clock is not None and side.referee.clock.timed == {side.mine}
+        assert verify(side.journal, clocked).reason == ""

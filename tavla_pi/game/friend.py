@@ -23,6 +23,7 @@ from tavla_pi.game.resign import answer_due
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
+    LosesOnTime,
     OffersResignation,
     Press,
     SeatAction,
@@ -60,6 +61,11 @@ class FriendResign:
 
 
 @dataclass(frozen=True)
+class FriendFlag:
+    """The friend's flag fell on the tournament clock (the friend's board runs it)."""
+
+
+@dataclass(frozen=True)
 class FriendRoll:
     """The dice of roll number ``roll`` of the match, made by both boards."""
 
@@ -67,7 +73,7 @@ class FriendRoll:
     dice: tuple[int, int]
 
 
-FriendDecision = FriendPlay | FriendCube | FriendResign | FriendRoll
+FriendDecision = FriendPlay | FriendCube | FriendResign | FriendRoll | FriendFlag
 """What the remote side hands the seat, once per decision of the friend's (or roll)."""
 
 
@@ -92,6 +98,9 @@ def fit(decision: FriendDecision, table: Table, color: Color) -> SeatAction | Wa
     phase = table.phase
     if phase is Phase.MATCH_OVER:
         return "the match is over"
+    if isinstance(decision, FriendFlag):  # whatever the game here is doing, it is over
+        return LosesOnTime() if table.clock is not None else \
+            "this match has no clock here: give both boards the same [clock]"
     if phase in BEHIND:
         return WAITS
     if isinstance(decision, FriendRoll):
@@ -113,7 +122,7 @@ def _fit_decision(decision: FriendPlay | FriendCube | FriendResign, table: Table
 
 def _what(decision: FriendDecision) -> str:
     return {FriendPlay: "play", FriendCube: "cube action", FriendResign: "resignation",
-            FriendRoll: "roll"}[type(decision)]
+            FriendRoll: "roll", FriendFlag: "flag"}[type(decision)]
 
 
 def _fit_roll(roll: FriendRoll, phase: Phase) -> SeatAction | Waits | str:

@@ -141,6 +141,15 @@ class MatchClock:
                            flag=running)
         return replace(self, reserve=reserve, delay=self.delay - from_delay, since=now)
 
+    def lost_on_time(self, color: Color, now: int) -> MatchClock:
+        """The clock at ``now`` once ``color``'s flag fell where another board times it
+        (a friend's board): its reserve gone, the clock standing."""
+        clock = self.at(now)
+        if clock.flag is not None:
+            return clock
+        return replace(clock, reserve=_pair(*clock.reserve, color, 0), running=None, delay=0,
+                       flag=color)
+
     def falls_at(self) -> int | None:
         """When the running side's flag falls if nobody presses first (None: no time runs)."""
         if self.running is None:

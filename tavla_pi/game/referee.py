@@ -43,6 +43,7 @@ from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
+    LosesOnTime,
     OffersResignation,
     Press,
     SeatAction,
@@ -709,6 +710,10 @@ class Referee:
             self._rule(color, self.offers.offer_resignation(color, action.level))
         elif isinstance(action, Throws):
             self._seat_rolls(action.dice)
+        elif isinstance(action, LosesOnTime):
+            assert self.clock is not None  # the seat checked
+            if self.clock.flag is None:
+                self._flag_fall(self.clock.lost_on_time(color, self._now))
         else:
             self._seat_chooses(color, action)
 

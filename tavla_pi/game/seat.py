@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from tavla_pi.events.types import EventType
+from tavla_pi.game.matchclock import MatchClock
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
@@ -34,6 +35,7 @@ class Table(Protocol):
     settings: GameSettings
     turn: Turn | None
     resign: ResignDesk
+    clock: MatchClock | None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -80,7 +82,13 @@ class Throws:
     dice: tuple[int, int]
 
 
-SeatAction = Press | OffersResignation | AnswersResignation | Chooses | Throws
+@dataclass(frozen=True)
+class LosesOnTime:
+    """The seat's player's flag fell on the tournament clock its own board runs (a
+    friend's board): the match is lost (docs/CLOCK.md)."""
+
+
+SeatAction = Press | OffersResignation | AnswersResignation | Chooses | Throws | LosesOnTime
 """What a seat decides, once per decision."""
 
 

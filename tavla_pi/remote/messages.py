@@ -97,7 +97,15 @@ class RevealBody:
     commit: str
 
 
-Body = MatchBody | PlayBody | CubeBody | ResignBody | RevealBody
+@dataclass(frozen=True, slots=True)
+class TimeBody:
+    """The sender's player ran out of time on the tournament clock: the match is lost
+    (docs/CLOCK.md; each board runs its own player's clock)."""
+
+    kind: ClassVar[str] = "time"
+
+
+Body = MatchBody | PlayBody | CubeBody | ResignBody | RevealBody | TimeBody
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +333,10 @@ def _resign_body(data: dict[str, Any], where: str) -> ResignBody:
     return ResignBody(action, _number(data, where, "level", 1, 3))
 
 
+def _time_body(data: dict[str, Any], where: str) -> TimeBody:
+    return TimeBody()
+
+
 def _reveal_body(data: dict[str, Any], where: str) -> RevealBody:
     return RevealBody(roll=_number(data, where, "roll", 0, MAX_NUMBER),
                       contribution=_hex64(data, where, "contribution"),
@@ -333,11 +345,11 @@ def _reveal_body(data: dict[str, Any], where: str) -> RevealBody:
 
 _BODIES: dict[str, Callable[[dict[str, Any], str], Body]] = {
     "match": _match_body, "play": _play_body, "cube": _cube_body, "resign": _resign_body,
-    "reveal": _reveal_body}
+    "reveal": _reveal_body, "time": _time_body}
 """The reader of each kind's body."""
 
 
-_BODY_CLASSES = (MatchBody, PlayBody, CubeBody, ResignBody, RevealBody)
+_BODY_CLASSES = (MatchBody, PlayBody, CubeBody, ResignBody, RevealBody, TimeBody)
 
 
 def _body_keys(kind: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

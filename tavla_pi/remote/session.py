@@ -36,6 +36,7 @@ from tavla_pi.events.types import ROLL_EVENTS, EventType
 from tavla_pi.game.friend import (
     FriendCube,
     FriendDecision,
+    FriendFlag,
     FriendPlay,
     FriendResign,
     FriendRoll,
@@ -56,6 +57,7 @@ from tavla_pi.remote.messages import (
     RevealBody,
     Status,
     Sync,
+    TimeBody,
     read_payload,
 )
 from tavla_pi.remote.outgoing import own_body
@@ -489,4 +491,6 @@ def _decision(body: Body) -> FriendDecision | None:
     if isinstance(body, ResignBody):
         level = None if body.level is None else Resignation(body.level)
         return FriendResign(body.action, level)
+    if isinstance(body, TimeBody):
+        return FriendFlag()
     return None

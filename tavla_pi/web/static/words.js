@@ -373,11 +373,13 @@ function minutes(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** The clock in words: each side's reserve, the running side's delay left; a fallen flag. */
+/** The clock in words: the reserve of each side this board times, the running side's
+ * delay left; a fallen flag. */
 export function clockText(clock, elapsed) {
   if (clock.flag) return t("clock_flag", { player: player(clock.flag) });
   const { reserve, delay } = clockFigures(clock, elapsed);
-  return ["white", "black"].map((c) => {
+  const timed = clock.timed || ["white", "black"]; // the computer's, a friend's: not here
+  return timed.map((c) => {
     const time = minutes(reserve[c]);
     if (c !== clock.running) return t("clock_side", { player: player(c), time });
     if (delay > 0) return t("clock_running_delay", { player: player(c), time, delay: Math.ceil(delay) });
