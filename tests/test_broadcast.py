@@ -214,16 +214,22 @@ def link_to(broker: Broker) -> Link:
     return Link(NetworkSettings(broker=broker, board="athens", club="night"), None)
 
 
-def worst_step_ms(daemon: VirtualDaemon, turns: int) -> tuple[float, dict[str, Any]]:
-    """Play ``turns`` turns on ``daemon``, timing each scan; the slowest (ms), the state."""
-    worst = 0.0
+REPEATS = 3
+"""Times the same game is played: each scan's time is its least over the repeats, so that
+the machine's other work (a busy CI runner) is not counted, and a scan that waits for
+the broker, which would wait every time, is."""
+
+
+def step_times_ms(daemon: VirtualDaemon, turns: int) -> tuple[list[float], dict[str, Any]]:
+    """Play ``turns`` turns on ``daemon`` (the same game each time), timing each scan (ms);
+    the times and the state after."""
+    times: list[float] = []
     step = daemon.core.step
 
     def timed() -> None:
-        nonlocal worst
         began = time.perf_counter()
         step()
-        worst = max(worst, (time.perf_counter() - began) * 1000)
+        times.append((time.perf_counter() - began) * 1000)
 
     daemon.core.step = timed  # type: ignore[method-assign]
     table, rng = VirtualTable(daemon), random.Random(7)
@@ -233,7 +239,21 @@ def worst_step_ms(daemon: VirtualDaemon, turns: int) -> tuple[float, dict[str, A
         for _ in range(turns):
             state = await play_turn(table, rng)
         return state
-    return worst, asyncio.run(play())
+    state = asyncio.run(play())
+    return times, state
+
+
+def worst_step_ms(folder: Path, broadcast: Broadcast, turns: int) -> tuple[float, dict[str, Any]]:
+    """The slowest scan of a game played :data:`REPEATS` times with ``broadcast``; the
+    state after the last."""
+    runs = []
+    for _ in range(REPEATS):
+        daemon = VirtualDaemon(folder)
+        daemon.core.broadcast = broadcast
+        runs.append(step_times_ms(daemon, turns))
+    times = [run[0] for run in runs]
+    assert len({len(t) for t in times}) == 1, "the repeats played different games"
+    return max(min(scan) for scan in zip(*times, strict=True)), runs[-1][1]
 
 
 @needs("mosquitto")
@@ -243,8 +263,6 @@ def test_a_broker_down_or_frozen_never_delays_a_scan(
     broker = mosquitto.broker if trouble == "frozen" else Broker("127.0.0.1", free_port())
     viewer = Viewer(mosquitto.broker, "tavla/night/athens/state")
     with link_to(broker) as link, Broadcast("athens", link) as broadcast:
-        daemon = VirtualDaemon(tmp_path)
-        daemon.core.broadcast = broadcast
         link.start()
         if trouble == "frozen":
             deadline = time.monotonic() + 10
@@ -252,9 +270,9 @@ def test_a_broker_down_or_frozen_never_delays_a_scan(
                 assert time.monotonic() < deadline, "the link never connected"
                 time.sleep(0.01)
             mosquitto.freeze()
-        worst, state = worst_step_ms(daemon, 8)
+        worst, state = worst_step_ms(tmp_path, broadcast, 8)
         assert state["phase"] in ("await_roll", "moving", "no_move")  # the board played on
-        assert broadcast.offered > 20
+        assert broadcast.offered > 20 * REPEATS
         assert worst < SCAN_MS, f"a scan took {worst:.1f} ms with the broker {trouble}"
         if trouble == "frozen":
             mosquitto.thaw()
