@@ -73,3 +73,21 @@ def test_an_opponent_without_gnubg_stops_before_anything_runs(
     assert out == ""
     assert err == (f"tavla-pi: {path}:1: the opponent needs GNU Backgammon: "
                    f"{NOT_INSTALLED}\n")
+
+
+def test_the_computers_time_never_runs_on_the_clock(tmp_path: Path) -> None:
+    fake_gnubg(tmp_path / "bin", tmp_path / "fake")
+    path = tmp_path / "clocked.jsonl"
+    setup = {"setup": "start", "opponent": {"color": "black", "level": "expert"},
+             "match_length": 3, "clock": {"delay_s": 0}}
+    clocked = [setup, *GAME[1:], {"move": "1/12", "color": "black"}, {"wait": 1000}]
+    path.write_text("\n".join(json.dumps(a) for a in clocked) + "\n")
+    done = replay(path, tmp_path / "bin")
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    clock = [e for e in events if e["type"] == "clock"]
+    assert [e["running"] for e in clock] == ["white", None, "white"]
+    assert clock[1]["reserve_ms"] == clock[2]["reserve_ms"]  # Black thought for free
+    assert clock[2]["reserve_ms"]["black"] == 360_000
+    black = next(e for e in events if e["type"] == "played" and e["player"] == "black")
+    assert clock[1]["t"] < black["t"] <= clock[2]["t"]
