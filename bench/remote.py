@@ -165,12 +165,10 @@ class Game:
                           "the remote play lit")
         if lit["engine_play"] is None or lit["engine_play"].get("next") is None:
             raise AssertionError(f"{other.name}: remote_play but no first step lit: {lit}")
-        for action in hand(play, on_roll):
-            other.sim(action)
+        other.carry_out(play, on_roll)
         after = play.result.position_id()
-        for board in (mover, other):
-            board.until(lambda s: s["position_id"] == after and s["phase"] != "moving",
-                        "the play carried out")
+        mover.until(lambda s: s["position_id"] == after and s["phase"] != "moving",
+                    "the play carried out")
 
 
 def p99(samples: list[float]) -> float:

@@ -133,7 +133,10 @@ class Game:
         elif phase is Phase.MOVING and on_roll is B:
             turn = referee.turn
             assert turn is not None and turn.engine_play is not None, "no play to carry out"
-            self.act(*hand(turn.engine_play, B))
+            if referee.view().press_done:  # carried out; a tall stack hides the rest
+                self.act({"press": "white.roll"})
+            else:
+                self.act(*hand(turn.engine_play, B))
         elif phase is Phase.MOVING:
             position = referee.position()
             dice = (referee.shown_dice[0], referee.shown_dice[-1])

@@ -24,6 +24,7 @@ from daemon_process import DaemonProcess
 from mosquitto_support import Mosquitto
 
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 
 TIMEOUT_S = 30.0
@@ -66,6 +67,23 @@ class Board:
             assert time.monotonic() < deadline, \
                 f"{self.name}: no {what} in {timeout_s} s: {_brief(state)}\n" \
                 f"{self.daemon.stderr()[-3000:]}"
+
+    def carry_out(self, play: Play, mover: Color) -> dict[str, Any]:
+        """The hand here carries out the other board's ``play`` (``mover``'s), and presses
+        this board's DONE where the board cannot see the rest of it (a tall stack reads
+        the same: ``press_done``); the state once it is committed."""
+        for action in hand(play, mover):
+            self.sim(action)
+        result = play.result.position_id()
+
+        def committed(s: dict[str, Any]) -> bool:
+            return bool(s["position_id"] == result and s["phase"] != "moving")
+
+        state = self.until(lambda s: committed(s) or s["press_done"], "the play carried out")
+        if not committed(state):
+            self.sim({"press": f"{self.color.value}.roll"})
+            state = self.until(committed, "the play confirmed by DONE")
+        return state
 
 
 def _brief(state: dict[str, Any]) -> dict[str, Any]:
@@ -167,8 +185,7 @@ class Pair:
         shown = other.until(lambda s: s["engine_play"] is not None
                             or s["position_id"] == after["position_id"], "the remote play")
         if shown["position_id"] != after["position_id"]:
-            for action in hand(play, on_roll):
-                other.sim(action)
+            other.carry_out(play, on_roll)
         other.until(lambda s: s["position_id"] == after["position_id"]
                     and s["match_id"] == after["match_id"], "the play carried out")
         return played[0] if played else {"type": "played", "play": play.notation}

@@ -172,9 +172,7 @@ def test_a_daemon_killed_between_done_and_the_friends_lights_sends_its_play(
     mover.daemon.start()
     shown = other.until(lambda s: s["engine_play"] is not None, "the play lit")
     assert shown["engine_play"]["play"] == play.notation
-    for action in hand(play, on_roll):
-        other.sim(action)
-    other.until(lambda s: s["position_id"] == play.result.position_id(), "carried out")
+    other.carry_out(play, on_roll)
     assert plays_of(other, "remote_play") == [(on_roll.value, play.notation,
                                                play.result.position_id())]
 

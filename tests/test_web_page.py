@@ -640,6 +640,22 @@ def test_a_game_against_the_computer_its_play_the_hints_and_the_review(
     shot(page, "simulator-computer-review")
 
 
+@needs("gnubg")
+def test_a_bear_off_hidden_by_a_tall_stack_is_confirmed_by_the_players_done(
+        daemon: SimDaemon, open_page: OpenPage) -> None:
+    daemon.sim({"setup": "start", "opponent": {"color": "black", "level": "expert"}})
+    daemon.sim({"dice": [3, 2]})  # Black's roll, by the board: 1/off(2) is its only play
+    daemon.sim({"load": {"position_id": "t8aCGAH/DwAAAA", "match_id": "UQkAAAAAAAAE"}})
+    page = open_page(daemon.url)
+    wait_log(page, "engine_play")
+    daemon.sim({"move": "24/off", "color": "black"})
+    daemon.sim({"move": "24/off", "color": "black"})  # twelve on 24 read as ten: the same
+    page.wait_for_selector(".hints li >> text=The board cannot see all of 1/off(2) "
+                           "(a tall stack): once it is carried out, White presses DONE")
+    press(page, "white.roll")
+    assert wait_log(page, "played") == ["Black played 1/off(2)"]
+
+
 # ---- languages ----------------------------------------------------------------------------
 
 

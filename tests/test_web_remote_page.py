@@ -203,8 +203,12 @@ def play_turn(sides: dict[Color, Side], rng: random.Random) -> Color | None:
     assert hint(other, f"{mover.name} plays ").startswith(
         f"{mover.name} plays {lit['engine_play']['play']}: move the checker from ")
     carry(other, play, color)
-    other.board.until(lambda s: (s["position_id"], s["match_id"])
-                      == (after["position_id"], after["match_id"]), "the play carried out")
+    ids = (after["position_id"], after["match_id"])
+    shown = other.board.until(lambda s: (s["position_id"], s["match_id"]) == ids
+                              or s["press_done"], "the play carried out")
+    if (shown["position_id"], shown["match_id"]) != ids:  # a tall stack hides the rest
+        press(other, f"{color.opponent.value}.roll")
+        other.board.until(lambda s: (s["position_id"], s["match_id"]) == ids, "DONE's commit")
     return color
 
 

@@ -90,8 +90,18 @@ def next_step(turn: Turn) -> EngineStep | None:
     if isinstance(verdict, InHand):
         chain = _chain(tree, verdict.node, verdict.from_)
         return _step(chain or _chain(tree, verdict.node), mover)
-    node = verdict.candidates[0] if isinstance(verdict, Ambiguous) else verdict.node
-    return _step(_chain(tree, node), mover)
+    if isinstance(verdict, Ambiguous):
+        return _step(_least_done(tree, verdict), mover)
+    return _step(_chain(tree, verdict.node), mover)
+
+
+def _least_done(tree: TurnTree, verdict: Ambiguous) -> Chain | None:
+    """Where boards that read the same leave the play (a tall stack hides a checker
+    borne off or put on it): the next movement of the least advanced one; None when
+    every one is the whole play (the hand's DONE confirms it)."""
+    open_ = [n for n in verdict.candidates if not n.complete]
+    least = min(open_, key=lambda n: n.depth, default=None)
+    return None if least is None else _chain(tree, least)
 
 
 def _hit_step(tree: TurnTree, verdict: HitPending, mover: Color) -> EngineStep | None:

@@ -528,8 +528,12 @@ class Referee:
 
     def _moving(self, turn: Turn, color: Color, role: str, long: bool) -> None:
         """The mover's press while moving: a long CUBE asks for a hint (with an engine),
-        CUBE lights the next candidate, DONE or ROLL asks to commit (once settled)."""
-        if color is not turn.mover:
+        CUBE lights the next candidate, DONE or ROLL asks to commit (once settled).  While
+        the seat's play is carried out, the hand's own DONE confirms it where the sensors
+        cannot see the rest of it (a tall stack reads the same)."""
+        if color is not turn.mover and turn.engine_play is not None and role == "roll":
+            turn.done_pending_since = self._now  # the hand confirms what it carried out
+        elif color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
         elif role == "cube" and long and self.coach.gives_hints:
             self.coach.hint_pressed(self._now)
@@ -543,9 +547,10 @@ class Referee:
         play = turn.complete_play()
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
-            self._reject(turn.mover, turn.why_not_done())
+            hand = turn.mover if turn.engine_play is None else turn.mover.opponent
+            self._reject(hand, turn.why_not_done())
             return
-        if not self.coach.may_commit(play, self._now):
+        if turn.engine_play is None and not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 

@@ -115,6 +115,8 @@ class Turn:
         verdict = self.verdict
         if isinstance(verdict, OutOfSync):
             return "the board does not show a legal play"
+        if self.engine_play is not None:
+            return f"the board does not show {self.engine_play.notation} yet"
         if isinstance(verdict, HitPending):
             return "a hit checker must go to the bar first"
         if isinstance(verdict, InHand):
@@ -178,7 +180,8 @@ class Turn:
         if isinstance(verdict, HitPending):
             return TurnLights(used, to_bar=verdict.to_bar)
         if isinstance(verdict, Ambiguous):
-            return TurnLights(used, candidates=verdict.differ, press_done=True,
+            done = self.engine_play is None or any(n.complete for n in verdict.candidates)
+            return TurnLights(used, candidates=verdict.differ, press_done=done,
                               confirms=_confirmed_by_done(verdict))
         if hand is not None:
             return TurnLights(used, hand.from_, hand.destinations)

@@ -141,12 +141,20 @@ export function hints(s) {
   if (warning) {
     out.push(t("coach_warning", { play: warning.play, best: warning.best, loss: loss(warning.loss) }));
   }
-  if (s.press_done) out.push(t("hint_press_done", { player: player(s.on_roll) }));
+  if (s.press_done) out.push(doneHint(s));
   for (const c of ["white", "black"]) {
     const n = s.physical ? s.physical.hand[c] : 0;
     if (n) out.push(t("hint_hand", { player: player(c), n }));
   }
   return out;
+}
+
+/** Who presses DONE now: the mover, or, where the board cannot see the rest of the
+ * seat's play it lights (a tall stack), the hand that carries it out. */
+function doneHint(s) {
+  if (!s.engine_play) return t("hint_press_done", { player: player(s.on_roll) });
+  const hand = s.on_roll === "white" ? "black" : "white";
+  return t("hint_carried_done", { play: s.engine_play.play, player: player(hand) });
 }
 
 /** The computer's side: thinking, its trouble, its play being carried out. */
