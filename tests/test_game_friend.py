@@ -61,7 +61,7 @@ def kinds(events: list[Event]) -> list[str]:
 
 def test_a_configured_friends_board_takes_the_seat_and_its_colours_buttons_do_nothing() -> None:
     seat = seat_for(FRIEND, None)
-    assert isinstance(seat, FriendSeat) and seat.color is B and not seat.takebacks
+    assert isinstance(seat, FriendSeat) and seat.color is B
     assert seat.refuses(B, Phase.AWAIT_ROLL) and not seat.refuses(W, Phase.AWAIT_ROLL)
     assert FRIEND.computer is None
     referee = referee_at(B)
@@ -129,8 +129,8 @@ def test_a_roll_here_asks_both_boards_and_its_dice_come_from_the_seat() -> None:
     assert not asked(seat) and phase_of(referee) is Phase.MOVING
 
 
-def test_a_play_sent_to_the_friend_cannot_be_taken_back() -> None:
+def test_either_players_play_may_be_taken_back_with_a_friend() -> None:
+    # how: tests/test_game_friend_takeback.py; between two daemons: test_remote_game.py
     referee = referee_at(W, (6, 5))
     assert referee.undo is None
-    referee.seat.withdraw()
-    assert not referee.seat.takebacks
+    assert referee.seat.undoes(W) and referee.seat.undoes(B)

@@ -28,7 +28,9 @@ from programs import needs
 from remote_support import Board, Pair
 
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.hand import location
 
 pytestmark = [needs("mosquitto"), pytest.mark.slow]
 
@@ -175,6 +177,69 @@ def test_a_daemon_killed_between_done_and_the_friends_lights_sends_its_play(
     other.carry_out(play, on_roll)
     assert plays_of(other, "remote_play") == [(on_roll.value, play.notation,
                                                play.result.position_id())]
+
+
+# -- takebacks ----------------------------------------------------------------------------
+
+def played_without_a_hit(pair: Pair, seed: int) -> tuple[Board, Board, Play]:
+    """The opening's winner plays a random play that hits nothing and presses DONE; the
+    other board carries it out.  The mover's board, the other's, and the play."""
+    on_roll = Color(pair.boards[0].state()["on_roll"])
+    mover, other = pair.board_of(on_roll), pair.board_of(on_roll.opponent)
+    state = mover.state()
+    position = Position.from_position_id(state["position_id"])
+    plays = [p for p in position.legal_plays(tuple(state["dice"]))
+             if not any(hit for _, _, hit in p.moves)]
+    play = random.Random(seed).choice(plays)
+    for action in hand(play, on_roll):
+        mover.sim(action)
+    mover.sim({"press": f"{on_roll.value}.roll"})
+    other.until(lambda s: s["engine_play"] is not None, "the play lit")
+    other.carry_out(play, on_roll)
+    return mover, other, play
+
+
+def put_back(board: Board, play: Play, color: Color) -> None:
+    """The hand moves ``play``'s checkers back where they came from."""
+    for frm, to, _ in reversed(play.moves):
+        board.sim({"move": f"{location(to, color)}/{location(frm, color)}",
+                   "color": color.value})
+
+
+def test_a_play_taken_back_on_its_board_is_taken_back_on_both(pair: Pair) -> None:
+    pair.set_up()
+    start = pair.boards[0].state()
+    mover, other, play = played_without_a_hit(pair, seed=7)
+    put_back(mover, play, mover.color)  # asked of the other board, which agrees
+    for board in (mover, other):
+        board.until(lambda s: s["position_id"] == start["position_id"]
+                    and s["match_id"] == start["match_id"], "the takeback")
+    assert other.state()["fix"], "the other board's hand is to put the checkers back"
+    put_back(other, play, mover.color)
+    other.until(lambda s: s["fix"] == [], "the board put back")
+    second = pair.play_turn(random.Random(8))  # the mover plays the roll again
+    assert second["player"] == mover.color.value
+    ids = [(b.state()["position_id"], b.state()["match_id"]) for b in (mover, other)]
+    assert ids[0] == ids[1]
+    for board in (mover, other):
+        assert [e["player"] for e in journal(board) if e["type"] == "takeback"] \
+            == [mover.color.value]
+
+
+def test_a_play_put_back_after_the_other_players_roll_stands(pair: Pair) -> None:
+    pair.set_up()
+    mover, other, play = played_without_a_hit(pair, seed=7)
+    other.sim({"press": f"{other.color.value}.roll"})  # the other player's turn begins
+    other.until(lambda s: s["phase"] != "await_roll", "the roll")
+    put_back(mover, play, mover.color)
+    mover.until(lambda s: s["fix"] != [], "the decline: the play stands")
+    for action in hand(play, mover.color):
+        mover.sim(action)
+    mover.until(lambda s: s["fix"] == [] and s["phase"] != "await_roll", "the play shown")
+    assert not [e for b in (mover, other) for e in journal(b) if e["type"] == "takeback"]
+    ids = [(b.state()["position_id"], b.state()["match_id"]) for b in (mover, other)]
+    assert ids[0] == ids[1] == (play.result.position_id(), ids[0][1])
+    assert other.state()["remote"]["trouble"] is None
 
 
 # -- hostile messages -------------------------------------------------------------------

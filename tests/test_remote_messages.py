@@ -20,6 +20,8 @@ from tavla_pi.remote.messages import (
     RevealBody,
     Status,
     Sync,
+    TakebackBody,
+    TimeBody,
     message_from_json,
     read_payload,
     topic,
@@ -35,6 +37,8 @@ BODIES: dict[str, Body] = {
     "cube": CubeBody("double"),
     "resign": ResignBody("offer", 2),
     "reveal": RevealBody(roll=3, contribution=HEX, commit="f" * 64),
+    "time": TimeBody(),
+    "takeback": TakebackBody("ask", "4HPwATDgc/ABMA"),
 }
 
 
@@ -229,6 +233,9 @@ BAD_VALUES: list[tuple[str, str, Any, str]] = [
     ("resign", "level", "2", "1..3"), ("reveal", "roll", -1, "0..2147483647"),
     ("reveal", "roll", 2**31, "0..2147483647"), ("reveal", "roll", "3", "0..2147483647"),
     ("reveal", "contribution", "g" * 64, "64 lowercase"), ("reveal", "commit", "", "64 "),
+    ("takeback", "action", "undo", "one of ask, accept, decline"),
+    ("takeback", "action", 1, "one of ask"),
+    ("takeback", "position_id", "4HPwATDgc/AB", "14 characters"),
 ]
 
 

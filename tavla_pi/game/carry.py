@@ -14,6 +14,7 @@ back: until the computer's checkers start to move.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tavla_pi.decode.observation import Observation
@@ -62,10 +63,11 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
                                                    chosen)
 
 
-def resumed_undo(state: Resumed, computer: Color | None) -> Undo | None:
-    """The human's last play as a journal's state leaves it open to a takeback."""
+def resumed_undo(state: Resumed, undoes: Callable[[Color], bool]) -> Undo | None:
+    """The last play as a journal's state leaves it open to a takeback (``undoes``: whether
+    a play of that player's may be taken back, :meth:`~tavla_pi.game.seat.Seat.undoes`)."""
     before = state.before_play
-    if before is None or computer is not before.match.on_roll.opponent:
+    if before is None or not undoes(before.match.on_roll):
         return None
     a, b = before.dice
     return Undo.rebuilt(before.match, before.game_position(), (a, b), state.committed)

@@ -38,6 +38,7 @@ from tavla_pi.engine import (
 )
 from tavla_pi.engine.interface import may_engine_double
 from tavla_pi.errors import TavlaError
+from tavla_pi.game.carry import Undo
 from tavla_pi.game.friend import FriendSeat
 from tavla_pi.game.resign import answer_due, offer_due, offer_to_make
 from tavla_pi.game.seat import (
@@ -108,8 +109,6 @@ class Computer:
     """The colour the computer plays, its engine, and the one question out at a time."""
 
     name = "the computer"
-    takebacks = True
-    """The human may take a play back until the computer's checkers move."""
 
     def __init__(self, opponent: OpponentSettings, engine: BackgroundEngine) -> None:
         self.opponent = opponent
@@ -133,6 +132,14 @@ class Computer:
     def plays(self, color: Color) -> bool:
         """Whether the computer plays ``color``."""
         return self.color is color
+
+    def undoes(self, player: Color) -> bool:
+        """The human may take a play back until the computer's checkers move."""
+        return not self.plays(player)
+
+    def ask_takeback(self, undo: Undo) -> bool:
+        """The computer lets every takeback be (its play is chosen again)."""
+        return False
 
     def refuses(self, color: Color, phase: Phase) -> bool:
         """Whether a press of ``color``'s button is refused: the computer plays that

@@ -19,15 +19,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavla_pi.events.types import EventType
+from tavla_pi.game.carry import Undo
 from tavla_pi.game.resign import answer_due
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
+    KeepsPlay,
     LosesOnTime,
     OffersResignation,
     Press,
     SeatAction,
     Table,
+    TakesBack,
     Throws,
 )
 from tavla_pi.game.view import Phase
@@ -66,6 +69,16 @@ class FriendFlag:
 
 
 @dataclass(frozen=True)
+class FriendTakeback:
+    """A takeback between the boards: the friend takes its last play back (``ask``), or
+    its board lets this board's player take theirs back (``accept``) or not
+    (``decline``); ``position_id``: the position the play is taken back to."""
+
+    action: str
+    position_id: str
+
+
+@dataclass(frozen=True)
 class FriendRoll:
     """The dice of roll number ``roll`` of the match, made by both boards."""
 
@@ -73,7 +86,8 @@ class FriendRoll:
     dice: tuple[int, int]
 
 
-FriendDecision = FriendPlay | FriendCube | FriendResign | FriendRoll | FriendFlag
+FriendDecision = (FriendPlay | FriendCube | FriendResign | FriendRoll | FriendFlag
+                  | FriendTakeback)
 """What the remote side hands the seat, once per decision of the friend's (or roll)."""
 
 
@@ -82,6 +96,13 @@ class Waits:
 
 
 WAITS: Final = Waits()
+
+
+class Declined:
+    """The friend's ask for a takeback came too late here: this board says no."""
+
+
+DECLINED: Final = Declined()
 BEHIND = (Phase.SETUP, Phase.GAME_OVER, Phase.NO_MOVE)
 """The phases in which this board is behind the friend's (a game to set up, a pass to
 show): every decision waits."""
@@ -92,7 +113,8 @@ CUBE_PRESSES = {"double": Press("cube"), "take": Press("roll"), "drop": Press("c
 """A cube action as the press of the friend's button that makes it here."""
 
 
-def fit(decision: FriendDecision, table: Table, color: Color) -> SeatAction | Waits | str:
+def fit(decision: FriendDecision, table: Table,
+        color: Color) -> SeatAction | Waits | Declined | str:
     """``decision`` of the friend (playing ``color``) as the seat's action at ``table``;
     :data:`WAITS` while the game here has not come to it; else why it cannot be."""
     phase = table.phase
@@ -103,6 +125,8 @@ def fit(decision: FriendDecision, table: Table, color: Color) -> SeatAction | Wa
             "this match has no clock here: give both boards the same [clock]"
     if phase in BEHIND:
         return WAITS
+    if isinstance(decision, FriendTakeback):
+        return _fit_takeback(decision, table, color)
     if isinstance(decision, FriendRoll):
         return _fit_roll(decision, phase)
     return _fit_decision(decision, table, color)
@@ -122,7 +146,41 @@ def _fit_decision(decision: FriendPlay | FriendCube | FriendResign, table: Table
 
 def _what(decision: FriendDecision) -> str:
     return {FriendPlay: "play", FriendCube: "cube action", FriendResign: "resignation",
-            FriendRoll: "roll", FriendFlag: "flag"}[type(decision)]
+            FriendRoll: "roll", FriendFlag: "flag", FriendTakeback: "takeback"}[type(decision)]
+
+
+def _fit_takeback(takeback: FriendTakeback, table: Table,
+                  color: Color) -> SeatAction | Waits | Declined | str:
+    """The friend's ask, or its board's answer to this board's ask."""
+    if takeback.action == "ask":
+        return _fit_ask(takeback, table, color)
+    undo = table.undo
+    if undo is None or undo.player is color:  # closed since: the friend's turn went on
+        return KeepsPlay() if takeback.action == "decline" else \
+            "no takeback of this board's play is open for the friend's accept"
+    return _same_start(takeback, undo) or (
+        TakesBack() if takeback.action == "accept" else KeepsPlay())
+
+
+def _fit_ask(takeback: FriendTakeback, table: Table,
+             color: Color) -> SeatAction | Waits | Declined | str:
+    """The friend takes its last play back, while this board's player has not begun its
+    turn (no ROLL, double or resignation: a roll made is never made again); until the
+    hand here has carried the play out, the ask waits."""
+    undo = table.undo
+    if table.phase is Phase.MOVING and table.match.on_roll is color:
+        return WAITS
+    if undo is None or undo.player is not color or table.phase is not Phase.AWAIT_ROLL:
+        return DECLINED
+    return _same_start(takeback, undo) or TakesBack()
+
+
+def _same_start(takeback: FriendTakeback, undo: Undo) -> str | None:
+    """Why ``takeback`` is not of ``undo``'s play (None: it is)."""
+    shown = undo.start.position_id()
+    if takeback.position_id != shown:
+        return f"the takeback goes back to {takeback.position_id}, not to {shown}"
+    return None
 
 
 def _fit_roll(roll: FriendRoll, phase: Phase) -> SeatAction | Waits | str:
@@ -170,8 +228,6 @@ def _fit_resign(resign: FriendResign, table: Table, color: Color) -> SeatAction 
 class FriendSeat:
     """The colour a friend's board plays: its decisions as they come, the rolls asked."""
 
-    takebacks = False
-    """A play sent to the friend's board stays played."""
     pending = False
 
     def __init__(self, peer: str, color: Color) -> None:
@@ -187,6 +243,11 @@ class FriendSeat:
         """The ticket of a decision that cannot fit, and why."""
         self.roll_asked = False
         """True once the hand here asked for a roll (the remote side reveals its share)."""
+        self.asking: str | None = None
+        """The position this board's player took its last play back to, while the
+        friend's board is asked (its answer comes as a :class:`FriendTakeback`)."""
+        self.to_send: FriendTakeback | None = None
+        """A takeback message due to the friend's board: this board's ask or answer."""
         self._waiting = False
 
     @property
@@ -213,6 +274,20 @@ class FriendSeat:
         dice it asked for are on their way."""
         return self.plays(color) or (self.roll_asked and phase in ROLLING)
 
+    def undoes(self, player: Color) -> bool:
+        """Either player's last play may be taken back, the friend's at its board's word
+        and this board's player's once the friend's board agrees."""
+        return True
+
+    def ask_takeback(self, undo: Undo) -> bool:
+        """This board's player took its last play back on the board: ask the friend's
+        board (once); the game here waits for its answer."""
+        position_id = undo.start.position_id()
+        if self.asking != position_id:
+            self.asking = position_id
+            self.to_send = FriendTakeback("ask", position_id)
+        return True
+
     def offer(self, decision: FriendDecision, ticket: int | None) -> None:
         """Hand the seat the friend's next decision (one at a time)."""
         self.offered, self.refused = (decision, ticket), None
@@ -224,11 +299,13 @@ class FriendSeat:
 
     def update(self, table: Table, now: int) -> SeatAction | None:
         """The decision on offer as the seat's action, once it fits the game here."""
-        self._waiting = _friend_to_act(table, self._color)
+        self._waiting = _friend_to_act(table, self._color) or self.asking is not None
         if self.offered is None:
             return None
         decision, ticket = self.offered
-        fitted = fit(decision, table, self._color)
+        begun = self.roll_asked and isinstance(decision, FriendTakeback) \
+            and decision.action == "ask"  # this board's player asked for the dice
+        fitted = DECLINED if begun else fit(decision, table, self._color)
         if isinstance(fitted, Waits):
             return None
         self.offered = None
@@ -236,6 +313,14 @@ class FriendSeat:
             self.refused = (ticket, fitted)
             return None
         self.taken = ticket if ticket is not None else self.taken
+        self.asking = None  # answered, or the friend moved on: the ask is over
+        if isinstance(fitted, Declined):
+            assert isinstance(decision, FriendTakeback)
+            self.to_send = FriendTakeback("decline", decision.position_id)
+            return None  # taken: nothing changes here
+        if isinstance(fitted, TakesBack) and isinstance(decision, FriendTakeback) \
+                and decision.action == "ask":
+            self.to_send = FriendTakeback("accept", decision.position_id)
         if isinstance(fitted, Throws):
             self.roll_asked = False
         return fitted
@@ -243,6 +328,7 @@ class FriendSeat:
     def withdraw(self) -> None:
         """The game moved on here (a new match): nothing is kept on offer."""
         self.offered, self.roll_asked = None, False
+        self.asking = self.to_send = None
 
     def wait(self, timeout_s: float) -> bool:
         """Nothing to wait for in real time: the friend's decisions come by message."""

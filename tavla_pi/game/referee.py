@@ -43,10 +43,12 @@ from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
+    KeepsPlay,
     LosesOnTime,
     OffersResignation,
     Press,
     SeatAction,
+    TakesBack,
     Throws,
 )
 from tavla_pi.game.settings import GameSettings, OpponentSettings
@@ -153,15 +155,18 @@ class Referee:
     def on_observation(self, obs: Observation, now: int) -> list[Event]:
         """A new stable observation of the board."""
         self._now, self.obs = now, obs
-        if self.undo is not None and self.undo.shows(obs):
-            self._take_back(self.undo)
-        elif self.phase is Phase.MOVING and self.turn is not None:
+        if not self._taken_back(obs):
+            self._observe(obs)
+        return self._flush()
+
+    def _observe(self, obs: Observation) -> None:
+        """What the board shows, for the turn being played or the board being set up."""
+        if self.phase is Phase.MOVING and self.turn is not None:
             self._observe_turn(obs)
         elif self.phase in (Phase.SETUP, Phase.GAME_OVER):
             self._check_setup(obs)
         elif self.phase is not Phase.MATCH_OVER:
             self._report_sync(board_fixes(self.board_dict(), obs))
-        return self._flush()
 
     def on_button(self, name: str, long: bool, now: int) -> list[Event]:
         """A debounced press of a button (``white.roll``, ``menu``, ...)."""
@@ -255,7 +260,7 @@ class Referee:
                 self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
-        self.undo = carry.resumed_undo(state, self.seat.color) if self.seat.takebacks else None
+        self.undo = carry.resumed_undo(state, self.seat.undoes)
 
     def _resume_clock(self, state: Resumed) -> None:
         """The clock as the journal left it, with the wall-clock time since its last
@@ -566,7 +571,7 @@ class Referee:
             self._game_over(result)
         else:
             self._enter(Phase.AWAIT_ROLL)
-            if self.seat.takebacks and self.seat.plays(mover.opponent):  # until it plays
+            if self.seat.undoes(mover):  # until the other side moves
                 self.undo = carry.Undo.of(turn, before, play.result)
 
     def _game_over(self, result: GameResult | VariantResult) -> None:
@@ -714,7 +719,13 @@ class Referee:
         elif isinstance(action, OffersResignation):
             self._rule(color, self.offers.offer_resignation(color, action.level))
         elif isinstance(action, Throws):
+            self.undo = None  # a roll made is never made again
             self._seat_rolls(action.dice)
+        elif isinstance(action, TakesBack):
+            assert self.undo is not None  # the seat checked
+            self._take_back(self.undo)
+        elif isinstance(action, KeepsPlay):
+            self._keep_play()
         elif isinstance(action, LosesOnTime):
             assert self.clock is not None  # the seat checked
             if self.clock.flag is None:
@@ -744,12 +755,36 @@ class Referee:
                        play=play.notation, position_id=play.result.position_id())
         self._follow(carry.follow_play(self.position(), color, dice, play))
 
+    def _taken_back(self, obs: Observation) -> bool:
+        """Whether the board shows the hand's last play taken back: taken back now, or
+        asked of the seat (the friend's board) while the game waits for its word."""
+        undo = self.undo
+        if undo is None or self.seat.plays(undo.player) or not undo.shows(obs):
+            return False
+        if self.seat.ask_takeback(undo):
+            self._report_sync(())  # as it should be while the friend's board is asked
+        else:
+            self._take_back(undo)
+        return True
+
+    def _keep_play(self) -> None:
+        """The friend's board declined the takeback asked: the play stands, and the board
+        is to be put back to it."""
+        undo = self.undo
+        if undo is None or self.seat.plays(undo.player):
+            return
+        self.undo = None
+        if self.obs is not None and self.phase is not Phase.MOVING:
+            self._report_sync(board_fixes(self.board_dict(), self.obs))
+
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""
         self.match, self.committed, self.turn = undo.match, undo.start, None
         self._emit(EventType.TAKEBACK, player=undo.player.value, dice=high_first(undo.dice),
                    position_id=self.position().position_id(), match_id=self.match.match_id())
         self._start_turn(undo.dice)
+        if self.turn is None and self.obs is not None:  # the friend's: the hand puts it back
+            self._report_sync(board_fixes(self.board_dict(), self.obs))
 
     # -- events ------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from tavla_pi.events.types import EventType
+from tavla_pi.game.carry import Undo
 from tavla_pi.game.matchclock import MatchClock
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.settings import GameSettings
@@ -36,6 +37,7 @@ class Table(Protocol):
     turn: Turn | None
     resign: ResignDesk
     clock: MatchClock | None
+    undo: Undo | None
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -88,7 +90,20 @@ class LosesOnTime:
     friend's board): the match is lost (docs/CLOCK.md)."""
 
 
-SeatAction = Press | OffersResignation | AnswersResignation | Chooses | Throws | LosesOnTime
+@dataclass(frozen=True)
+class TakesBack:
+    """The last play is taken back (:attr:`Table.undo`): the friend's, at its board's
+    word, or this board's, once the friend's board let it."""
+
+
+@dataclass(frozen=True)
+class KeepsPlay:
+    """The friend's board declined this board's takeback (the friend's turn had begun):
+    the play stands, and the board is to be put back to it."""
+
+
+SeatAction = (Press | OffersResignation | AnswersResignation | Chooses | Throws | LosesOnTime
+              | TakesBack | KeepsPlay)
 """What a seat decides, once per decision."""
 
 
@@ -110,9 +125,14 @@ class Seat(Protocol):
         """Why the seat cannot decide now (None while it can)."""
         ...
 
-    @property
-    def takebacks(self) -> bool:
-        """Whether the other player may take their last play back before the seat moves."""
+    def undoes(self, player: Color) -> bool:
+        """Whether a play of ``player``'s may be taken back until the other side moves
+        (against the computer, the human's; with a friend's board, either's)."""
+        ...
+
+    def ask_takeback(self, undo: Undo) -> bool:
+        """The board shows the hand's last play taken back: True when the seat must agree
+        first (it answers with :class:`TakesBack`), False to take it back now."""
         ...
 
     @property
@@ -157,12 +177,19 @@ class HandSeat:
     name = "the hand"
     color: Color | None = None
     trouble: str | None = None
-    takebacks = False
     thinking = False
     pending = False
 
     def plays(self, color: Color) -> bool:
         """The hand plays every colour."""
+        return False
+
+    def undoes(self, player: Color) -> bool:
+        """Two players at the board agree on a takeback without it."""
+        return False
+
+    def ask_takeback(self, undo: Undo) -> bool:
+        """Never asked (no play is left open to a takeback)."""
         return False
 
     def refuses(self, color: Color, phase: Phase) -> bool:

@@ -35,6 +35,7 @@ MAX_CAST_BYTES = 16384
 """The largest broadcast payload written (an event or the state)."""
 CUBE_BODY_ACTIONS = ("double", "take", "drop", "beaver")
 RESIGN_ACTIONS = ("offer", "accept", "decline")
+TAKEBACK_ACTIONS = ("ask", "accept", "decline")
 MAX_PLAY_CHARS = 64
 
 _UID = re.compile(r"[0-9a-f]{32}")
@@ -105,7 +106,18 @@ class TimeBody:
     kind: ClassVar[str] = "time"
 
 
-Body = MatchBody | PlayBody | CubeBody | ResignBody | RevealBody | TimeBody
+@dataclass(frozen=True, slots=True)
+class TakebackBody:
+    """A takeback: the sender's player takes its last play back (``ask``), or the sender
+    lets the receiver's player take theirs back (``accept``) or not (``decline``);
+    ``position_id``: the position that play is taken back to."""
+
+    kind: ClassVar[str] = "takeback"
+    action: str
+    position_id: str
+
+
+Body = MatchBody | PlayBody | CubeBody | ResignBody | RevealBody | TimeBody | TakebackBody
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,8 +326,17 @@ def _play_body(data: dict[str, Any], where: str) -> PlayBody:
     return PlayBody(dice=(dice[0], dice[1]),
                     play=_matching(data, where, "play", _PLAY,
                                    f"gnubg notation, at most {MAX_PLAY_CHARS} characters"),
-                    position_id=_matching(data, where, "position_id", _POSITION_ID,
-                                          "a Position ID of 14 characters [A-Za-z0-9+/]"))
+                    position_id=_position_id(data, where))
+
+
+def _position_id(data: dict[str, Any], where: str) -> str:
+    return _matching(data, where, "position_id", _POSITION_ID,
+                     "a Position ID of 14 characters [A-Za-z0-9+/]")
+
+
+def _takeback_body(data: dict[str, Any], where: str) -> TakebackBody:
+    return TakebackBody(_one_of(data, where, "action", TAKEBACK_ACTIONS),
+                        _position_id(data, where))
 
 
 def _cube_body(data: dict[str, Any], where: str) -> CubeBody:
@@ -345,11 +366,12 @@ def _reveal_body(data: dict[str, Any], where: str) -> RevealBody:
 
 _BODIES: dict[str, Callable[[dict[str, Any], str], Body]] = {
     "match": _match_body, "play": _play_body, "cube": _cube_body, "resign": _resign_body,
-    "reveal": _reveal_body, "time": _time_body}
+    "reveal": _reveal_body, "time": _time_body, "takeback": _takeback_body}
 """The reader of each kind's body."""
 
 
-_BODY_CLASSES = (MatchBody, PlayBody, CubeBody, ResignBody, RevealBody, TimeBody)
+_BODY_CLASSES = (MatchBody, PlayBody, CubeBody, ResignBody, RevealBody, TimeBody,
+                 TakebackBody)
 
 
 def _body_keys(kind: str) -> tuple[tuple[str, ...], tuple[str, ...]]:

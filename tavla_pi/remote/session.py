@@ -41,6 +41,7 @@ from tavla_pi.game.friend import (
     FriendResign,
     FriendRoll,
     FriendSeat,
+    FriendTakeback,
 )
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
@@ -57,6 +58,7 @@ from tavla_pi.remote.messages import (
     RevealBody,
     Status,
     Sync,
+    TakebackBody,
     TimeBody,
     read_payload,
 )
@@ -344,6 +346,9 @@ class RemoteGame:
             ticket, reason = seat.refused
             seat.refused = None
             self._refuse(ticket, reason)
+        if seat.to_send is not None:  # this board's ask for a takeback, or its answer
+            self._send(TakebackBody(seat.to_send.action, seat.to_send.position_id))
+            seat.to_send = None
 
     def _dice_step(self, seat: FriendSeat) -> None:
         """The hand here asked for the next roll: reveal this board's share (once the
@@ -493,4 +498,6 @@ def _decision(body: Body) -> FriendDecision | None:
         return FriendResign(body.action, level)
     if isinstance(body, TimeBody):
         return FriendFlag()
+    if isinstance(body, TakebackBody):
+        return FriendTakeback(body.action, body.position_id)
     return None
