@@ -41,7 +41,6 @@ from tavla_pi.rules.position import Position
 # The tests' own boards and broker: tests/ is put on the path here, where mypy bench does
 # not look (make lint checks these modules with the tests).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from computer_support import hand  # type: ignore[import-not-found, unused-ignore]
 from mosquitto_support import Mosquitto  # type: ignore[import-not-found, unused-ignore]
 from remote_support import TIMEOUT_S, Board, Pair  # type: ignore[import-not-found, unused-ignore]
 
@@ -151,8 +150,7 @@ class Game:
         on_roll = mover.color
         play = self.rng.choice(Position.from_position_id(state["position_id"])
                                .legal_plays(tuple(state["dice"])))
-        for action in hand(play, on_roll):
-            mover.sim(action)
+        mover.move_own(play)
         for stream in self.streams.values():
             stream.drain()
         sent = time.perf_counter()

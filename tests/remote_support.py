@@ -28,6 +28,10 @@ from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 
 TIMEOUT_S = 30.0
+CHOICES = 6
+"""CUBE presses, at most, to reach one of the plays that read the same (two, rarely three)."""
+PRESS_S = 2.0
+"""How long a CUBE press is given to show the next play before it is pressed again."""
 BOARDS = {"athens": Color.WHITE, "izmir": Color.BLACK}
 """Each board's name and the colour its own player plays."""
 
@@ -59,14 +63,38 @@ class Board:
     def until(self, wanted: Callable[[dict[str, Any]], bool], what: str,
               timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
         """Poll the state until ``wanted`` holds; fails naming ``what`` on timeout."""
+        state = self.poll(wanted, timeout_s)
+        assert wanted(state), \
+            f"{self.name}: no {what} in {timeout_s} s: {_brief(state)}\n" \
+            f"{self.daemon.stderr()[-3000:]}"
+        return state
+
+    def poll(self, wanted: Callable[[dict[str, Any]], bool],
+             timeout_s: float) -> dict[str, Any]:
+        """The first state for which ``wanted`` holds, else the last one read in time."""
         deadline = time.monotonic() + timeout_s
-        while True:
-            state = self.state()
-            if wanted(state):
-                return state
-            assert time.monotonic() < deadline, \
-                f"{self.name}: no {what} in {timeout_s} s: {_brief(state)}\n" \
-                f"{self.daemon.stderr()[-3000:]}"
+        while not wanted(state := self.state()) and time.monotonic() < deadline:
+            pass
+        return state
+
+    def choose(self, play: Play, press_cube: Callable[[], object]) -> None:
+        """Where other plays read the same as ``play`` (a tall stack hides a checker:
+        ``candidates``), press CUBE until DONE confirms it, as a player reads the lights.
+        The DONE prompt is waited for only a moment: a checker put on a third layer reads
+        as still in the hand, and DONE, not the prompt, settles that."""
+        state = self.poll(lambda s: s["press_done"], PRESS_S)
+        for _ in range(CHOICES):
+            if not state["candidates"] or state["confirms"] == play.notation:
+                return
+            press_cube()
+            state = self.poll(lambda s: s["confirms"] == play.notation, PRESS_S)
+        raise AssertionError(f"{self.name}: CUBE never offered {play.notation}: {_brief(state)}")
+
+    def move_own(self, play: Play) -> None:
+        """This board's player moves ``play`` and chooses it (:meth:`choose`), before DONE."""
+        for action in hand(play, self.color):
+            self.sim(action)
+        self.choose(play, lambda: self.sim({"press": f"{self.color.value}.cube"}))
 
     def carry_out(self, play: Play, mover: Color) -> dict[str, Any]:
         """The hand here carries out the other board's ``play`` (``mover``'s), and presses
@@ -88,7 +116,8 @@ class Board:
 
 def _brief(state: dict[str, Any]) -> dict[str, Any]:
     keys = ("phase", "on_roll", "dice", "position_id", "match_id", "remote", "engine_play",
-            "fix", "engine_trouble")
+            "fix", "engine_trouble", "candidates", "confirms", "press_done", "lifted", "to_bar",
+            "dice_used")
     return {k: state.get(k) for k in keys}
 
 
@@ -176,8 +205,7 @@ class Pair:
         position = Position.from_position_id(state["position_id"])
         a, b = state["dice"]
         play = rng.choice(position.legal_plays((a, b)))
-        for action in hand(play, on_roll):
-            mover.sim(action)
+        mover.move_own(play)
         played = [e for e in mover.sim({"press": f"{on_roll.value}.roll"})
                   if e["type"] == "played"]
         after = mover.until(lambda s: s["position_id"] == play.result.position_id()

@@ -167,8 +167,7 @@ def test_a_daemon_killed_between_done_and_the_friends_lights_sends_its_play(
     position = Position.from_position_id(state["position_id"])
     a, b = state["dice"]
     play = rng.choice(position.legal_plays((a, b)))
-    for action in hand(play, on_roll):
-        mover.sim(action)
+    mover.move_own(play)
     mover.sim({"press": f"{on_roll.value}.roll"})
     mover.daemon.kill()  # the message may or may not have left: the journal has it
     mover.daemon.start()
@@ -191,8 +190,7 @@ def played_without_a_hit(pair: Pair, seed: int) -> tuple[Board, Board, Play]:
     plays = [p for p in position.legal_plays(tuple(state["dice"]))
              if not any(hit for _, _, hit in p.moves)]
     play = random.Random(seed).choice(plays)
-    for action in hand(play, on_roll):
-        mover.sim(action)
+    mover.move_own(play)
     mover.sim({"press": f"{on_roll.value}.roll"})
     other.until(lambda s: s["engine_play"] is not None, "the play lit")
     other.carry_out(play, on_roll)

@@ -196,6 +196,7 @@ def play_turn(sides: dict[Color, Side], rng: random.Random) -> Color | None:
     a, b = state["dice"]
     play = rng.choice(Position.from_position_id(state["position_id"]).legal_plays((a, b)))
     carry(mover, play, color)
+    mover.board.choose(play, lambda: press(mover, f"{color.value}.cube"))
     press(mover, f"{color.value}.roll")  # DONE
     after = mover.board.until(lambda s: s["position_id"] == play.result.position_id()
                               and s["phase"] != "moving", "the play committed")
