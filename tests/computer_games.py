@@ -14,7 +14,7 @@ it, the match (a new 1-point match, or a money session with the Jacoby rule
 and beavers off, as tavla-pi's defaults are).
 
 :func:`check_replay` reads a replay's events and says what does not hold:
-each ``engine_play`` gnubg's choice, each carried out and committed, the game
+each ``seat_play`` gnubg's choice, each carried out and committed, the game
 ended with the result its last position gives.
 
     .venv/bin/python tests/computer_games.py --games 40 --out /tmp/games
@@ -132,11 +132,11 @@ class Game:
             self.act({"press": "white.roll" if take else "white.cube"})
         elif phase is Phase.MOVING and on_roll is B:
             turn = referee.turn
-            assert turn is not None and turn.engine_play is not None, "no play to carry out"
+            assert turn is not None and turn.seat_play is not None, "no play to carry out"
             if referee.view().press_done:  # carried out; a tall stack hides the rest
                 self.act({"press": "white.roll"})
             else:
-                self.act(*hand(turn.engine_play, B))
+                self.act(*hand(turn.seat_play, B))
         elif phase is Phase.MOVING:
             position = referee.position()
             dice = (referee.shown_dice[0], referee.shown_dice[-1])

@@ -84,8 +84,8 @@ def hand(play: Play, color: Color) -> list[dict[str, Any]]:
 def chosen(table: Table) -> Play:
     """The computer's play being carried out now."""
     turn = table.runner.referee.turn
-    assert turn is not None and turn.engine_play is not None, "no computer's play to carry out"
-    return turn.engine_play
+    assert turn is not None and turn.seat_play is not None, "no computer's play to carry out"
+    return turn.seat_play
 
 
 def load(white: dict[str, int], black: dict[str, int], on_roll: Color,

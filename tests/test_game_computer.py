@@ -13,7 +13,7 @@ from sim_support import PINMAP
 from tavla_pi.errors import EngineError
 from tavla_pi.game.computer import BACKOFF_MS, MAX_ATTEMPTS
 from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.view import EngineStep
+from tavla_pi.game.view import SeatStep
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
@@ -57,10 +57,10 @@ def test_the_play_is_lit_one_checker_at_a_time() -> None:
     table = Table([("cube", "no double"), ("play", "13/8 13/7")])  # Black's 12/17 12/18
     black_to_play(table)
     view = table.runner.referee.view()
-    assert view.engine_play == "13/8 13/7"
-    assert view.engine_step == EngineStep("12", "18", Color.BLACK)
+    assert view.seat_play == "13/8 13/7"
+    assert view.seat_step == SeatStep("12", "18", Color.BLACK)
     table.act(move("12/18"))
-    assert table.runner.referee.view().engine_step == EngineStep("12", "17", Color.BLACK)
+    assert table.runner.referee.view().seat_step == SeatStep("12", "17", Color.BLACK)
     table.act(move("12/17"))
     assert [e["play"] for e in table.close() if e["type"] == "played"][-1] == "13/8 13/7"
 
@@ -117,11 +117,11 @@ def test_a_hit_checker_put_on_the_bar_first_then_the_hitter_and_the_rest() -> No
     table = Table([("cube", "no double"), ("play", "24/20* 13/11")])
     table.act(*WHITE_SLOTS)
     view = table.runner.referee.view
-    assert view().engine_step == EngineStep("1", "5", Color.BLACK)
+    assert view().seat_step == SeatStep("1", "5", Color.BLACK)
     table.act(move("5/bar", "white"))
-    assert view().engine_step == EngineStep("1", "5", Color.BLACK)
+    assert view().seat_step == SeatStep("1", "5", Color.BLACK)
     table.act(move("1/5"))
-    assert view().engine_step == EngineStep("12", "14", Color.BLACK)
+    assert view().seat_step == SeatStep("12", "14", Color.BLACK)
     table.act(move("12/14"))
     events = table.close()
     assert [e["play"] for e in events if e["type"] == "played"][-1] == "24/20* 13/11"
@@ -132,11 +132,11 @@ def test_a_blot_hit_by_the_hitter_placed_first_is_lit_to_the_bar() -> None:
     table = Table([("cube", "no double"), ("play", "24/20*/18")])
     table.act(*WHITE_SLOTS)
     table.act(move("1/5"))                   # the hitter on the blot: it goes to the bar
-    assert table.runner.referee.view().engine_step == EngineStep("5", "bar", Color.WHITE)
+    assert table.runner.referee.view().seat_step == SeatStep("5", "bar", Color.WHITE)
     assert table.state()["engine_play"]["next"] == {"from": "5", "to": "bar", "color": "white"}
     assert table.state()["to_bar"] == ["5"]
     table.act(move("5/bar", "white"))
-    assert table.runner.referee.view().engine_step == EngineStep("5", "7", Color.BLACK)
+    assert table.runner.referee.view().seat_step == SeatStep("5", "7", Color.BLACK)
     table.act(move("5/7"))
     assert [e["play"] for e in table.close() if e["type"] == "played"][-1] == "24/20*/18"
 
@@ -280,7 +280,7 @@ def test_while_the_engine_cannot_answer_the_view_says_so_then_the_hand_plays_for
     table.act(*WHITE_OPENS, {"dice": [6, 5]})
     referee = table.runner.referee
     table.act(DONE)
-    assert referee.view().engine_trouble is not None
+    assert referee.view().seat_trouble is not None
     assert "play its side by hand" in (table.state()["engine_trouble"] or "")
     assert table.of("engine_play") == []
     table.act(move("12/18"), move("12/17"), {"press": "black.roll"})  # Black by hand, DONE

@@ -4,7 +4,7 @@ Ten games, 1-point matches and money games, are played on the modelled board
 with the computer as Black and the human side making random legal plays
 (seeded); each is written as a scenario, the computer's moves made by the
 hand, and replayed by ``tavla-pi replay`` in its own process.  Every
-``engine_play`` must be the play gnubg itself chooses at 0-ply for that
+``seat_play`` must be the play gnubg itself chooses at 0-ply for that
 position, dice and match context, asked directly through its embedded
 Python (tests/computer_games.py); every one must be carried out and
 committed, and each game must end with the result its last position gives.

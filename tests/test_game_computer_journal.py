@@ -1,9 +1,9 @@
 """The computer's events in the journal: checked by the rules, folded, and resumed from.
 
 A game against the scripted computer is played on the modelled board; its
-events must all follow (``restore.verify``), an ``engine_play`` that is not a
+events must all follow (``restore.verify``), an ``seat_play`` that is not a
 legal play and a ``takeback`` out of place must not, and a referee resumed
-from the journal goes on exactly: after ``engine_play`` it keeps the play to
+from the journal goes on exactly: after ``seat_play`` it keeps the play to
 carry out without asking again; resumed while the engine was thinking it
 asks again and gets the same play; a takeback stays possible.
 """
@@ -53,7 +53,7 @@ def test_a_game_against_the_computer_follows_the_rules_event_by_event() -> None:
     checked = verify(events, SETTINGS)
     assert (checked.trusted, checked.reason) == (len(events), "")
     assert checked.state.phase is Phase.AWAIT_ROLL
-    assert checked.state.engine_play is None
+    assert checked.state.seat_play is None
 
 
 def test_an_engine_play_that_is_not_a_legal_play_is_refused() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from tavla_pi.engine.levels import Level
 from tavla_pi.game.menu import MenuView, Mode
-from tavla_pi.game.view import EngineStep, GameView, Phase
+from tavla_pi.game.view import GameView, Phase, SeatStep
 from tavla_pi.leds import REQUIRED_FEATURES, RGB, LedLayout, render, to_hex
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
@@ -98,8 +98,8 @@ SCENES: tuple[Scene, ...] = (
     Scene("menu_two_players", "MENU: two players at the board", GameView(
         Phase.SETUP, menu=MenuView(Mode()))),
     Scene("engine_step", "The computer (Black) plays 13/8 6/4: move its checker from 12 to 17",
-          GameView(Phase.MOVING, B, dice=(5, 2), engine_color=B, engine_play="13/8 6/4",
-                   engine_step=EngineStep("12", "17", B))),
+          GameView(Phase.MOVING, B, dice=(5, 2), seat_color=B, seat_play="13/8 6/4",
+                   seat_step=SeatStep("12", "17", B))),
     Scene("pinned", "Plakoto: Black pinned on 5 and White on 20, White to move 3-1", _moving(
         dice=(3, 1), variant="plakoto", match_variant="tavli", tavli_game=2,
         pinned={"5": B, "20": W})),
@@ -110,8 +110,8 @@ SCENES: tuple[Scene, ...] = (
         Phase.SETUP, variant="fevga", match_variant="tavli", tavli_game=3,
         fixes=(Fix("24", W, 15), Fix("12", B, 15)))),
     Scene("engine_trouble", "The computer (Black) cannot answer: gnubg is restarting",
-          GameView(Phase.AWAIT_ROLL, B, engine_color=B,
-                   engine_trouble="the computer cannot answer: gnubg died"), at_ms=100),
+          GameView(Phase.AWAIT_ROLL, B, seat_color=B,
+                   seat_trouble="the computer cannot answer: gnubg died"), at_ms=100),
 )
 
 # ---- where each LED sits in the schematic (x, y), White at the bottom ----

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from tavla_pi.decode.observation import Observation
 from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.turn import Turn
-from tavla_pi.game.view import EngineStep
+from tavla_pi.game.view import SeatStep
 from tavla_pi.reconcile import (
     Ambiguous,
     Complete,
@@ -47,7 +47,7 @@ def follow_play(start: Position, mover: Color, dice: tuple[int, int], play: Play
     """A turn that accepts only the boards on the way to ``play`` (the computer's)."""
     portes = PortesPosition(start, mover)
     tree = TurnTree(portes, dice, plays=(portes_play(play, mover),))
-    return Turn(mover, dice, portes, TurnTracker.from_tree(tree), engine_play=play)
+    return Turn(mover, dice, portes, TurnTracker.from_tree(tree), seat_play=play)
 
 
 def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
@@ -58,7 +58,7 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
     start = state.game_position()
     if start.on_roll is not computer:
         return Turn.begin(start, (a, b))
-    chosen = state.engine_play
+    chosen = state.seat_play
     return None if chosen is None else follow_play(state.position(), start.on_roll, (a, b),
                                                    chosen)
 
@@ -79,7 +79,7 @@ def carrying_begun(turn: Turn) -> bool:
     return not isinstance(turn.verdict, Unchanged | OutOfSync | None)
 
 
-def next_step(turn: Turn) -> EngineStep | None:
+def next_step(turn: Turn) -> SeatStep | None:
     """The next checker to move towards the turn's play, as the board reads now
     (None when the board is out of sync: its fixes come first)."""
     tree, verdict, mover = turn.tracker.tree, turn.verdict, turn.mover
@@ -106,10 +106,10 @@ def _least_done(tree: TurnTree, verdict: Ambiguous) -> Chain | None:
     return None if least is None else _chain(tree, least)
 
 
-def _hit_step(tree: TurnTree, verdict: HitPending, mover: Color) -> EngineStep | None:
+def _hit_step(tree: TurnTree, verdict: HitPending, mover: Color) -> SeatStep | None:
     """A hit under way: the hit checker to the bar, else the hitter onto its point."""
     if verdict.to_bar:
-        return EngineStep(verdict.to_bar[0], "bar", mover.opponent)
+        return SeatStep(verdict.to_bar[0], "bar", mover.opponent)
     origin = verdict.hitters[0] if verdict.hitters else (
         verdict.hand.from_ if verdict.hand is not None else None)
     for after in verdict.leads_to:
@@ -144,10 +144,10 @@ def _point(cell: int, mover: Color) -> int:
     return cell + 1 if mover is Color.WHITE else N_POINTS - cell
 
 
-def _step(chain: Chain | None, mover: Color) -> EngineStep | None:
+def _step(chain: Chain | None, mover: Color) -> SeatStep | None:
     if chain is None:
         return None
-    return EngineStep(location_name(chain.origin), location_name(chain.dest), mover)
+    return SeatStep(location_name(chain.origin), location_name(chain.dest), mover)
 
 
 @dataclass(frozen=True)

@@ -170,7 +170,7 @@ class Computer:
         color, match, phase = self.color, table.match, table.phase
         if color is None or match.game_state is not GameState.PLAYING:
             return None
-        chosen = table.turn is not None and table.turn.engine_play is not None
+        chosen = table.turn is not None and table.turn.seat_play is not None
         if answer_due(phase, match, color):
             question = Question.ANSWER
         elif phase is Phase.AWAIT_ROLL and match.on_roll is color and self._weighs_resigning(table):

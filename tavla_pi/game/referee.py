@@ -256,7 +256,7 @@ class Referee:
         self._resume_clock(state)
         if state.phase is Phase.MOVING:
             self.turn = carry.resumed_turn(state, self.seat.color)
-            if self.turn is not None and self.turn.engine_play is None:
+            if self.turn is not None and self.turn.seat_play is None:
                 self._coach_begin(self.turn)
         elif state.phase is Phase.NO_MOVE:
             self.pass_at = now + self.settings.no_move_pass_ms
@@ -526,7 +526,7 @@ class Referee:
         if lifted is not None:
             self._emit(EventType.LIFTED, player=turn.mover.value, **{"from": lifted[0]},
                        destinations=list(lifted[1]))
-        if turn.engine_play is not None:  # the computer's play, carried out by hand
+        if turn.seat_play is not None:  # the computer's play, carried out by hand
             self.undo = None if carry.carrying_begun(turn) else self.undo
             if isinstance(turn.verdict, Complete):
                 self._commit(turn, turn.verdict.play)
@@ -536,7 +536,7 @@ class Referee:
         CUBE lights the next candidate, DONE or ROLL asks to commit (once settled).  While
         the seat's play is carried out, the hand's own DONE confirms it where the sensors
         cannot see the rest of it (a tall stack reads the same)."""
-        if color is not turn.mover and turn.engine_play is not None and role == "roll":
+        if color is not turn.mover and turn.seat_play is not None and role == "roll":
             turn.done_pending_since = self._now  # the hand confirms what it carried out
         elif color is not turn.mover:
             self._reject(color, f"{turn.mover.value} is moving")
@@ -552,10 +552,10 @@ class Referee:
         play = turn.complete_play()
         if play is None:
             turn.blink_until = self._now + self.settings.blink_ms
-            hand = turn.mover if turn.engine_play is None else turn.mover.opponent
+            hand = turn.mover if turn.seat_play is None else turn.mover.opponent
             self._reject(hand, turn.why_not_done())
             return
-        if turn.engine_play is None and not self.coach.may_commit(play, self._now):
+        if turn.seat_play is None and not self.coach.may_commit(play, self._now):
             return
         self._commit(turn, play)
 

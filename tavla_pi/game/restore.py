@@ -375,9 +375,9 @@ def _played(fold: _Fold, event: Event) -> None:
     play, _ = chosen_play(fold, event)
     same("position_id", event["position_id"], play.result.position_id())
     match, result = _after_play(fold, play, _match_of(event))
-    before = replace(fold.state, engine_play=None, before_play=None)
+    before = replace(fold.state, seat_play=None, before_play=None)
     undoable = result is None and variant(fold.state.tavli.variant).gnubg_plays
-    fold.set(match=match, committed=play.result, engine_play=None,
+    fold.set(match=match, committed=play.result, seat_play=None,
              before_play=before if undoable else None)  # a takeback is the computer's
     fold.cubes = ()
     if result is None:

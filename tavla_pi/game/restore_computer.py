@@ -20,10 +20,10 @@ from tavla_pi.rules.portes import gnubg_play
 
 def fold_engine_play(fold: Folding, event: Event) -> None:
     """The computer's choice: a legal play of the rolled dice, once per roll."""
-    if fold.state.engine_play is not None:
+    if fold.state.seat_play is not None:
         raise ValueError("the computer's play of this roll is already chosen")
     play, _ = chosen_play(fold, event)
-    fold.set(engine_play=gnubg_play(play))
+    fold.set(seat_play=gnubg_play(play))
 
 
 def takeback(fold: Folding, event: Event) -> None:

@@ -31,7 +31,7 @@ class Resumed:
     the match's opponent as its ``new_match`` says (None: the journal does not
     say, the config decides); ``resign_declined`` the resignation declined this
     turn (the player on roll may only offer more before rolling);
-    ``engine_play`` the computer's play of the roll being moved, once chosen;
+    ``seat_play`` the computer's play of the roll being moved, once chosen;
     ``before_play`` the state before the last play while it may be taken back;
     ``tavli`` the match of Portes, Plakoto, Fevga or tavli, ``committed`` its
     game's committed position (:meth:`game_position` has the match's player on roll);
@@ -49,7 +49,7 @@ class Resumed:
     opening_throws: tuple[tuple[int, int], ...] = ()
     opponent: OpponentSettings | None = None
     resign_declined: Resignation = Resignation.NONE
-    engine_play: Play | None = None
+    seat_play: Play | None = None
     before_play: Resumed | None = None
     clock: MatchClock | None = None
     clock_wall_ms: int | None = None

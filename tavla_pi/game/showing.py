@@ -32,8 +32,8 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
         phase=phase, cube_value=match.cube, cube_owner=match.cube_owner,
         score=match.score, match_length=match.match_length, since_ms=referee.since_ms,
         menu=referee.menu.view(now),
-        engine_color=seat.color, engine_thinking=seat.thinking,
-        engine_trouble=seat.trouble, clock_bar=referee.clock_bar(now),
+        seat_color=seat.color, seat_thinking=seat.thinking,
+        seat_trouble=seat.trouble, clock_bar=referee.clock_bar(now),
         **tavli_fields(referee),
     )
     if phase in (Phase.SETUP, Phase.GAME_OVER, Phase.MATCH_OVER):
@@ -71,8 +71,8 @@ def turn_view(base: dict[str, Any], turn: Turn | None, dice: tuple[int, ...], no
         return GameView(dice=dice, **base)
     lights = lights if lights is not None else turn.lights()
     base = {**base, "fixes": lights.fixes}
-    if turn.engine_play is not None:
-        base.update(engine_play=turn.engine_play.notation, engine_step=carry.next_step(turn))
+    if turn.seat_play is not None:
+        base.update(seat_play=turn.seat_play.notation, seat_step=carry.next_step(turn))
     return GameView(
         dice=dice, dice_used=lights.dice_used,
         dice_blink=now < turn.blink_until, lifted_from=lights.lifted_from,

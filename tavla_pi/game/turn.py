@@ -48,7 +48,7 @@ class Turn:
     """The mover, the dice and what the board shows of the play so far.
 
     ``start`` is the committed position of the turn's game, the mover on roll.
-    ``engine_play``: the computer's play, which this turn must end with (its
+    ``seat_play``: the computer's play, which this turn must end with (its
     tree then holds only the boards on the way to it); None for a human's turn.
     """
 
@@ -60,7 +60,7 @@ class Turn:
     done_pending_since: int | None = None
     blink_until: int = 0
     last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
-    engine_play: Play | None = None
+    seat_play: Play | None = None
 
     @classmethod
     def begin(cls, start: VariantPosition, dice: tuple[int, int]) -> Turn:
@@ -115,8 +115,8 @@ class Turn:
         verdict = self.verdict
         if isinstance(verdict, OutOfSync):
             return "the board does not show a legal play"
-        if self.engine_play is not None:
-            return f"the board does not show {self.engine_play.notation} yet"
+        if self.seat_play is not None:
+            return f"the board does not show {self.seat_play.notation} yet"
         if isinstance(verdict, HitPending):
             return "a hit checker must go to the bar first"
         if isinstance(verdict, InHand):
@@ -180,7 +180,7 @@ class Turn:
         if isinstance(verdict, HitPending):
             return TurnLights(used, to_bar=verdict.to_bar)
         if isinstance(verdict, Ambiguous):
-            done = self.engine_play is None or any(n.complete for n in verdict.candidates)
+            done = self.seat_play is None or any(n.complete for n in verdict.candidates)
             return TurnLights(used, candidates=verdict.differ, press_done=done,
                               confirms=_confirmed_by_done(verdict))
         if hand is not None:

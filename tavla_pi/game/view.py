@@ -57,7 +57,7 @@ class Pins(Mapping[str, Color]):
 
 
 @dataclass(frozen=True, slots=True)
-class EngineStep:
+class SeatStep:
     """One checker to move for the computer: from ``from_`` to ``to`` (locations).
 
     ``color`` is whose checker it is: the computer's, or the opponent's blot
@@ -85,10 +85,10 @@ class GameView:
     ``resigning`` is the player choosing (before rolling) or offering a
     resignation of ``resign_level``; ``resign_offered`` once it is offered.
 
-    Against the computer: ``engine_color`` is the colour it plays (None: two
-    players), ``engine_play`` its chosen play while the hand carries it out
-    and ``engine_step`` the next checker to move for it; ``engine_thinking``
-    while a question to the engine is unanswered, ``engine_trouble`` why the
+    Against the computer: ``seat_color`` is the colour it plays (None: two
+    players), ``seat_play`` its chosen play while the hand carries it out
+    and ``seat_step`` the next checker to move for it; ``seat_thinking``
+    while a question to the engine is unanswered, ``seat_trouble`` why the
     engine cannot answer now (it retries; after a few tries the hand plays
     that decision for it, as between two players).
 
@@ -131,11 +131,11 @@ class GameView:
     resigning: Color | None = None
     resign_level: Resignation = Resignation.NONE
     resign_offered: bool = False
-    engine_color: Color | None = None
-    engine_play: str | None = None
-    engine_step: EngineStep | None = None
-    engine_thinking: bool = False
-    engine_trouble: str | None = None
+    seat_color: Color | None = None
+    seat_play: str | None = None
+    seat_step: SeatStep | None = None
+    seat_thinking: bool = False
+    seat_trouble: str | None = None
     variant: str = "portes"
     match_variant: str = "portes"
     tavli_game: int = 1

@@ -98,13 +98,13 @@ def suggested(view: GameView) -> list[Light]:
             for feature, times in on.items()]
 
 
-def engine_step(view: GameView) -> list[Light]:
+def seat_step(view: GameView) -> list[Light]:
     """The computer's next checker to move: its point, then where it goes, in turn.
 
     The point glows in the checker's colour (the computer's, or the human's blot
     it hit, going to its bar half), the destination in green.
     """
-    step = view.engine_step
+    step = view.seat_step
     if step is None:
         return []
     return [
@@ -114,11 +114,11 @@ def engine_step(view: GameView) -> list[Light]:
     ]
 
 
-def engine_trouble(view: GameView) -> list[Light]:
+def seat_trouble(view: GameView) -> list[Light]:
     """The engine cannot answer: the computer's turn LED flashes vermillion."""
-    if view.engine_trouble is None or view.engine_color is None:
+    if view.seat_trouble is None or view.seat_color is None:
         return []
-    return [Light(f"turn.{view.engine_color.value}", palette.REMOVE, waves.ENGINE_TROUBLE)]
+    return [Light(f"turn.{view.seat_color.value}", palette.REMOVE, waves.ENGINE_TROUBLE)]
 
 
 def dice_shown(view: GameView) -> list[Light]:

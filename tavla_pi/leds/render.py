@@ -26,8 +26,8 @@ PRIORITY: tuple[Pattern, ...] = (
     patterns.candidates,
     tavli.first_checker_lights,  # Fevga: the one checker that may move, even in the hand
     patterns.lifted,
-    patterns.engine_step,
-    patterns.engine_trouble,
+    patterns.seat_step,
+    patterns.seat_trouble,
     patterns.suggested,
     tavli.pinned,
     patterns.winner,

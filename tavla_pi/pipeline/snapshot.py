@@ -89,8 +89,8 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str,
         "physical": (physical(pipeline.backend.board)
                      if isinstance(pipeline.backend, SimBackend) else None),
         "engine_play": engine_play(view),
-        "engine_thinking": view.engine_thinking,
-        "engine_trouble": view.engine_trouble,
+        "engine_thinking": view.seat_thinking,
+        "engine_trouble": view.seat_trouble,
         **tavli_state(view),
         "cube_in_play": referee.tavli.cube_allowed,
         "clock": referee.clock_state(pipeline.clock.now_ms()),
@@ -148,13 +148,13 @@ def resignation_state(view: GameView) -> dict[str, Any] | None:
 def engine_play(view: GameView) -> dict[str, Any] | None:
     """The computer's play while the hand carries it out: the play and the next checker to
     move (``null`` when the board must be put right first)."""
-    if view.engine_play is None or view.on_roll is None:
+    if view.seat_play is None or view.on_roll is None:
         return None
-    step = view.engine_step
+    step = view.seat_step
     following = None if step is None else {"from": step.from_, "to": step.to,
                                            "color": step.color.value}
     return {"player": view.on_roll.value, "dice": sorted(view.dice, reverse=True),
-            "play": view.engine_play, "next": following}
+            "play": view.seat_play, "next": following}
 
 
 def _fixes(view: GameView, referee: Referee) -> tuple[Fix, ...]:

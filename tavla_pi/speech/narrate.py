@@ -126,7 +126,7 @@ def sentence(event: Event, scene: Scene, language: str) -> str | None:
 
 
 def step_sentence(from_: str, to: str, color: Color, scene: Scene, language: str) -> str:
-    """One checker of the computer's play as the lights show it (``game.view.EngineStep``);
+    """One checker of the computer's play as the lights show it (``game.view.SeatStep``);
     ``to`` "bar": the hit checker of ``color`` goes to the bar (said in the computer's
     numbering, as its play is)."""
     table = phrases(language)

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.view import EngineStep, GameView
+from tavla_pi.game.view import GameView, SeatStep
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.speech.narrate import (
     Scene,
@@ -69,7 +69,7 @@ class Sentence:
     text: str
     about: str
     lift: str | None = None
-    step: EngineStep | None = None
+    step: SeatStep | None = None
     played: str | None = None
 
 
@@ -84,7 +84,7 @@ class Speaker:
         self.dropped = 0
         """Sentences dropped because the queue was full."""
         self.last: Sentence | None = None
-        self._step: EngineStep | None = None
+        self._step: SeatStep | None = None
 
     @property
     def quiet(self) -> bool:
@@ -131,7 +131,7 @@ class Speaker:
 
     def _follow_steps(self, view: GameView, scene: Scene) -> None:
         """The computer's play one checker at a time, as the lights show each."""
-        step = view.engine_step
+        step = view.seat_step
         if step == self._step:
             return
         self._step = step
@@ -141,7 +141,7 @@ class Speaker:
 
     def _prune(self, view: GameView) -> None:
         self._drop(lambda s: s.lift is not None and s.lift != view.lifted_from)
-        self._drop(lambda s: s.step is not None and s.step != view.engine_step)
+        self._drop(lambda s: s.step is not None and s.step != view.seat_step)
 
     def _position(self, table: Narrated, view: GameView) -> Sentence:
         text = position_sentence(table.game_position(), view.dice, view.on_roll,
