@@ -53,6 +53,11 @@ class JournalError(BadInputError):
     """A journal file that cannot be read back."""
 
 
+class RefusedEventError(TavlaError, ValueError):
+    """An event the game's rules refuse in the state it would apply to; the message
+    names the event's type and the rule (:func:`tavla_pi.game.fold.push`)."""
+
+
 class HardwareError(TavlaError, OSError):
     """The hardware is missing, miswired or not answering."""
 

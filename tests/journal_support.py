@@ -27,8 +27,8 @@ from tavla_pi.decode.observation import NOTHING, CountRange, Observation, Readin
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import verify
-from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.board import Board
@@ -142,7 +142,7 @@ def snapshot(referee: Referee) -> dict[str, Any]:
         "phase": phase,
         "dice": referee.shown_dice if phase in SHOWN_DICE else (),
         "result": referee.result,
-        "opening_throws": list(referee.opening_throws),
+        "opening_throws": list(referee.state.opening_throws),
         "turn": (referee.turn.start, referee.turn.dice) if referee.turn else None,
         "resign_declined": referee.resign.declined,
     }
@@ -368,7 +368,7 @@ def resumed(events: list[Event], settings: GameSettings, now: int,
     return resume(checked.state, settings, now, dice)
 
 
-def resume(state: Resumed, settings: GameSettings, now: int,
+def resume(state: State, settings: GameSettings, now: int,
            dice: ScriptedDice | None = None) -> Referee:
     """A fresh referee continued from ``state``."""
     referee = Referee(settings, dice or ScriptedDice())

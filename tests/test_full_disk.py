@@ -22,7 +22,7 @@ from tavla_pi.errors import JournalError
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, LOCK_NAME, Journal, encode
 from tavla_pi.events.types import EventType, UnknownType
-from tavla_pi.game.restore import NOTES
+from tavla_pi.game.fold import NOTES
 from tavla_pi.rules.color import Color
 
 START = Event(EventType.GAME_STARTED, 0,

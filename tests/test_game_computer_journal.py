@@ -21,8 +21,8 @@ from tavla_pi.events.schema import parse_event
 from tavla_pi.events.types import EventType
 from tavla_pi.export.games import record_match
 from tavla_pi.game.restore import verify
-from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
 from tavla_pi.hal.sim.board import counts_of
 from tavla_pi.rules.color import Color
@@ -99,7 +99,7 @@ def test_a_takeback_leaves_the_play_out_of_the_exported_match() -> None:
 
 def resumed(events: list[dict[str, Any]], script: list[tuple[str, Any]]) -> Table:
     """A fresh board and referee resumed from ``events``, the computer scripted anew."""
-    state: Resumed = verify(journal(events), SETTINGS).state
+    state: State = verify(journal(events), SETTINGS).state
     table = Table(script)
     runner = table.runner
     runner.referee.set_opponent(OpponentSettings(color=Color.BLACK), runner.background())

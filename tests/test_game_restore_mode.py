@@ -84,7 +84,7 @@ def test_a_journal_without_a_new_match_leaves_the_mode_to_the_config() -> None:
 @pytest.mark.parametrize(("fields", "words"), [
     ({"match_length": 0, "opponent": "black", "level": "grandmaster"}, "'grandmaster'"),
     ({"match_length": 0, "opponent": "black"}, "field 'level' is missing"),
-    ({"match_length": 0, "opponent": "purple", "level": "expert"}, "'purple'"),
+    ({"match_length": 0, "opponent": "purple", "level": "expert"}, '"purple"'),
 ])
 def test_a_mode_this_board_cannot_play_ends_the_trusted_journal(fields: dict[str, object],
                                                                words: str) -> None:

@@ -29,7 +29,8 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.journal import JOURNAL_NAME, Journal, encode
 from tavla_pi.events.scan import scan_file
 from tavla_pi.events.types import EventType, UnknownType
-from tavla_pi.game.restore import NOTES, restore, verify
+from tavla_pi.game.fold import NOTES
+from tavla_pi.game.restore import restore, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.match import MatchRules
 

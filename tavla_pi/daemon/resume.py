@@ -19,14 +19,14 @@ from tavla_pi.events.files import OS_FILES, Files
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import verify
-from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 
 log = logging.getLogger("tavla_pi.daemon")
 
 
 def open_journal(state_dir: Path, settings: GameSettings,
-                 files: Files = OS_FILES) -> tuple[Journal, Resumed]:
+                 files: Files = OS_FILES) -> tuple[Journal, State]:
     """The state directory's journal, open for appending, holding only events that
     follow the rules; and the state they leave."""
     journal = Journal.open(state_dir, files)
@@ -46,13 +46,13 @@ def open_journal(state_dir: Path, settings: GameSettings,
     return journal, checked.state
 
 
-def resume_from_journal(referee: Referee, journal: Journal, state: Resumed, now: int) -> None:
+def resume_from_journal(referee: Referee, journal: Journal, state: State, now: int) -> None:
     """Bring ``referee`` to ``state``, what the journal's events leave (nothing is emitted)."""
     if journal.events:
         referee.resume(state, now)
 
 
-def report_resume(journal: Journal, state: Resumed) -> None:
+def report_resume(journal: Journal, state: State) -> None:
     """Say in the log where the game goes on (once everything is open)."""
     if journal.events:
         log.info("resumed from %d journaled events: %s", len(journal.events), state.phase.value)

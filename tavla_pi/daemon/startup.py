@@ -39,8 +39,8 @@ from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.hal.backends import open_backend
 from tavla_pi.hal.base import Backend
 from tavla_pi.hal.sim.backend import SimBackend
@@ -167,7 +167,7 @@ def engine_missing(config: Config, engine: BackgroundEngine | None) -> str | Non
     return NOT_INSTALLED
 
 
-def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, Resumed]:
+def _open_journal(state_dir: Path, game: GameSettings) -> tuple[Journal, State]:
     """The journal, checked (:func:`resume.open_journal`); its faults are the state dir's."""
     try:
         return resume.open_journal(state_dir, game)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tavla_pi.decode.observation import Observation
-from tavla_pi.game.resumed import Resumed
+from tavla_pi.game.state import State
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import SeatStep
 from tavla_pi.reconcile import (
@@ -50,7 +50,7 @@ def follow_play(start: Position, mover: Color, dice: tuple[int, int], play: Play
     return Turn(mover, dice, portes, TurnTracker.from_tree(tree), seat_play=play)
 
 
-def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
+def resumed_turn(state: State, computer: Color | None) -> Turn | None:
     """The turn a journal's state leaves being moved, followed afresh from the committed
     position: the computer's (its chosen play, or None while it is still to choose) or a
     human's."""
@@ -63,7 +63,7 @@ def resumed_turn(state: Resumed, computer: Color | None) -> Turn | None:
                                                    chosen)
 
 
-def resumed_undo(state: Resumed, undoes: Callable[[Color], bool]) -> Undo | None:
+def resumed_undo(state: State, undoes: Callable[[Color], bool]) -> Undo | None:
     """The last play as a journal's state leaves it open to a takeback (``undoes``: whether
     a play of that player's may be taken back, :meth:`~tavla_pi.game.seat.Seat.undoes`)."""
     before = state.before_play

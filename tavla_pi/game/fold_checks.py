@@ -4,8 +4,8 @@
 and the coach (:mod:`tavla_pi.game.restore_computer`) and for the games of
 tavli (:mod:`tavla_pi.game.restore_tavli`) fold their own events.  They all
 read the fold through :class:`Folding` and check fields with the functions
-here: each raises ValueError (or KeyError for a missing field) saying why an
-event does not follow.
+here: each raises :class:`~tavla_pi.errors.RefusedEventError` saying why an event
+does not follow.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.resumed import Resumed
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.tavli import VariantResult
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
@@ -29,7 +30,7 @@ class Folding(Protocol):
     """The journal's fold as its parts read and change it: the state so far, the
     settings it is folded with, the event due next (None: none must come)."""
 
-    state: Resumed
+    state: State
     settings: GameSettings
     due: EventType | None
 
@@ -43,7 +44,7 @@ class Folding(Protocol):
         ...
 
     def expect(self, phase: Phase, what: str) -> None:
-        """ValueError unless the state is in ``phase``."""
+        """RefusedEventError unless the state is in ``phase``."""
         ...
 
     def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
@@ -63,7 +64,7 @@ def color_of(event: Event, name: str = "player") -> Color:
 def die(value: Any) -> int:
     """``value`` as a die, 1 to 6."""
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-        raise ValueError(f"{value!r} is not a die 1..6")
+        raise RefusedEventError(f"{value!r} is not a die 1..6")
     return value
 
 
@@ -79,16 +80,16 @@ def high_low(dice: Sequence[int]) -> tuple[int, int]:
 
 
 def same(name: str, recorded: Any, derived: Any) -> None:
-    """ValueError unless the event's ``recorded`` value is the one the rules derive."""
+    """RefusedEventError unless the event's ``recorded`` value is the one the rules derive."""
     if recorded != derived:
-        raise ValueError(f"{name} is {derived!r} by the rules, not {recorded!r}")
+        raise RefusedEventError(f"{name} is {derived!r} by the rules, not {recorded!r}")
 
 
 def mover_of(fold: Folding, event: Event) -> Color:
     """The player ``event`` names, who must be on roll."""
     color = color_of(event)
     if color is not fold.match.on_roll:
-        raise ValueError(f"{color.value} is not on roll ({fold.match.on_roll.value} is)")
+        raise RefusedEventError(f"{color.value} is not on roll ({fold.match.on_roll.value} is)")
     return color
 
 
@@ -102,7 +103,7 @@ def chosen_play(fold: Folding, event: Event) -> tuple[VariantPlay, Color]:
     start = fold.state.game_position()
     play = start.recorded_play((a, b), event["position_id"], event.fields.get("board"))
     if play is None:
-        raise ValueError(f"no legal play of {a}-{b} leads from {start.position_id()} to "
+        raise RefusedEventError(f"no legal play of {a}-{b} leads from {start.position_id()} to "
                          f"{event['position_id']}")
     same("the play's notation", event["play"], play.notation)
     return play, mover
@@ -113,5 +114,5 @@ def play_to(fold: Folding, dice: tuple[int, int], position_id: Any) -> VariantPl
     for play in fold.legal_plays(dice):
         if play.result.position_id() == position_id:
             return play
-    raise ValueError(f"no legal play of {dice[0]}-{dice[1]} leads from "
+    raise RefusedEventError(f"no legal play of {dice[0]}-{dice[1]} leads from "
                      f"{fold.state.game_position().position_id()} to {position_id}")

@@ -31,12 +31,27 @@ from tavla_pi.rules.tavlimatch import TavliMatch
 class OfferTable(Protocol):
     """What the offers read of the game (the referee's state)."""
 
-    phase: Phase
-    match: MatchState
+    @property
+    def phase(self) -> Phase:
+        """The game's phase (the referee's state)."""
+        ...
+
+    @property
+    def match(self) -> MatchState:
+        """The game's match (the referee's state)."""
+        ...
+
     settings: GameSettings
     resign: ResignDesk
-    tavli: TavliMatch
-    committed: VariantPosition
+    @property
+    def tavli(self) -> TavliMatch:
+        """The game's tavli (the referee's state)."""
+        ...
+
+    @property
+    def committed(self) -> VariantPosition:
+        """The game's committed (the referee's state)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -33,13 +33,12 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.coach import coach_for
 from tavla_pi.game.computer import seat_for
+from tavla_pi.game.fold import pass_turn, push
 from tavla_pi.game.matchclock import FLAG_KIND, ClockRules, MatchClock
 from tavla_pi.game.menu import Menu, Mode
 from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
 from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.restore import KEEPS_UNDO
-from tavla_pi.game.restore_clock import clocked, flag_result
-from tavla_pi.game.resumed import Resumed
+from tavla_pi.game.restore import fresh
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
@@ -53,14 +52,11 @@ from tavla_pi.game.seat import (
 )
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
-from tavla_pi.game.tavli import VariantResult, between_matches, game_start, high_first, kind_of
+from tavla_pi.game.state import State
+from tavla_pi.game.tavli import VariantResult, game_start, high_first, kind_of
 from tavla_pi.game.transitions import (
-    after_game,
-    after_opening,
-    after_pass,
     after_play,
     clock_side,
-    loaded_phase,
 )
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
@@ -69,13 +65,16 @@ from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules import Resignation
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource, OpeningRoll
-from tavla_pi.rules.match import MatchState, new_match, rolled
-from tavla_pi.rules.portes import PortesPosition, portes_only
+from tavla_pi.rules.match import MatchState
+from tavla_pi.rules.portes import portes_only
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import BoardDict, VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
+
+REENTERS = frozenset({EventType.NEW_MATCH, EventType.GAME_STARTED, EventType.TAKEBACK})
+"""Events after which the phase is entered anew even when it is the same."""
 
 
 class Referee:
@@ -106,18 +105,12 @@ class Referee:
         self.next_opponent: OpponentSettings = settings.opponent
         self.next_variant = settings.variant
         self.menu = Menu(settings.menu_confirm_ms, engine_missing, friends)
-        self.match: MatchState = new_match(settings.match_length, settings.rules)
-        self.tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
-        self.committed: VariantPosition = PortesPosition.initial()
-        self.phase = Phase.SETUP
+        self.state: State = fresh(settings)
         self.turn: Turn | None = None
         self.obs: Observation | None = None
         self.sync_fixes: tuple[Fix, ...] = ()
-        self.shown_dice: tuple[int, ...] = ()
-        self.result: GameResult | VariantResult | None = None
         self.since_ms = 0
         self.pass_at: int | None = None
-        self.opening_throws: list[tuple[int, int]] = []
         self.resign = ResignDesk()
         self.offers = Offers(self)
         self.seat = seat_for(settings.opponent, engine)
@@ -128,8 +121,45 @@ class Referee:
         self.next_clock = settings.clock
         self.clock_rules = settings.clock or ClockRules()
         """The clock MENU puts a match on: the config's, else the federation's defaults."""
-        self.clock = clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
         self._acting: Color | None = None  # whose turn the clock last switched to
+        self._entered: Phase | None = self.state.phase  # the phase the hooks last entered
+
+    # -- the state, read ---------------------------------------------------------
+
+    @property
+    def match(self) -> MatchState:
+        """The match (GNU Backgammon's Match ID's fields)."""
+        return self.state.match
+
+    @property
+    def committed(self) -> VariantPosition:
+        """The game's committed position."""
+        return self.state.committed
+
+    @property
+    def phase(self) -> Phase:
+        """Where the game is."""
+        return self.state.phase
+
+    @property
+    def tavli(self) -> TavliMatch:
+        """The match of Portes, Plakoto, Fevga or the three in turn."""
+        return self.state.tavli
+
+    @property
+    def result(self) -> GameResult | VariantResult | None:
+        """The last finished game's result (None: none since the last game began)."""
+        return self.state.result
+
+    @property
+    def clock(self) -> MatchClock | None:
+        """The match's tournament clock (None: none)."""
+        return self.state.clock
+
+    @property
+    def shown_dice(self) -> tuple[int, ...]:
+        """The dice shown: the turn's, or a tied opening throw."""
+        return self.state.dice
 
     @property
     def settings(self) -> GameSettings:
@@ -154,7 +184,8 @@ class Referee:
 
     def on_observation(self, obs: Observation, now: int) -> list[Event]:
         """A new stable observation of the board."""
-        self._now, self.obs = now, obs
+        self._begin(now)
+        self.obs = obs
         if not self._taken_back(obs):
             self._observe(obs)
         return self._flush()
@@ -170,7 +201,7 @@ class Referee:
 
     def on_button(self, name: str, long: bool, now: int) -> list[Event]:
         """A debounced press of a button (``white.roll``, ``menu``, ...)."""
-        self._now = now
+        self._begin(now)
         if name == "menu":
             self._menu(long)
         elif name.endswith(".cube") and not long and self.menu.armed(now):
@@ -199,8 +230,7 @@ class Referee:
 
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
-        self._now = now
-        self._clock_check()
+        self._begin(now)
         if self.turn is not None:
             play = self.coach.tick(now)
             if play is not None:
@@ -219,58 +249,58 @@ class Referee:
 
     def load(self, position: Position, match: MatchState, now: int) -> list[Event]:
         """Continue from a Position ID and Match ID (a scenario's ``load``)."""
-        self._now = now
+        self._begin(now)
         self.resign = ResignDesk.loaded(match)
-        self.match = match
-        self.committed = PortesPosition(position, match.on_roll)
-        self.result, self.turn, self.sync_fixes = None, None, ()
-        self.tavli = TavliMatch.new("portes", match.match_length, self.settings.tavli)
+        self.turn, self.sync_fixes = None, ()
         self._emit(EventType.GAME_STARTED, position_id=position.position_id(),
                    match_id=match.match_id(), variant="portes")
-        phase = loaded_phase(match)
-        if phase is Phase.MOVING and match.dice is not None:
-            self._start_turn(match.dice)
-        else:
-            self._enter(phase)
+        self._begin_turn()
         return self._flush()
 
-    def resume(self, state: Resumed, now: int) -> None:
+    def resume(self, state: State, now: int) -> None:
         """Continue from a state rebuilt from the journal (:mod:`tavla_pi.game.restore`).
 
         Nothing is emitted.  A turn being moved starts afresh from the
         committed position; a turn with no legal move passes after the usual delay.
         """
         self._now = now
-        self.match, self.committed, self.result = state.match, state.committed, state.result
-        self.tavli = state.tavli
+        self.state = self._resumed_clock(state)
         self.settings = replace(self.settings, variant=state.tavli.name)
         self.next_variant = state.tavli.name
-        self.shown_dice, self.opening_throws = state.dice, list(state.opening_throws)
         self.turn, self.sync_fixes, self.pass_at = None, (), None
         if state.opponent is not None:
             self.settings = replace(self.settings, opponent=state.opponent)
             self.next_opponent = state.opponent
         self.resign = ResignDesk(state.resign_declined)
-        self.clock = None  # set below, once the phase is entered without a word
-        self._enter(state.phase)
-        self._resume_clock(state)
+        self._entered, self.since_ms = state.phase, now
+        self.resign.entered(state.phase)
         if state.phase is Phase.MOVING:
             self.turn = carry.resumed_turn(state, self.seat.color)
             if self.turn is not None and self.turn.seat_play is None:
                 self._coach_begin(self.turn)
-        elif state.phase is Phase.NO_MOVE:
+        elif state.stuck:
             self.pass_at = now + self.settings.no_move_pass_ms
         self.undo = carry.resumed_undo(state, self.seat.undoes)
+        self._owed()
 
-    def _resume_clock(self, state: Resumed) -> None:
-        """The clock as the journal left it, with the wall-clock time since its last
-        ``clock`` event counted for the side whose time ran (a power cut's included)."""
+    def _resumed_clock(self, state: State) -> State:
+        """``state`` with the wall-clock time since its last ``clock`` event counted for
+        the side whose time ran (a power cut's included): the one change a resume makes."""
         clock = state.clock
         if clock is None:
-            return
+            self._acting = None
+            return state
         elapsed = 0 if state.clock_wall_ms is None else self.wall.now_ms() - state.clock_wall_ms
-        self.clock = clock.resumed(elapsed, self._now)
         self._acting = clock_side(state.phase, state.match)
+        return replace(state, clock=clock.resumed(elapsed, self._now))
+
+    def _owed(self) -> None:
+        """The events a journal cut short still owes (a power cut between a game's last
+        play and its end): written with the next scan's events."""
+        if self.state.due is EventType.NO_LEGAL_MOVE:
+            self._begin_turn()
+        elif self.state.due in (EventType.GAME_OVER, EventType.MATCH_OVER):
+            self._game_over()
 
     def set_opponent(self, opponent: OpponentSettings,
                      engine: BackgroundEngine | None = None) -> None:
@@ -285,7 +315,7 @@ class Referee:
             self._take_seat(opponent)  # the same side afresh, on the engine given
         self.next_opponent = opponent  # and the matches after it, until a MENU or the page
         if self.phase is Phase.MOVING:
-            self._start_turn((self.shown_dice[0], self.shown_dice[-1]))
+            self._begin_turn()
 
     # -- what is shown -----------------------------------------------------------
 
@@ -347,9 +377,18 @@ class Referee:
 
     # -- phases ------------------------------------------------------------------
 
-    def _enter(self, phase: Phase) -> None:
-        self.phase, self.since_ms = phase, self._now
-        self.resign.entered(phase)
+    def _begin(self, now: int) -> None:
+        """Every input's first step: the time, and a flag that fell by then."""
+        self._now = now
+        self._clock_check()
+
+    def _settle(self, kind: EventType | None) -> None:
+        """Once no event is owed: a phase entered (or entered again by a new match, a new
+        game or a takeback) starts its time and the resignation desk's, and the clock
+        follows whoever must act now."""
+        if self.phase is not self._entered or kind in REENTERS:
+            self._entered, self.since_ms = self.phase, self._now
+            self.resign.entered(self.phase)
         self._clock_follow()
 
     # -- the clock -------------------------------------------------------------------
@@ -358,15 +397,15 @@ class Referee:
         """Switch the clock to whoever must act now, if that changed (a ``clock`` event
         when whose time runs changes)."""
         clock = self.clock
-        if clock is None or self._clock_check():
+        if clock is None or clock.flag is not None:
             return
         side = clock_side(self.phase, self.match)
         if side is self._acting:
             return
         self._acting = side
-        self.clock = clock.switched(side, self._now)
-        if self.clock.running is not None or clock.running is not None:
-            self._emit_clock(self.clock)
+        switched = clock.switched(side, self._now)
+        if switched.running is not None or clock.running is not None:
+            self._emit_clock(switched)
 
     def _clock_check(self) -> bool:
         """True when the match's clock has a fallen flag (it falls now if the running
@@ -384,13 +423,12 @@ class Referee:
         """``clock``'s flag fell: the match is the opponent's at the score standing."""
         flag = clock.flag
         assert flag is not None
-        self.clock, self._acting = clock, None
-        self._emit_clock(clock)
+        self._acting = None
         self.seat.withdraw()
-        self.result, self.turn, self.pass_at, self.sync_fixes = flag_result(flag), None, None, ()
+        self.turn, self.pass_at, self.sync_fixes = None, None, ()
+        self._emit_clock(clock)
         self._emit(EventType.MATCH_OVER, winner=flag.opponent.value,
                    score=list(self.match.score), reason=FLAG_KIND)
-        self._enter(Phase.MATCH_OVER)
 
     def _emit_clock(self, clock: MatchClock) -> None:
         """A ``clock`` event of ``clock``'s figures, stamped with the wall clock."""
@@ -418,11 +456,10 @@ class Referee:
         self.sync_fixes = fixes
         if fixes:
             return
-        self.result, self.shown_dice = None, ()
-        self.match, self.committed, opening = game_start(self.tavli, self.match)
-        self._emit(EventType.GAME_STARTED, position_id=self.position_id(),
-                   match_id=self.match.match_id(), variant=self.tavli.variant)
-        self._enter(Phase.OPENING if opening else Phase.AWAIT_ROLL)
+        match, start, _ = game_start(self.tavli, self.match)
+        self._emit(EventType.GAME_STARTED,
+                   position_id=start.with_on_roll(match.on_roll).position_id(),
+                   match_id=match.match_id(), variant=self.tavli.variant)
 
     def _report_sync(self, fixes: tuple[Fix, ...]) -> None:
         if fixes == self.sync_fixes:
@@ -458,20 +495,14 @@ class Referee:
             self._opening_throw(self.dice.roll_one(), self.dice.roll_one())
 
     def _opening_throw(self, white: int, black: int) -> None:
-        self.shown_dice = (white, black)
-        self.opening_throws.append((white, black))
+        """One throw of the opening roll: a tie is thrown again; else the higher die's
+        player starts (in Portes with these dice, in Plakoto and Fevga to roll both)."""
         if white == black:
             self._emit(EventType.OPENING_ROLL, white=white, black=black)
             return
-        opening = OpeningRoll(tuple(self.opening_throws))
-        self.opening_throws = []
+        opening = OpeningRoll((*self.state.opening_throws, (white, black)))
         self._emit(EventType.OPENING_ROLL, white=white, black=black, starter=opening.starter.value)
-        self.match, self.tavli, self.committed = after_opening(self.match, self.tavli, opening,
-                                                               self.settings.rules)
-        if self.tavli.opening_dice_played:
-            self._start_turn(opening.dice)
-        else:  # Plakoto and Fevga: the opening roll's winner rolls both dice
-            self._enter(Phase.AWAIT_ROLL)
+        self._begin_turn()
 
     def _await_roll(self, color: Color, role: str) -> None:
         if color is not self.match.on_roll:
@@ -483,21 +514,21 @@ class Referee:
 
     def _roll(self, color: Color, dice: tuple[int, int]) -> None:
         self._emit(EventType.ROLLED, player=color.value, dice=list(dice))
-        self.match = rolled(self.match, (max(dice), min(dice)))
-        self._start_turn(dice)
+        self._begin_turn()
 
-    def _start_turn(self, dice: tuple[int, int]) -> None:
-        start = self.game_position()
-        mover = start.on_roll
-        self.shown_dice = dice
-        if not start.has_play(dice):
-            self._emit(EventType.NO_LEGAL_MOVE, player=mover.value, dice=high_first(dice))
-            self.pass_at = self._now + self.settings.no_move_pass_ms
-            self._enter(Phase.NO_MOVE)
+    def _begin_turn(self) -> None:
+        """The dice the state holds are to be played: with no legal move, say so and pass
+        later; else the hand moves, or the seat chooses first (its play comes at a tick)."""
+        if self.phase not in (Phase.MOVING, Phase.NO_MOVE):
             return
-        self._enter(Phase.MOVING)
-        self.turn = None  # the computer's play comes from the engine (tick)
-        if not self.seat.plays(mover):
+        dice = (self.shown_dice[0], self.shown_dice[-1])
+        start = self.game_position()
+        if self.phase is Phase.NO_MOVE:
+            self._emit(EventType.NO_LEGAL_MOVE, player=start.on_roll.value, dice=high_first(dice))
+            self.pass_at = self._now + self.settings.no_move_pass_ms
+            return
+        self.turn = None
+        if not self.seat.plays(start.on_roll):
             turn = Turn.begin(start, dice)
             self._coach_begin(turn)
             self._follow(turn)
@@ -512,9 +543,10 @@ class Referee:
         self.coach.begin(turn, self.match, self._now)
 
     def _pass_turn(self) -> None:
+        """The turn with no legal move passes: the one step without an event."""
         self.pass_at = None
-        self.match = after_pass(self.match)
-        self._enter(Phase.AWAIT_ROLL)
+        self.state = pass_turn(self.state)
+        self._settle(None)
 
     def _observe_turn(self, obs: Observation) -> None:
         turn = self.turn
@@ -562,41 +594,41 @@ class Referee:
     def _commit(self, turn: Turn, play: VariantPlay) -> None:
         """Commit ``play`` of any game: the next turn, or the game's end."""
         mover, before = turn.mover, self.match
-        self.committed, self.turn = play.result, None
-        self.match, result = after_play(self.match, play, self.settings.rules, self.tavli)
+        after, _ = after_play(before, play, self.settings.rules, self.tavli)
+        self.turn = None
         self._emit(EventType.PLAYED, player=mover.value, dice=high_first(turn.dice),
                    play=play.notation, position_id=play.result.position_id(),
-                   match_id=self.match.match_id(), board=play.result.board())
-        if result is not None:
-            self._game_over(result)
-        else:
-            self._enter(Phase.AWAIT_ROLL)
-            if self.seat.undoes(mover):  # until the other side moves
-                self.undo = carry.Undo.of(turn, before, play.result)
+                   match_id=after.match_id(), board=play.result.board())
+        if self.state.due is EventType.GAME_OVER:
+            self._game_over()
+        elif self.seat.undoes(mover) and self.state.before_play is not None:
+            self.undo = carry.Undo.of(turn, before, play.result)  # until the other side moves
 
-    def _game_over(self, result: GameResult | VariantResult) -> None:
-        self.result, self.turn = result, None
-        self.tavli, phase = after_game(self.match, self.tavli, result)
-        winner_name = result.winner.value if result.winner is not None else None
-        self._emit(EventType.GAME_OVER, winner=winner_name, kind=kind_of(result),
-                   cube=self.match.cube, points=result.points, score=list(self.match.score))
+    def _game_over(self) -> None:
+        """Say how the game that just ended ended (the state holds its result), and the
+        match's end if it decided the match."""
+        result = self.result
+        assert result is not None  # the fold keeps the result of the game it ended
+        self.turn, self.sync_fixes = None, ()
+        if self.state.due is EventType.GAME_OVER:
+            winner_name = result.winner.value if result.winner is not None else None
+            self._emit(EventType.GAME_OVER, winner=winner_name, kind=kind_of(result),
+                       cube=self.match.cube, points=result.points, score=list(self.match.score))
         winner = self.match.match_winner
-        if winner is not None:
+        if self.state.due is EventType.MATCH_OVER and winner is not None:
             self._emit(EventType.MATCH_OVER, winner=winner.value, score=list(self.match.score))
-        self._enter(phase)
-        self.sync_fixes = ()
 
     def new_match(self, length: int, now: int, variant: str | None = None) -> list[Event]:
         """Abandon whatever is going on and start a match of ``length`` points (0 money)
         of ``variant`` ("portes", "plakoto", "fevga", "tavli"; None: ``next_variant``)."""
-        self._now = now
+        self._begin(now)
         self._new_match(length, variant)
         return self._flush()
 
     def choose_opponent(self, opponent: OpponentSettings, now: int) -> list[Event]:
         """The opponent of the next new match; at once while the board is set up for the
         first game of a match (a ``new_match`` in the new mode when the mode changes)."""
-        self._now = now
+        self._begin(now)
         self.next_opponent = opponent
         if self.phase is Phase.SETUP and self.match.score == (0, 0):
             if Mode.of(opponent) != Mode.of(self.settings.opponent):
@@ -607,7 +639,7 @@ class Referee:
     def choose_variant(self, variant: str, now: int) -> list[Event]:
         """The game of the next new match ("portes", "plakoto", "fevga", "tavli"); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
-        self._now = now
+        self._begin(now)
         self.next_variant = variant
         if self.phase is Phase.SETUP and self.match.score == (0, 0) \
                 and variant != self.tavli.name:
@@ -617,7 +649,7 @@ class Referee:
     def choose_clock(self, rules: ClockRules | None, now: int) -> list[Event]:
         """The clock of the next new match (None: none; a money match has none); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
-        self._now = now
+        self._begin(now)
         self.next_clock = rules
         if rules is not None:
             self.clock_rules = rules
@@ -632,28 +664,24 @@ class Referee:
         if variant is not None:
             self.next_variant = variant
         name = self.next_variant
-        self.tavli = TavliMatch.new(name, length, self.settings.tavli)
-        self.committed = between_matches(self.committed)
-        if not self.tavli.is_backgammon:  # the computer plays Portes only: two players
+        backgammon = TavliMatch.new(name, length, self.settings.tavli).is_backgammon
+        if not backgammon:
             self.next_opponent = replace(self.next_opponent, color=None, remote=None)
-        opponent = self.next_opponent
+        opponent = self.next_opponent  # the computer plays Portes only: two players
         self.settings = replace(self.settings, opponent=opponent, variant=name)
-        self.match = new_match(length, self.settings.rules)
-        self.turn, self.result, self.sync_fixes, self.opening_throws = None, None, (), []
-        self.clock = clocked(self.next_clock, length, opponent.color, self._now)
-        self._acting = None
-        timed = {} if self.clock is None else {"clock": self.clock.rules.fields()}
+        self.turn, self.sync_fixes, self._acting = None, (), None
+        timed = {} if self.next_clock is None or length < 1 else {
+            "clock": self.next_clock.fields()}
         if opponent.remote is not None and opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
                        remote=opponent.remote, **timed)
         elif opponent.color is not None:
             self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
                        level=opponent.level.value, **timed)
-        elif self.tavli.is_backgammon:
+        elif backgammon:
             self._emit(EventType.NEW_MATCH, match_length=length, **timed)
         else:  # Plakoto, Fevga or tavli: between two players
             self._emit(EventType.NEW_MATCH, match_length=length, variant=name, **timed)
-        self._enter(Phase.SETUP)
         if self.obs is not None:
             self._check_setup(self.obs)
 
@@ -677,13 +705,13 @@ class Referee:
 
     def offer_resignation(self, color: Color, level: Resignation, now: int) -> list[Event]:
         """``color`` (the computer) offers to resign ``level`` before its roll."""
-        self._now = now
+        self._begin(now)
         self._rule(color, self.offers.offer_resignation(color, level))
         return self._flush()
 
     def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
         """``color`` (the computer) accepts or declines the resignation on offer."""
-        self._now = now
+        self._begin(now)
         self._rule(color, self.offers.answer_resignation(color, accept))
         return self._flush()
 
@@ -699,12 +727,9 @@ class Referee:
         if isinstance(ruling, Refused):
             self._reject(color, ruling.reason)
         elif isinstance(ruling, Ruled):
-            self.match = ruling.match
             self._emit(ruling.kind, **ruling.fields)
-            if isinstance(ruling.then, Phase):
-                self._enter(ruling.then)
-            elif ruling.then is not None:
-                self._game_over(ruling.then)
+            if self.state.due is EventType.GAME_OVER:
+                self._game_over()
 
     # -- the seat --------------------------------------------------------------------
 
@@ -779,10 +804,11 @@ class Referee:
 
     def _take_back(self, undo: carry.Undo) -> None:
         """The board shows the human's last turn again: it is theirs to play again."""
-        self.match, self.committed, self.turn = undo.match, undo.start, None
+        self.turn = None
+        start = undo.start.with_on_roll(undo.match.on_roll)
         self._emit(EventType.TAKEBACK, player=undo.player.value, dice=high_first(undo.dice),
-                   position_id=self.position().position_id(), match_id=self.match.match_id())
-        self._start_turn(undo.dice)
+                   position_id=start.position_id(), match_id=undo.match.match_id())
+        self._begin_turn()
         if self.turn is None and self.obs is not None:  # the friend's: the hand puts it back
             self._report_sync(board_fixes(self.board_dict(), self.obs))
 
@@ -792,9 +818,15 @@ class Referee:
         self._emit(EventType.REJECTED, player=color.value, reason=reason)
 
     def _emit(self, kind: EventType, /, **fields: Any) -> None:
-        if kind not in KEEPS_UNDO:
+        """Decide an event: the state is the fold's of it (a refusal is a coding error:
+        the referee writes only what the rules allow)."""
+        event = Event(kind, self._now, fields)
+        self.state = push(self.state, event, self.settings)
+        self._out.append(event)
+        if self.state.before_play is None:  # the last play may no longer be taken back
             self.undo = None
-        self._out.append(Event(kind, self._now, fields))
+        if self.state.due is None:
+            self._settle(kind)
 
     def _flush(self) -> list[Event]:
         self.coach.follow(self.turn)

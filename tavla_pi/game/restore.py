@@ -1,67 +1,11 @@
-"""Rebuilding the referee's state from the journal, and checking the journal on the way.
+"""The journal checked and folded: how far it follows the rules, and the state it leaves.
 
-:func:`verify` folds the events of a match into a :class:`Resumed` state
-(the match, the committed board, the phase, the dice shown, a pending
-double, a finished game's result, the tied opening throws) and re-derives
-every event from the ones before it by the rules.  The first event that
-does not follow ends the trusted part of the journal: :class:`Verified`
-holds the state the events before it leave, how many they are, and why the
-next one does not follow.  Nothing raises on bad journal content.
-
-What an event must do to follow:
-
-* ``t``: whole milliseconds, not negative, never before the event before it.
-* its type is one this board writes.
-* ``new_match`` and ``game_started`` may come at any time (a new match; a
-  setup, or a scenario's or the simulator's ``load``): a ``game_started``
-  carries the whole position and Match ID, which must be readable.  A
-  ``new_match`` against the computer names its colour (``opponent``) and
-  ``level``; against a friend's board its colour and the board (``remote``);
-  without them the match is two players.
-* ``opening_roll`` while the opening is rolled, naming the higher die's
-  player as ``starter`` unless it is a tie.
-* ``rolled``: the player on roll, before rolling, with no double on offer
-  (after a turn with no legal move has passed).
-* ``no_legal_move`` right after a roll with no legal play, with its dice.
-* ``played``: a legal play of the position before it with the rolled dice:
-  its ``position_id`` the play's result, ``play`` the play's notation, its
-  ``match_id`` the match after it.
-* cube events follow the cube rules (who may double, take, drop) and carry
-  the cube values they lead to.
-* ``resign_offered`` by the player on roll before rolling, for 1, 2 or 3
-  times the cube, above a level declined this turn; ``resign_accepted`` and
-  ``resign_declined`` by the opponent, for the points offered
-  (:mod:`tavla_pi.rules.resign`).
-* ``game_over`` right after the play, drop or accepted resignation that
-  ended a game, with its result; ``match_over`` right after the ``game_over`` that decided a match.
-* ``engine_play`` (and the friend's board's ``remote_play``): the computer's
-  choice, once per roll: a legal play of the
-  rolled dice by the player on roll (``position_id`` its result); the state
-  keeps it until the ``played`` that carries it out.
-* ``takeback``: the last ``played`` undone, while nothing but the opponent's
-  ``rolled`` and ``engine_play`` (and what the board showed, but a ``lifted``)
-  came after it; it names the player, the dice, the position and the Match
-  ID the turn began with, and that turn is open again.  The opponent's dice
-  rolled before it are spent: its next turn rolls anew.
-* ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
-  board showed: they change nothing.
-* ``hint`` and ``blunder_warning`` say what the engine told the mover while
-  moving: they change nothing, but must fit the turn (the player on roll, its
-  dice; each play a legal play of them, a hint's leading to its
-  ``position_id``).
-* ``clock`` (the match's clock, docs/CLOCK.md) in a match with a clock, at any time,
-  even while another event is due: its figures are the clock's from then on; a flag
-  fall (``flag``) ends the match, and a ``match_over`` with ``reason`` ``"time"``
-  giving the match to the flag's opponent at the score standing is due next.
-* ``review`` (gnubg's analysis of a finished game, which comes in the
-  background whenever it is done) changes nothing and may come at any time,
-  even while another event is due.
-
-The journal does not record the optional rules, and the config may change
-between restarts, so what they decide is accepted either way: a beaver is
-checked as if beavers were on, a game-ending play's Match ID may carry the
-Crawford flag of either setting, and after tied opening throws in money play
-the cube may show any number of automatic doubles.
+:func:`verify` folds the events of a journal, oldest first, with
+:func:`tavla_pi.game.fold.push` (its module doc says what each event must do to
+follow) as far as they follow; the first one that does not ends the trusted part:
+:class:`Verified` holds the state the events before it leave, how many they are,
+and why the next one does not follow.  Beyond the fold, the journal's times must
+be whole milliseconds, never going back.  Nothing raises on bad journal content.
 
 :meth:`tavla_pi.game.referee.Referee.resume` continues a referee from the
 state; a turn being moved starts afresh from the committed position (the
@@ -72,72 +16,19 @@ new turn asks the engine again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
-from tavla_pi.engine.levels import Level
-from tavla_pi.errors import TavlaError
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.event import Event
-from tavla_pi.events.types import EventType
-from tavla_pi.game import restore_clock, restore_computer, restore_tavli
-from tavla_pi.game.fold_checks import (
-    chosen_play,
-    color_of,
-    dice_of,
-    die,
-    high_low,
-    mover_of,
-    same,
-)
-from tavla_pi.game.matchclock import FLAG_KIND, ClockRules
-from tavla_pi.game.resign import unplayable_offer
-from tavla_pi.game.resumed import Resumed
-from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.tavli import VariantResult, between_matches, kind_of
-from tavla_pi.game.transitions import (
-    after_game,
-    after_opening,
-    after_pass,
-    after_play,
-    loaded_phase,
-)
+from tavla_pi.game.fold import push
+from tavla_pi.game.restore_clock import clocked
+from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
-from tavla_pi.rules import cube as cube_rules
-from tavla_pi.rules import resign as resign_rules
-from tavla_pi.rules.color import Color
-from tavla_pi.rules.dice import OpeningRoll
-from tavla_pi.rules.match import (
-    MAX_CUBE,
-    MatchRules,
-    MatchState,
-    Resignation,
-    new_match,
-    rolled,
-)
+from tavla_pi.rules.match import new_match
 from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult
-from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
-from tavla_pi.rules.variants import variant
-
-NOTES = frozenset({EventType.LIFTED, EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.REJECTED})
-"""Event types that say what the board showed and change no state."""
-REMOTE_ASIDES = frozenset({EventType.REMOTE_STATUS, EventType.REMOTE_MATCH,
-                           EventType.REMOTE_SENT, EventType.REMOTE_TAKEN,
-                           EventType.DICE_COMMIT, EventType.DICE_REVEAL})
-"""The remote side's record (:mod:`tavla_pi.remote`): the link, the messages, the dice's
-commitments; the game's state does not change by them (``tavla_pi.remote.audit`` checks
-the dice)."""
-ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN}) | REMOTE_ASIDES
-"""Event types that come in the background, at any time, and change no state (a review,
-a sentence said aloud, the remote side's record)."""
-
-KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.REMOTE_PLAY,
-                        EventType.OUT_OF_SYNC, EventType.CLOCK,
-                        EventType.IN_SYNC, EventType.REJECTED}) | ASIDES
-"""Event types after a ``played`` that leave it open to a ``takeback``; any other closes it."""
 
 
 @dataclass(frozen=True)
@@ -145,382 +36,54 @@ class Verified:
     """What the trusted events leave: the first ``trusted`` events follow the rules;
     ``reason`` says why the next one does not ("" when every event follows)."""
 
-    state: Resumed
+    state: State
     trusted: int
     reason: str = ""
 
 
-def fresh(settings: GameSettings) -> Resumed:
+def fresh(settings: GameSettings) -> State:
     """The state of an empty journal: a new match, waiting for the board's setup."""
     match = new_match(settings.match_length, settings.rules)
     tavli = TavliMatch.new(settings.variant, settings.match_length, settings.tavli)
-    clock = restore_clock.clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
-    return Resumed(match, PortesPosition.initial(), Phase.SETUP, tavli, clock=clock)
+    clock = clocked(settings.clock, settings.match_length, settings.opponent.color, 0)
+    return State(match, PortesPosition.initial(), Phase.SETUP, tavli, clock=clock)
 
 
 def verify(events: Sequence[Event], settings: GameSettings) -> Verified:
     """Fold ``events`` (a journal, oldest first) as far as they follow the rules."""
-    fold = _Fold(fresh(settings), settings)
+    state, last_t = fresh(settings), 0
     for index, event in enumerate(events):
-        reason = fold.apply(event)
-        if reason:
-            return Verified(fold.state, index, f"{event.type}: {reason}")
-    return Verified(fold.state, len(events))
+        try:
+            last_t = _checked_time(event, last_t)
+            state = push(state, event, settings)
+        except RefusedEventError as exc:
+            return Verified(state, index, str(exc))
+    return Verified(state, len(events))
 
 
-def restore(events: Iterable[Event], settings: GameSettings) -> Resumed:
+def _checked_time(event: Event, last_t: int) -> int:
+    """The event's time, whole milliseconds from 0 and never before the last event's."""
+    t: object = event.t
+    if not isinstance(t, int) or isinstance(t, bool) or t < 0:
+        raise RefusedEventError(f"{event.type}: time {t!r} is not whole milliseconds from 0")
+    if t < last_t:
+        raise RefusedEventError(f"{event.type}: time {t} ms is before the event before it "
+                           f"({last_t} ms)")
+    return t
+
+
+def restore(events: Iterable[Event], settings: GameSettings) -> State:
     """The state the trusted events of ``events`` leave."""
     return verify(list(events), settings).state
 
 
-def restore_steps(events: Iterable[Event], settings: GameSettings) -> Iterator[Resumed]:
+def restore_steps(events: Iterable[Event], settings: GameSettings) -> Iterator[State]:
     """The state after each trusted event in turn (``restore`` of every prefix, in one pass)."""
-    fold = _Fold(fresh(settings), settings)
+    state, last_t = fresh(settings), 0
     for event in events:
-        if fold.apply(event):
-            return
-        yield fold.state
-
-
-class _Fold:
-    """The state so far, the rules it is folded with, and what the journal owes next.
-
-    ``due`` names the event that must come next (None when none must);
-    ``cubes`` the other cube values automatic doubles may have given the
-    game (until an event shows the cube); ``last_t`` the last event's time.
-    """
-
-    def __init__(self, state: Resumed, settings: GameSettings) -> None:
-        self.state = state
-        self.settings = settings
-        self.due: EventType | None = None
-        self.cubes: tuple[int, ...] = ()
-        self.last_t = 0
-        self._plays: tuple[VariantPosition, tuple[int, int], list[VariantPlay]] | None = None
-
-    @property
-    def match(self) -> MatchState:
-        return self.state.match
-
-    @property
-    def rules(self) -> MatchRules:
-        return self.settings.rules
-
-    def apply(self, event: Event) -> str:
-        """Fold ``event`` in; why it does not follow ("" if it does: then it is folded)."""
-        saved = (self.state, self.due, self.cubes)
         try:
-            self._check_time(event.t)
-            handler = _HANDLERS.get(event.type) if isinstance(event.type, EventType) else None
-            if handler is None:
-                raise ValueError("not an event type this board writes")
-            if self.due and event.type != self.due and event.type not in ASIDES \
-                    and event.type is not EventType.CLOCK:
-                raise ValueError(f"a {self.due} event is due first")
-            handler(self, event)
-            if self.state.phase not in (Phase.AWAIT_ROLL, Phase.RESIGN_OFFERED):
-                self.set(resign_declined=Resignation.NONE)  # gnubg's ApplyMoveRecord
-        except (TavlaError, ValueError, KeyError, TypeError) as exc:
-            self.state, self.due, self.cubes = saved
-            return _reason(exc)
-        if event.type not in KEEPS_UNDO and event.type != EventType.PLAYED:
-            self.set(before_play=None)
-        self.last_t = event.t
-        return ""
-
-    def _check_time(self, t: Any) -> None:
-        if not isinstance(t, int) or isinstance(t, bool) or t < 0:
-            raise ValueError(f"time {t!r} is not whole milliseconds from 0")
-        if t < self.last_t:
-            raise ValueError(f"time {t} ms is before the event before it ({self.last_t} ms)")
-
-    def set(self, **changes: Any) -> None:
-        self.state = replace(self.state, **changes)
-
-    def expect(self, phase: Phase, what: str) -> None:
-        """ValueError unless the state is in ``phase``."""
-        if self.state.phase is not phase:
-            raise ValueError(f"no {what} now ({self.state.phase.value})")
-
-    def legal_plays(self, dice: tuple[int, int]) -> list[VariantPlay]:
-        """The legal plays of ``dice`` from the committed position (the turn's are kept:
-        the roll and the play both need them)."""
-        position = self.state.game_position()
-        if self._plays is None or self._plays[:2] != (position, dice):
-            self._plays = (position, dice, position.legal_plays(dice))
-        return self._plays[2]
-
-    def start_turn(self, dice: tuple[int, int]) -> None:
-        """The player on roll has these dice: moving, or passing if nothing is legal."""
-        plays = self.legal_plays(dice)
-        self.set(dice=dice, phase=Phase.MOVING if plays else Phase.NO_MOVE)
-        self.due = None if plays else EventType.NO_LEGAL_MOVE
-
-    def pass_if_stuck(self) -> None:
-        """A turn without a legal move passed silently before this event."""
-        if self.state.phase is Phase.NO_MOVE:
-            self.set(match=after_pass(self.match), phase=Phase.AWAIT_ROLL)
-
-    def matches(self) -> list[MatchState]:
-        """The match as it may stand: the cube the rules in force gave, or another
-        number of automatic doubles (see ``cubes``)."""
-        return [self.match, *(self.match.replace(cube=c) for c in self.cubes)]
-
-    def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
-        tavli, phase = after_game(match, self.state.tavli, result)
-        self.set(match=match, result=result, phase=phase, tavli=tavli)
-        self.due, self.cubes = EventType.GAME_OVER, ()
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, KeyError):
-        return f"field {exc.args[0]!r} is missing"
-    return str(exc)
-
-
-# -- one handler per event type ------------------------------------------------
-
-
-def _new_match(fold: _Fold, event: Event) -> None:
-    length = int(event["match_length"])
-    match = new_match(length, fold.rules)
-    opponent = _opponent_of(event, fold.settings.opponent)
-    rules = event.fields.get("clock")
-    clock = None if rules is None else restore_clock.clocked(ClockRules.from_fields(rules), length,
-                                               opponent.color, event.t)
-    fold.set(match=match, phase=Phase.SETUP, dice=(), result=None, opening_throws=(),
-             opponent=opponent, clock=clock, clock_wall_ms=None,
-             tavli=restore_tavli.new_tavli(fold, event),
-             committed=between_matches(fold.state.committed))
-    fold.cubes = ()
-
-
-def _opponent_of(event: Event, configured: OpponentSettings) -> OpponentSettings:
-    """The opponent a ``new_match`` names: the computer's colour and level; none (or
-    null): two players.  Coaching stays as configured."""
-    color = event.fields.get("opponent")
-    if color is None:
-        return replace(configured, color=None, remote=None)
-    remote = event.fields.get("remote")
-    if remote is not None:
-        return replace(configured, color=Color(color), remote=remote)
-    level = Level(event["level"])
-    return replace(configured, color=Color(color), level=level, remote=None)
-
-
-def _match_of(event: Event) -> MatchState:
-    """The event's Match ID, if this board can continue from it."""
-    match = MatchState.from_match_id(event["match_id"])
-    if why := unplayable_offer(match):
-        raise ValueError(f"Match ID {event['match_id']}: {why}")
-    return match
-
-
-def _game_started(fold: _Fold, event: Event) -> None:
-    match = _match_of(event)
-    position = Position.from_position_id(event["position_id"])
-    fold.set(match=match, dice=(), result=None, opening_throws=())
-    fold.set(committed=restore_tavli.started(fold, event, position))
-    fold.cubes = ()
-    phase = loaded_phase(match)
-    if phase is Phase.SETUP:
-        at_start = fold.state.game_position() == restore_tavli.start_of_game(fold)
-        fold.set(phase=Phase.OPENING if at_start else Phase.SETUP)
-    elif phase is Phase.MOVING and match.dice is not None:
-        fold.start_turn(match.dice)
-    else:
-        fold.set(phase=phase)
-
-
-def _opening_roll(fold: _Fold, event: Event) -> None:
-    fold.expect(Phase.OPENING, "opening roll is awaited")
-    white, black = die(event["white"]), die(event["black"])
-    throws = (*fold.state.opening_throws, (white, black))
-    starter = event.fields.get("starter")
-    if white == black:
-        same("the starter of a tie", starter, None)
-        fold.set(opening_throws=throws, dice=(white, black))
-        return
-    opening = OpeningRoll(throws)
-    same("the starter", starter, opening.starter.value)
-    match, tavli, start = after_opening(fold.match, fold.state.tavli, opening, fold.rules)
-    fold.set(match=match, tavli=tavli, committed=start, opening_throws=())
-    if match.is_money and opening.ties:
-        most = min(opening.ties, MAX_CUBE.bit_length() - 1)
-        fold.cubes = tuple(1 << n for n in range(most + 1) if 1 << n != match.cube)
-    if tavli.opening_dice_played:
-        fold.start_turn(opening.dice)
-    else:  # Plakoto and Fevga: the starter rolls both dice
-        fold.set(phase=Phase.AWAIT_ROLL)
-
-
-def _rolled(fold: _Fold, event: Event) -> None:
-    fold.pass_if_stuck()
-    mover_of(fold, event)
-    fold.expect(Phase.AWAIT_ROLL, "roll is awaited")
-    dice = dice_of(event)
-    fold.set(match=rolled(fold.match, high_low(dice)))
-    fold.start_turn(dice)
-
-
-def _no_legal_move(fold: _Fold, event: Event) -> None:
-    if fold.due != EventType.NO_LEGAL_MOVE:
-        raise ValueError(f"only right after a roll with no legal play ({fold.state.phase.value})")
-    mover_of(fold, event)
-    same("dice", dice_of(event), high_low(fold.state.dice))
-    fold.due = None
-
-
-def _played(fold: _Fold, event: Event) -> None:
-    play, _ = chosen_play(fold, event)
-    same("position_id", event["position_id"], play.result.position_id())
-    match, result = _after_play(fold, play, _match_of(event))
-    before = replace(fold.state, seat_play=None, before_play=None)
-    undoable = result is None and variant(fold.state.tavli.variant).gnubg_plays
-    fold.set(match=match, committed=play.result, seat_play=None,
-             before_play=before if undoable else None)  # a takeback is the computer's
-    fold.cubes = ()
-    if result is None:
-        fold.set(phase=Phase.AWAIT_ROLL)
-    else:
-        fold.game_over(match, result)
-
-
-def _after_play(fold: _Fold, play: VariantPlay, recorded: MatchState
-                ) -> tuple[MatchState, GameResult | VariantResult | None]:
-    """The match after ``play`` as the rules derive it, if it is the recorded one."""
-    for before in fold.matches():
-        for match, result in _outcomes(before, play, fold.rules, fold.state.tavli):
-            if match == recorded:
-                return match, result
-    raise ValueError(f"the Match ID after the play is not {recorded.match_id()} "
-                     f"by the rules (from {fold.match.match_id()})")
-
-
-def _outcomes(before: MatchState, play: VariantPlay, rules: MatchRules, tavli: TavliMatch
-              ) -> list[tuple[MatchState, GameResult | VariantResult | None]]:
-    """The match after ``play``: the next turn, or the game won (Crawford either way)."""
-    other = replace(rules, crawford=not rules.crawford)
-    return [after_play(before, play, r, tavli) for r in (rules, other)]
-
-
-def _double_offered(fold: _Fold, event: Event) -> None:
-    fold.pass_if_stuck()
-    color = mover_of(fold, event)
-    fold.expect(Phase.AWAIT_ROLL, "double may be offered")
-    before = next((m for m in fold.matches() if 2 * m.cube == event["cube"]), None)
-    if before is None:
-        raise ValueError(f"a double offers {2 * fold.match.cube}, not {event['cube']!r}")
-    fold.set(match=cube_rules.offer_double(before, color, fold.rules),
-             phase=Phase.DOUBLE_OFFERED)
-    fold.cubes = ()
-
-
-def _double_taken(fold: _Fold, event: Event) -> None:
-    color = color_of(event)
-    fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
-    if event.fields.get("beaver"):
-        match = cube_rules.beaver(fold.match, color, replace(fold.rules, beavers=True))
-    else:
-        match = cube_rules.take(fold.match, color)
-        fold.set(phase=Phase.AWAIT_ROLL)
-    same("the cube", event["cube"], match.cube)
-    fold.set(match=match)
-
-
-def _double_dropped(fold: _Fold, event: Event) -> None:
-    fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
-    same("the cube", event["cube"], 2 * fold.match.cube)
-    match, result = cube_rules.drop(fold.match, color_of(event), fold.rules)
-    fold.game_over(match, result)
-
-
-def _resign_offered(fold: _Fold, event: Event) -> None:
-    fold.pass_if_stuck()
-    color = mover_of(fold, event)
-    fold.expect(Phase.AWAIT_ROLL, "resignation may be offered")
-    offers = [(m, level) for m in fold.matches()
-              if (level := resign_rules.level_of_points(m, event["points"])) is not None]
-    if not offers:
-        raise ValueError(f"a resignation offers 1, 2 or 3 times the cube "
-                         f"({fold.match.cube}), not {event['points']!r} points")
-    before, level = offers[0]
-    match = resign_rules.offer_resignation(before, color, level, fold.state.resign_declined)
-    fold.set(match=match, phase=Phase.RESIGN_OFFERED)
-    fold.cubes = ()
-
-
-def _resign_answered(fold: _Fold, event: Event) -> tuple[Color, Resignation]:
-    """The answerer and the level of an answer to the resignation on offer."""
-    fold.expect(Phase.RESIGN_OFFERED, "resignation is offered")
-    color, match = color_of(event), fold.match
-    if not (verdict := resign_rules.may_answer_resignation(match, color)):
-        raise ValueError(verdict.reason)
-    same("the points", event["points"],
-          resign_rules.resignation_points(match, match.resignation))
-    return color, match.resignation
-
-
-def _resign_accepted(fold: _Fold, event: Event) -> None:
-    color, _ = _resign_answered(fold, event)
-    match, result = resign_rules.take_resignation(fold.match, color, fold.rules)
-    fold.game_over(match, result)
-
-
-def _resign_declined(fold: _Fold, event: Event) -> None:
-    color, level = _resign_answered(fold, event)
-    fold.set(match=resign_rules.decline_resignation(fold.match, color),
-             phase=Phase.AWAIT_ROLL, resign_declined=level)
-
-
-def _game_over(fold: _Fold, event: Event) -> None:
-    result, match = fold.state.result, fold.match
-    if fold.due != EventType.GAME_OVER or result is None:
-        raise ValueError("only right after the play, drop or resignation that ends a game")
-    same("the winner", event["winner"], result.winner and result.winner.value)
-    same("the kind", event["kind"], kind_of(result))
-    same("the cube", event["cube"], match.cube)
-    same("the points", event["points"], result.points)
-    same("the score", event["score"], list(match.score))
-    fold.due = EventType.MATCH_OVER if match.match_winner is not None else None
-
-
-def _match_over(fold: _Fold, event: Event) -> None:
-    clock = fold.state.clock
-    flag = clock.flag if clock is not None else None
-    winner = fold.match.match_winner if flag is None else flag.opponent
-    same("the reason", event.fields.get("reason"), None if flag is None else FLAG_KIND)
-    if fold.due != EventType.MATCH_OVER or winner is None:
-        raise ValueError("only right after the game that decides the match")
-    same("the winner", event["winner"], winner.value)
-    same("the score", event["score"], list(fold.match.score))
-    fold.due = None
-
-
-def _noted(fold: _Fold, event: Event) -> None:
-    """What the board showed (a lift, a fix, a refused press), or a review: no state changes."""
-
-
-_HANDLERS: dict[EventType, Callable[[_Fold, Event], None]] = {
-    EventType.NEW_MATCH: _new_match,
-    EventType.GAME_STARTED: _game_started,
-    EventType.OPENING_ROLL: _opening_roll,
-    EventType.ROLLED: _rolled,
-    EventType.NO_LEGAL_MOVE: _no_legal_move,
-    EventType.PLAYED: _played,
-    EventType.DOUBLE_OFFERED: _double_offered,
-    EventType.DOUBLE_TAKEN: _double_taken,
-    EventType.DOUBLE_DROPPED: _double_dropped,
-    EventType.GAME_OVER: _game_over,
-    EventType.MATCH_OVER: _match_over,
-    EventType.HINT: restore_computer.hint,
-    EventType.BLUNDER_WARNING: restore_computer.blunder_warning,
-    EventType.RESIGN_OFFERED: _resign_offered,
-    EventType.RESIGN_ACCEPTED: _resign_accepted,
-    EventType.RESIGN_DECLINED: _resign_declined,
-    EventType.ENGINE_PLAY: restore_computer.fold_engine_play,
-    EventType.REMOTE_PLAY: restore_computer.fold_engine_play,
-    EventType.TAKEBACK: restore_computer.takeback,
-    EventType.CLOCK: restore_clock.clock_event,
-    **dict.fromkeys(NOTES | ASIDES, _noted),
-}
+            last_t = _checked_time(event, last_t)
+            state = push(state, event, settings)
+        except RefusedEventError:
+            return
+        yield state

@@ -9,6 +9,7 @@ flag's opponent is due next.
 
 from __future__ import annotations
 
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.fold_checks import Folding, same
@@ -36,12 +37,12 @@ def clock_event(fold: Folding, event: Event) -> None:
     """A ``clock`` event: the clock's figures from now on; a flag fall ends the match."""
     clock = fold.state.clock
     if clock is None:
-        raise ValueError("no clock runs in this match")
+        raise RefusedEventError("no clock runs in this match")
     if clock.flag is not None:
-        raise ValueError(f"{clock.flag.value}'s flag has fallen: the clock stands")
+        raise RefusedEventError(f"{clock.flag.value}'s flag has fallen: the clock stands")
     now = MatchClock.from_fields(clock.rules, clock.timed, event.fields, event.t)
     if now.running is not None and now.running not in clock.timed:
-        raise ValueError(f"{now.running.value}'s time does not run on this board")
+        raise RefusedEventError(f"{now.running.value}'s time does not run on this board")
     fold.set(clock=now, clock_wall_ms=int(event["wall_ms"]))
     if now.flag is not None:
         same("the flag's reserve", now.reserve_of(now.flag), 0)

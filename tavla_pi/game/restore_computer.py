@@ -4,6 +4,7 @@ against the turn as :mod:`tavla_pi.game.restore`'s module doc says."""
 
 from __future__ import annotations
 
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.event import Event
 from tavla_pi.game.fold_checks import (
     Folding,
@@ -21,7 +22,7 @@ from tavla_pi.rules.portes import gnubg_play
 def fold_engine_play(fold: Folding, event: Event) -> None:
     """The computer's choice: a legal play of the rolled dice, once per roll."""
     if fold.state.seat_play is not None:
-        raise ValueError("the computer's play of this roll is already chosen")
+        raise RefusedEventError("the computer's play of this roll is already chosen")
     play, _ = chosen_play(fold, event)
     fold.set(seat_play=gnubg_play(play))
 
@@ -30,7 +31,7 @@ def takeback(fold: Folding, event: Event) -> None:
     """The last ``played`` undone: the turn it began with is open again."""
     before = fold.state.before_play
     if before is None:
-        raise ValueError("only the last play may be taken back, before anything but the "
+        raise RefusedEventError("only the last play may be taken back, before anything but the "
                          "opponent's roll and choice")
     same("the player", event["player"], before.match.on_roll.value)
     same("dice", dice_of(event), high_low(before.dice))
@@ -54,7 +55,7 @@ def blunder_warning(fold: Folding, event: Event) -> None:
     legal = {play.notation for play in fold.legal_plays(dice)}
     for name in ("play", "best"):
         if event[name] not in legal:
-            raise ValueError(f"{event[name]!r} is no legal play of {dice[0]}-{dice[1]}")
+            raise RefusedEventError(f"{event[name]!r} is no legal play of {dice[0]}-{dice[1]}")
 
 
 def coached_turn(fold: Folding, event: Event, what: str) -> tuple[int, int]:

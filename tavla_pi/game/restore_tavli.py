@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.event import Event
 from tavla_pi.game.fold_checks import Folding
 from tavla_pi.rules.portes import PortesPosition
@@ -37,8 +38,8 @@ def started(fold: Folding, event: Event, position: Position) -> VariantPosition:
         fold.set(tavli=TavliMatch.new(name, match.match_length, fold.settings.tavli))
         return PortesPosition(position, match.on_roll)
     if name != tavli.variant:
-        raise ValueError(f"the game now is {tavli.variant}, not {name!r}")
-    raise ValueError(f"a game of {name} starts at {start.position_id()}")
+        raise RefusedEventError(f"the game now is {tavli.variant}, not {name!r}")
+    raise RefusedEventError(f"a game of {name} starts at {start.position_id()}")
 
 
 def start_of_game(fold: Folding) -> VariantPosition:

@@ -31,12 +31,24 @@ from tavla_pi.rules.position import Position
 class Table(Protocol):
     """What a seat reads of the game (the referee's state)."""
 
-    phase: Phase
-    match: MatchState
+    @property
+    def phase(self) -> Phase:
+        """The game's phase (the referee's state)."""
+        ...
+
+    @property
+    def match(self) -> MatchState:
+        """The game's match (the referee's state)."""
+        ...
+
     settings: GameSettings
     turn: Turn | None
     resign: ResignDesk
-    clock: MatchClock | None
+    @property
+    def clock(self) -> MatchClock | None:
+        """The game's clock (the referee's state)."""
+        ...
+
     undo: Undo | None
 
     def position(self) -> Position:
