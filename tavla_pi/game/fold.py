@@ -374,6 +374,8 @@ def _double_offered(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
     color = mover_of(fold, event)
     fold.expect(Phase.AWAIT_ROLL, "double may be offered")
+    if refusal := fold.state.tavli.cube_refusal():
+        raise RefusedEventError(refusal)
     before = next((m for m in fold.matches() if 2 * m.cube == event["cube"]), None)
     if before is None:
         raise RefusedEventError(f"a double offers {2 * fold.match.cube}, not {event['cube']!r}")
@@ -405,6 +407,8 @@ def _resign_offered(fold: _Fold, event: Event) -> None:
     fold.pass_if_stuck()
     color = mover_of(fold, event)
     fold.expect(Phase.AWAIT_ROLL, "resignation may be offered")
+    if not fold.state.committed.has_cube:
+        raise RefusedEventError(f"no resignation in {fold.state.tavli.variant}: it is played out")
     offers = [(m, level) for m in fold.matches()
               if (level := resign_rules.level_of_points(m, event["points"])) is not None]
     if not offers:

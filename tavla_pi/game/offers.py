@@ -96,9 +96,8 @@ class Offers:
     def double(self, color: Color) -> Ruling:
         """``color`` offers a double before rolling."""
         tavli, match, rules = self.table.tavli, self.table.match, self.table.settings.rules
-        if not tavli.cube_allowed:
-            return Refused(f"no cube in {tavli.variant}"
-                           + (" in a tavli match" if self.table.committed.has_cube else ""))
+        if refusal := tavli.cube_refusal():
+            return Refused(refusal)
         verdict = cube_rules.may_double(match, color, rules)
         if not verdict:
             return Refused(verdict.reason)

@@ -111,6 +111,13 @@ class TavliMatch:
         tavli match only with the ``cube_in_portes`` rule."""
         return self.variant == "portes" and (not self.is_tavli or self.rules.cube_in_portes)
 
+    def cube_refusal(self) -> str:
+        """Why the game now has no doubling cube ("" when it has one)."""
+        if self.cube_allowed:
+            return ""
+        in_tavli = self.is_tavli and self.variant == "portes"  # the cube_in_portes rule off
+        return f"no cube in {self.variant}" + (" in a tavli match" if in_tavli else "")
+
     @property
     def match_winner(self) -> Color | None:
         """The player who has reached the match length, or None."""
