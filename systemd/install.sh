@@ -6,9 +6,10 @@
 #
 # Steps: GNU Backgammon for the computer opponent (apt, from the distribution);
 # a venv in $PREFIX (default /opt/tavla-pi) with tavla-pi and the Pi's
-# hardware libraries; the tavla-pi user in the gpio, spi and audio groups
-# (systemd-sysusers); the unit, and the PWM drop-in when the LEDs need root;
-# /etc/tavla-pi/config.toml from config.example.toml if there is none; the
+# hardware libraries, and beside it the README and docs/; the tavla-pi user
+# in the gpio, spi and audio groups (systemd-sysusers); the unit, and the PWM
+# drop-in when the LEDs need root; /etc/tavla-pi/config.toml from
+# config.example.toml if there is none; the
 # udev rules and the boot configuration (firmware/install.py); then the service
 # is enabled and (re)started. Safe to run again after `git pull`.
 set -eu
@@ -68,6 +69,7 @@ run "$PYTHON" -m venv "$PREFIX"
 run "$PREFIX/bin/pip" install --quiet --upgrade pip
 run "$PREFIX/bin/pip" install --quiet "$HERE[$EXTRA]"
 run install -m 0644 "$HERE/README.md" "$PREFIX/README.md"
+run cp -R "$HERE/docs" "$PREFIX/"   # the pages the README links: docs/OPERATING.md, ...
 
 # -- the user ------------------------------------------------------------------------
 run install -D -m 0644 "$HERE/systemd/tavla-pi.sysusers.conf" "/usr/lib/sysusers.d/tavla-pi.conf"

@@ -1,8 +1,8 @@
 """Two boards, one game: two real daemons on the sim backend and a real Mosquitto.
 
 :class:`Pair` starts board ``athens`` (its player plays White; the board
-``izmir`` plays Black) and board ``izmir`` (the mirror), configured as the
-README says, on a broker the tests started (tests/mosquitto_support.py).
+``izmir`` plays Black) and board ``izmir`` (the mirror), configured as
+docs/OPERATING.md says, on a broker the tests started (tests/mosquitto_support.py).
 :meth:`Pair.play_turn` plays one turn as players would, through POST
 /api/sim on each board: the mover rolls and moves a random legal play and
 presses DONE on their own board; the other board lights it (``remote_play``)

@@ -1,5 +1,5 @@
 """``tavla-pi run`` and ``sim`` with a bad config or bad options: exit 2, one line, no traceback;
-with a state directory that cannot be used: exit 1 (as the README says), one line."""
+with a state directory that cannot be used: exit 1 (as docs/OPERATING.md says), one line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every meaning of README.md "What the lights mean", read back by feature name."""
+"""Every meaning of docs/PLAYING.md "What the lights mean", read back by feature name."""
 
 from __future__ import annotations
 

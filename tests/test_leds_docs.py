@@ -1,5 +1,5 @@
-"""The pictures in docs/leds are what the renderer draws today, and the
-README shows every one of them."""
+"""The pictures in docs/leds are what the renderer draws today, and docs/PLAYING.md
+shows every one of them."""
 
 from __future__ import annotations
 
@@ -52,8 +52,8 @@ def test_the_check_mode_spots_a_stale_picture(tmp_path: Path) -> None:
     assert TOOL.main(["--out", str(tmp_path), "--check"]) == 1
 
 
-def test_readme_shows_every_picture() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## What the lights mean", 1)[1]
-    shown = set(re.findall(r"docs/leds/([a-z_]+\.svg)", section))
+def test_the_playing_page_shows_every_picture() -> None:
+    page = (ROOT / "docs" / "PLAYING.md").read_text(encoding="utf-8")
+    section = page.split("## What the lights mean", 1)[1]
+    shown = set(re.findall(r'src="leds/([a-z_]+\.svg)"', section))
     assert shown == set(TOOL.render_all())

@@ -1,4 +1,4 @@
-"""The armed MENU on the cube column (README.md "What the lights mean"), read back by name."""
+"""The armed MENU on the cube column (docs/PLAYING.md "What the lights mean"), read back by name."""
 
 from __future__ import annotations
 

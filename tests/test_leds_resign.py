@@ -1,4 +1,4 @@
-"""The light of a resignation (README.md "What the lights mean"), read back by feature name.
+"""The light of a resignation (docs/PLAYING.md "What the lights mean"), read back by feature name.
 
 The cube column shows the level in the resigner's colour instead of the
 cube: one LED from its 2 end for a single, two for a gammon, three for a

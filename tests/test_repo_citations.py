@@ -2,8 +2,8 @@
 
 A reader of the code has only the repository: a citation of a design note,
 an issue or a brief kept elsewhere leads nowhere.  Citations of
-docs/CONTRACTS.md name one of its sections (§1..§5); a quoted README heading
-exists.
+docs/CONTRACTS.md name one of its sections (§1..§7); a quoted heading of the
+README or of a page in docs/ exists.
 """
 
 from __future__ import annotations
@@ -85,13 +85,33 @@ def test_contracts_citations_name_a_section_of_it() -> None:
     assert not bad, f"docs/CONTRACTS.md has sections {sorted(sections)}:\n" + "\n".join(bad)
 
 
-def test_quoted_readme_headings_exist() -> None:
-    headings = set(re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(encoding="utf-8"),
-                              re.M))
+QUOTED = re.compile(r'(?<![\w/.])((?:docs/)?[A-Z]+\.md),? "([^"]+)"')
+"""A quoted heading of the README or of a page in docs/: ``docs/PLAYING.md "What the lights
+mean"`` (a comma may come before the quote; the quote may be the heading's first words)."""
+
+
+def headings(name: str) -> set[str] | None:
+    """The headings of README.md or of docs/NAME.md; None for another file."""
+    path = ROOT / name
+    if name != "README.md" and not (name.startswith("docs/") and path.is_file()):
+        return None
+    return set(re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M))
+
+
+def test_quoted_headings_exist() -> None:
     bad = [
         f"{path}: {hit.group(0)!r}"
         for path, text in FILES
-        for hit in re.finditer(r'README\.md "([^"]+)"', text)
-        if " ".join(hit.group(1).split()) not in headings  # a quote may wrap
+        for hit in QUOTED.finditer(text)
+        if (found := headings(hit.group(1))) is not None
+        and not any(h.startswith(" ".join(hit.group(2).split())) for h in found)  # may wrap
     ]
-    assert not bad, "README.md has no such heading:\n" + "\n".join(bad)
+    assert not bad, "no such heading:\n" + "\n".join(bad)
+
+
+def test_the_quote_pattern_finds_what_it_is_for() -> None:
+    hits = [QUOTED.search(s) for s in ('README.md "Developing"', 'docs/PLAYING.md, "The simulator"',
+                                       'hardware/README.md "x"', 'see docs/CLOCK.md "A power cut"')]
+    assert [h.groups() if h else None for h in hits] == [
+        ("README.md", "Developing"), ("docs/PLAYING.md", "The simulator"), None,
+        ("docs/CLOCK.md", "A power cut")]

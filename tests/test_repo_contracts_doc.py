@@ -47,7 +47,6 @@ from tavla_pi.web.server import Request, Response
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "tavla_pi"
 DOC = (ROOT / "docs" / "CONTRACTS.md").read_text(encoding="utf-8")
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROMISE_PLACES = (ROOT.parent / "shared" / "design" / "CONTRACTS.md",
                   Path("/work/shared/design/CONTRACTS.md"))
 """Where the outside promise may be: beside the clone (CI), or the development machine's copy."""
@@ -232,11 +231,20 @@ def test_every_sub_command_and_option_is_listed() -> None:
         assert listed == options(parser), f"tavla-pi {name}"
 
 
-def test_every_config_key_is_listed_here_and_in_the_readme() -> None:
+CONFIG_HEADER = "| key | default | meaning |"
+
+
+def test_every_config_key_is_listed_here_and_nowhere_else() -> None:
     keys = {f"[{table_name}] {key}" for table_name, entries in SCHEMA.items() for key in entries}
-    for text in (subsection(3, "additions"), README):
-        rows = table(text, "| key | default | meaning |")
-        assert {name for row in rows for name in ticked(row[0])} == keys
+    rows = table(subsection(3, "additions"), CONFIG_HEADER)
+    assert {name for row in rows for name in ticked(row[0])} == keys
+    assert DOC.count(CONFIG_HEADER) == 1
+    others = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "hardware").glob("*.md")]
+    tabled = [path.name for path in others if path.name != "CONTRACTS.md"
+              and CONFIG_HEADER in path.read_text(encoding="utf-8")]
+    assert not tabled, f"the config table lives in docs/CONTRACTS.md §3 only: {tabled}"
+    operating = (ROOT / "docs" / "OPERATING.md").read_text(encoding="utf-8")
+    assert "[docs/CONTRACTS.md §3](CONTRACTS.md)" in operating  # where the config is told
 
 
 # ---- §4: scenarios and events ----------------------------------------------------------

@@ -1,7 +1,7 @@
 """A state directory in a bad way.
 
 Each fault of the state directory is one clear line at start-up and exit
-status 1, as the README says (a journal that fails at run time is status 1
+status 1, as docs/OPERATING.md says (a journal that fails at run time is status 1
 too: tests/test_daemon_core.py); no symbolic link is followed out of it.
 """
 

@@ -138,6 +138,7 @@ def test_the_install_dry_run_shows_every_step_and_changes_nothing() -> None:
     assert f"/nonexistent/tavla-pi-prefix/bin/pip install --quiet {ROOT}[pi" in text
     assert "/usr/lib/sysusers.d/tavla-pi.conf" in text and "systemd-sysusers" in text
     assert "/etc/systemd/system/tavla-pi.service" in text
+    assert f"cp -R {ROOT}/docs /nonexistent/tavla-pi-prefix/" in text  # the README's links
     assert "firmware/install.py" in text
     assert "udevadm control --reload" in text
     assert "systemctl enable tavla-pi.service" in text
