@@ -3,7 +3,7 @@
 ``render(view, layout, now_ms, brightness)`` turns a ``GameView`` into one
 RGB per LED.  Pure: colour logic is in ``palette``, timing in ``waves``,
 one function per meaning in ``patterns``, precedence in ``render``.  The
-README section "What the lights mean" is the player's guide to it.
+docs/PLAYING.md "What the lights mean" is the player's guide to it.
 """
 
 from tavla_pi.hardware.pixel import RGB

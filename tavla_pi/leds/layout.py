@@ -3,7 +3,7 @@
 The renderer works in feature names (``point.13``, ``die.white.0.pip.3``,
 see ``tavla_pi.hardware.pinmap``); a :class:`LedLayout` turns them into indices of
 the chain.  Every feature is required: a board without, say, the cube
-column could not say everything README.md "What the lights mean"
+column could not say everything docs/PLAYING.md "What the lights mean"
 promises, so a pin map that lacks one is refused with an error naming
 what is missing.
 """

@@ -1,4 +1,4 @@
-"""One function per meaning of README.md "What the lights mean".
+"""One function per meaning of docs/PLAYING.md "What the lights mean".
 
 Each takes the :class:`GameView` and returns the lights of its meaning
 (empty when the meaning does not apply now).  They know feature names,

@@ -1,6 +1,6 @@
 """The lights of Greek tavli (docs/VARIANTS.md): pins, Fevga's first checker, the game.
 
-Like ``patterns``, one function per meaning of README.md "What the lights mean",
+Like ``patterns``, one function per meaning of docs/PLAYING.md "What the lights mean",
 each taking the :class:`GameView` and returning its lights; the compositor
 decides what wins where two meet.
 """
