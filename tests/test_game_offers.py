@@ -1,18 +1,22 @@
-"""The offers rule on the cube and resignations without changing the game they read."""
+"""The offers rule on the cube and resignations without changing the game they read;
+the fold says what the game is once their event is written."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
-from tavla_pi.game.offers import Offers, Refused, Ruled, Shown
+from tavla_pi.game.fold import push
+from tavla_pi.game.offers import Offers
 from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.rulings import Refused, Ruled, Ruling, Shown
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState, Resignation
 from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
@@ -33,13 +37,20 @@ class Game:
     committed: VariantPosition = field(default_factory=PortesPosition.initial)
 
 
+def written(game: Game, ruling: Ruling) -> State:
+    """The game once the ruling's event is written (the fold's state after it)."""
+    assert isinstance(ruling, Ruled)
+    state = State(game.match, game.committed, game.phase, game.tavli)
+    return push(state, Event(ruling.kind, 0, ruling.fields), game.settings)
+
+
 def test_a_double_is_ruled_with_its_event_and_the_phase_and_the_game_is_left_alone() -> None:
     game = Game()
     ruling = Offers(game).double(W)
-    assert isinstance(ruling, Ruled) and ruling.then is Phase.DOUBLE_OFFERED
+    assert isinstance(ruling, Ruled) and written(game, ruling).phase is Phase.DOUBLE_OFFERED
     assert (ruling.kind, ruling.fields) == (EventType.DOUBLE_OFFERED, {"player": "white",
                                                                        "cube": 2})
-    assert ruling.match.double_offered and not game.match.double_offered
+    assert written(game, ruling).match.double_offered and not game.match.double_offered
 
 
 def test_a_dropped_double_ends_the_game_and_a_wrong_answerer_is_refused() -> None:
@@ -47,12 +58,14 @@ def test_a_dropped_double_ends_the_game_and_a_wrong_answerer_is_refused() -> Non
     offers = Offers(game)
     offered = offers.double(W)
     assert isinstance(offered, Ruled)
-    game.match, game.phase = offered.match, Phase.DOUBLE_OFFERED
+    game.match, game.phase = written(game, offered).match, Phase.DOUBLE_OFFERED
     assert offers.answer_double(W, "roll", False) == Refused(
         "black must take or drop the double")
     dropped = offers.answer_double(B, "cube", False)
     assert isinstance(dropped, Ruled) and dropped.kind is EventType.DOUBLE_DROPPED
-    assert isinstance(dropped.then, GameResult) and dropped.then.winner is W
+    ended = written(game, dropped)
+    assert ended.due is EventType.GAME_OVER
+    assert ended.result is not None and ended.result.winner is W
 
 
 def test_no_cube_in_plakoto_and_choosing_a_resignation_only_shows_it() -> None:
@@ -62,5 +75,6 @@ def test_no_cube_in_plakoto_and_choosing_a_resignation_only_shows_it() -> None:
     assert offers.resign_gesture(W, "roll", False) is None  # a roll, not a gesture
     assert offers.resign_gesture(W, "cube", True) == Shown()
     offered = offers.resign_gesture(W, "roll", False)
-    assert isinstance(offered, Ruled) and offered.then is Phase.RESIGN_OFFERED
-    assert offered.match.resignation is Resignation.SINGLE
+    assert isinstance(offered, Ruled)
+    assert written(Game(), offered).phase is Phase.RESIGN_OFFERED
+    assert written(Game(), offered).match.resignation is Resignation.SINGLE

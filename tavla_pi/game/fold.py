@@ -70,7 +70,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from tavla_pi.engine.levels import Level
 from tavla_pi.errors import RefusedEventError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import event_problem
@@ -87,7 +86,8 @@ from tavla_pi.game.fold_checks import (
 )
 from tavla_pi.game.matchclock import FLAG_KIND, ClockRules
 from tavla_pi.game.resign import unplayable_offer
-from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.seat import seat_of_fields
+from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import VariantResult, between_matches, kind_of
 from tavla_pi.game.transitions import (
@@ -245,7 +245,7 @@ class _Fold:
 def _new_match(fold: _Fold, event: Event) -> None:
     length = int(event["match_length"])
     match = new_match(length, fold.rules)
-    opponent = _opponent_of(event, fold.settings.opponent)
+    opponent = seat_of_fields(event.fields, fold.settings.opponent)
     rules = event.fields.get("clock")
     clock = None if rules is None else restore_clock.clocked(ClockRules.from_fields(rules), length,
                                                opponent.color, event.t)
@@ -254,23 +254,6 @@ def _new_match(fold: _Fold, event: Event) -> None:
              tavli=restore_tavli.new_tavli(fold, event),
              committed=between_matches(fold.state.committed))
     fold.cubes = ()
-
-
-def _opponent_of(event: Event, configured: OpponentSettings) -> OpponentSettings:
-    """The opponent a ``new_match`` names: the computer's colour and level; none (or
-    null): two players.  Coaching stays as configured."""
-    color = event.fields.get("opponent")
-    if color is None:
-        return replace(configured, color=None, remote=None)
-    remote = event.fields.get("remote")
-    if remote is not None:
-        return replace(configured, color=Color(color), remote=remote)
-    if "level" not in event.fields:
-        raise RefusedEventError("field 'level' is missing")
-    if event["level"] not in {level.value for level in Level}:
-        raise RefusedEventError(f"no level {event['level']!r}")
-    level = Level(event["level"])
-    return replace(configured, color=Color(color), level=level, remote=None)
 
 
 def _match_of(event: Event) -> MatchState:

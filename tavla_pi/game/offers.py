@@ -2,28 +2,27 @@
 
 :class:`Offers` reads the game at its :class:`OfferTable` and rules on a
 double offered, taken, beavered or dropped, and on a resignation chosen,
-offered, accepted or declined.  A ruling (:data:`Ruling`) is a refusal with
-its reason, or the match after it with the event that says so and what comes
-next (a phase, or the game's end); the referee carries it out.  Nothing here
+offered, accepted or declined.  A ruling (:data:`~tavla_pi.game.rulings.Ruling`) is a
+refusal with its reason, or the event that says what was done; the referee writes it
+through the fold, which says what the game is then.  Nothing here
 changes the game but the :class:`~tavla_pi.game.resign.ResignDesk` (what is
 being chosen, what was declined).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from tavla_pi.errors import IllegalPlayError
 from tavla_pi.events.types import EventType
 from tavla_pi.game.resign import ResignDesk
+from tavla_pi.game.rulings import Refused, Ruled, Ruling, Shown
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules import Resignation
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
@@ -54,33 +53,6 @@ class OfferTable(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Ruled:
-    """The match is ``match`` now; an event of ``kind`` with ``fields`` says so; then the
-    game enters ``then`` (a phase), ends with ``then`` (a result), or stays (None)."""
-
-    match: MatchState
-    kind: EventType
-    fields: dict[str, Any] = field(default_factory=dict)
-    then: Phase | GameResult | None = None
-
-
-@dataclass(frozen=True)
-class Shown:
-    """Only what the cube column shows has changed (a resignation being chosen)."""
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The press or decision is refused, for ``reason``."""
-
-    reason: str
-
-
-Ruling = Refused | Ruled | Shown
-"""What an offer, or an answer to one, leads to."""
-
-
 class Offers:
     """The cube and resignations of the game at ``table``."""
 
@@ -102,8 +74,8 @@ class Offers:
         if not verdict:
             return Refused(verdict.reason)
         offered = cube_rules.offer_double(match, color, rules)
-        return Ruled(offered, EventType.DOUBLE_OFFERED,
-                     {"player": color.value, "cube": offered.cube * 2}, Phase.DOUBLE_OFFERED)
+        return Ruled(EventType.DOUBLE_OFFERED,
+                     {"player": color.value, "cube": offered.cube * 2})
 
     def answer_double(self, color: Color, role: str, long: bool) -> Ruling:
         """``color``'s press with a double offered: ROLL takes, a long CUBE beavers (where
@@ -114,15 +86,14 @@ class Offers:
             return Refused(f"{answerer.value} must take or drop the double")
         if role == "roll":
             taken = cube_rules.take(match, color)
-            return Ruled(taken, EventType.DOUBLE_TAKEN,
-                         {"player": color.value, "cube": taken.cube}, Phase.AWAIT_ROLL)
+            return Ruled(EventType.DOUBLE_TAKEN,
+                         {"player": color.value, "cube": taken.cube})
         if long and cube_rules.may_beaver(match, color, rules):
             beavered = cube_rules.beaver(match, color, rules)
-            return Ruled(beavered, EventType.DOUBLE_TAKEN,
+            return Ruled(EventType.DOUBLE_TAKEN,
                          {"player": color.value, "cube": beavered.cube, "beaver": True})
-        dropped, result = cube_rules.drop(match, color, rules)
-        return Ruled(dropped, EventType.DOUBLE_DROPPED,
-                     {"player": color.value, "cube": match.cube * 2}, result)
+        return Ruled(EventType.DOUBLE_DROPPED,
+                     {"player": color.value, "cube": match.cube * 2})
 
     def resign_gesture(self, color: Color, role: str, long: bool) -> Ruling | None:
         """A press before the roll that chooses, offers or withdraws a resignation; None
@@ -140,22 +111,22 @@ class Offers:
         """``color`` offers to resign ``level`` before its roll."""
         table = self.table
         try:
-            offered, points = table.resign.offer(table.phase, table.match, color, level)
+            _, points = table.resign.offer(table.phase, table.match, color, level)
         except IllegalPlayError as exc:
             return Refused(str(exc))
-        return Ruled(offered, EventType.RESIGN_OFFERED,
-                     {"player": color.value, "points": points}, Phase.RESIGN_OFFERED)
+        return Ruled(EventType.RESIGN_OFFERED,
+                     {"player": color.value, "points": points})
 
     def answer_resignation(self, color: Color, accept: bool) -> Ruling:
         """``color`` accepts or declines the resignation on offer."""
         table = self.table
         try:
-            answered, points, result = table.resign.answer(table.match, color, accept,
+            _, points, result = table.resign.answer(table.match, color, accept,
                                                            table.settings.rules)
         except IllegalPlayError as exc:
             return Refused(str(exc))
         if result is not None:
-            return Ruled(answered, EventType.RESIGN_ACCEPTED,
-                         {"player": color.value, "points": points}, result)
-        return Ruled(answered, EventType.RESIGN_DECLINED,
-                     {"player": color.value, "points": points}, Phase.AWAIT_ROLL)
+            return Ruled(EventType.RESIGN_ACCEPTED,
+                         {"player": color.value, "points": points})
+        return Ruled(EventType.RESIGN_DECLINED,
+                     {"player": color.value, "points": points})

@@ -31,14 +31,17 @@ from tavla_pi.engine import BackgroundEngine
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
+from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.coach import coach_for
 from tavla_pi.game.computer import seat_for
 from tavla_pi.game.fold import pass_turn, push
-from tavla_pi.game.matchclock import FLAG_KIND, ClockRules, MatchClock
-from tavla_pi.game.menu import Menu, Mode
-from tavla_pi.game.offers import Offers, Refused, Ruled, Ruling
+from tavla_pi.game.matchclock import ClockRules, MatchClock
+from tavla_pi.game.matchdesk import MatchDesk
+from tavla_pi.game.menu import Menu
+from tavla_pi.game.offers import Offers
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import fresh
+from tavla_pi.game.rulings import Refused, Ruled, Ruling
 from tavla_pi.game.seat import (
     AnswersResignation,
     Chooses,
@@ -56,7 +59,6 @@ from tavla_pi.game.state import State
 from tavla_pi.game.tavli import VariantResult, game_start, high_first, kind_of
 from tavla_pi.game.transitions import (
     after_play,
-    clock_side,
 )
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
@@ -102,9 +104,10 @@ class Referee:
         self.dice = dice
         self.engine = engine
         self.coach = coach_for(engine, settings, self._emit)
-        self.next_opponent: OpponentSettings = settings.opponent
-        self.next_variant = settings.variant
-        self.menu = Menu(settings.menu_confirm_ms, engine_missing, friends)
+        self.wall: Clock = wall if wall is not None else WallClock()
+        self.clocks = ClockDesk(settings.clock, self.wall)
+        self.matches = MatchDesk(settings, Menu(settings.menu_confirm_ms, engine_missing, friends),
+                                 self.clocks)
         self.state: State = fresh(settings)
         self.turn: Turn | None = None
         self.obs: Observation | None = None
@@ -117,11 +120,6 @@ class Referee:
         self.undo: carry.Undo | None = None
         self._out: list[Event] = []
         self._now = 0
-        self.wall: Clock = wall if wall is not None else WallClock()
-        self.next_clock = settings.clock
-        self.clock_rules = settings.clock or ClockRules()
-        """The clock MENU puts a match on: the config's, else the federation's defaults."""
-        self._acting: Color | None = None  # whose turn the clock last switched to
         self._entered: Phase | None = self.state.phase  # the phase the hooks last entered
 
     # -- the state, read ---------------------------------------------------------
@@ -160,6 +158,26 @@ class Referee:
     def shown_dice(self) -> tuple[int, ...]:
         """The dice shown: the turn's, or a tied opening throw."""
         return self.state.dice
+
+    @property
+    def menu(self) -> Menu:
+        """MENU on the board."""
+        return self.matches.menu
+
+    @property
+    def next_opponent(self) -> OpponentSettings:
+        """The opponent the next new match takes (MENU and the page choose it)."""
+        return self.matches.next_opponent
+
+    @property
+    def next_variant(self) -> str:
+        """The game the next new match plays."""
+        return self.matches.next_variant
+
+    @property
+    def next_clock(self) -> ClockRules | None:
+        """The clock the next new match is on (None: none)."""
+        return self.clocks.next_rules
 
     @property
     def settings(self) -> GameSettings:
@@ -205,7 +223,9 @@ class Referee:
         if name == "menu":
             self._menu(long)
         elif name.endswith(".cube") and not long and self.menu.armed(now):
-            self._menu_clock(Color(name.partition(".")[0]))
+            refused = self.matches.menu_clock(self.settings.match_length, now)
+            if refused is not None:
+                self._reject(Color(name.partition(".")[0]), refused.reason)
         else:
             color, _, role = name.partition(".")
             if self.seat.refuses(Color(color), self.phase):
@@ -264,13 +284,13 @@ class Referee:
         committed position; a turn with no legal move passes after the usual delay.
         """
         self._now = now
-        self.state = self._resumed_clock(state)
+        self.state = self.clocks.resumed(state, now)
         self.settings = replace(self.settings, variant=state.tavli.name)
-        self.next_variant = state.tavli.name
+        self.matches.next_variant = state.tavli.name
         self.turn, self.sync_fixes, self.pass_at = None, (), None
         if state.opponent is not None:
             self.settings = replace(self.settings, opponent=state.opponent)
-            self.next_opponent = state.opponent
+            self.matches.next_opponent = state.opponent
         self.resign = ResignDesk(state.resign_declined)
         self._entered, self.since_ms = state.phase, now
         self.resign.entered(state.phase)
@@ -282,17 +302,6 @@ class Referee:
             self.pass_at = now + self.settings.no_move_pass_ms
         self.undo = carry.resumed_undo(state, self.seat.undoes)
         self._owed()
-
-    def _resumed_clock(self, state: State) -> State:
-        """``state`` with the wall-clock time since its last ``clock`` event counted for
-        the side whose time ran (a power cut's included): the one change a resume makes."""
-        clock = state.clock
-        if clock is None:
-            self._acting = None
-            return state
-        elapsed = 0 if state.clock_wall_ms is None else self.wall.now_ms() - state.clock_wall_ms
-        self._acting = clock_side(state.phase, state.match)
-        return replace(state, clock=clock.resumed(elapsed, self._now))
 
     def _owed(self) -> None:
         """The events a journal cut short still owes (a power cut between a game's last
@@ -313,7 +322,7 @@ class Referee:
         self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
         if not changed:
             self._take_seat(opponent)  # the same side afresh, on the engine given
-        self.next_opponent = opponent  # and the matches after it, until a MENU or the page
+        self.matches.next_opponent = opponent  # and the matches after it, until MENU or the page
         if self.phase is Phase.MOVING:
             self._begin_turn()
 
@@ -380,7 +389,7 @@ class Referee:
     def _begin(self, now: int) -> None:
         """Every input's first step: the time, and a flag that fell by then."""
         self._now = now
-        self._clock_check()
+        self._carry_out(self.clocks.fallen(self.state, now))
 
     def _settle(self, kind: EventType | None) -> None:
         """Once no event is owed: a phase entered (or entered again by a new match, a new
@@ -389,67 +398,20 @@ class Referee:
         if self.phase is not self._entered or kind in REENTERS:
             self._entered, self.since_ms = self.phase, self._now
             self.resign.entered(self.phase)
-        self._clock_follow()
-
-    # -- the clock -------------------------------------------------------------------
-
-    def _clock_follow(self) -> None:
-        """Switch the clock to whoever must act now, if that changed (a ``clock`` event
-        when whose time runs changes)."""
-        clock = self.clock
-        if clock is None or clock.flag is not None:
-            return
-        side = clock_side(self.phase, self.match)
-        if side is self._acting:
-            return
-        self._acting = side
-        switched = clock.switched(side, self._now)
-        if switched.running is not None or clock.running is not None:
-            self._emit_clock(switched)
-
-    def _clock_check(self) -> bool:
-        """True when the match's clock has a fallen flag (it falls now if the running
-        reserve is gone: the match is lost)."""
-        clock = self.clock
-        if clock is None or clock.flag is not None:
-            return clock is not None
-        ticked = clock.at(self._now)
-        if ticked.flag is None:
-            return False
-        self._flag_fall(ticked)
-        return True
-
-    def _flag_fall(self, clock: MatchClock) -> None:
-        """``clock``'s flag fell: the match is the opponent's at the score standing."""
-        flag = clock.flag
-        assert flag is not None
-        self._acting = None
-        self.seat.withdraw()
-        self.turn, self.pass_at, self.sync_fixes = None, None, ()
-        self._emit_clock(clock)
-        self._emit(EventType.MATCH_OVER, winner=flag.opponent.value,
-                   score=list(self.match.score), reason=FLAG_KIND)
-
-    def _emit_clock(self, clock: MatchClock) -> None:
-        """A ``clock`` event of ``clock``'s figures, stamped with the wall clock."""
-        f = clock.fields(self.wall.now_ms())
-        self._emit(EventType.CLOCK, reserve_ms=f["reserve_ms"], running=f["running"],
-                   delay_ms=f["delay_ms"], flag=f["flag"], wall_ms=f["wall_ms"])
+        self._carry_out(self.clocks.follow(self.state, self._now))
 
     def clock_due(self) -> int | None:
         """When the running flag falls unless someone presses first (None: no time runs):
         a caller that skips scans (replay) scans again by then."""
-        return None if self.clock is None else self.clock.falls_at()
+        return self.clocks.due(self.state)
 
     def clock_state(self, now: int) -> dict[str, Any] | None:
         """``/api/state``'s ``clock`` at ``now`` (None: no clock in this match)."""
-        return None if self.clock is None else self.clock.state(now)
+        return self.clocks.shown(self.state, now)
 
     def clock_bar(self, now: int) -> tuple[Color, int, bool] | None:
         """The cube column's bar of the running reserve at ``now`` (None: none shown)."""
-        if self.clock is None:
-            return None
-        return self.clock.bar(now, self.match.match_length)
+        return self.clocks.bar(self.state, now)
 
     def _check_setup(self, obs: Observation) -> None:
         fixes = board_fixes(self._setup_board(), obs)
@@ -629,10 +591,9 @@ class Referee:
         """The opponent of the next new match; at once while the board is set up for the
         first game of a match (a ``new_match`` in the new mode when the mode changes)."""
         self._begin(now)
-        self.next_opponent = opponent
-        if self.phase is Phase.SETUP and self.match.score == (0, 0):
-            if Mode.of(opponent) != Mode.of(self.settings.opponent):
-                self._new_match(self.match.match_length)
+        if self.matches.choose_opponent(opponent, self.state, self.settings):
+            self._new_match(self.match.match_length)
+        elif self.matches.first_setup(self.state):
             self.settings = replace(self.settings, opponent=opponent)
         return self._flush()
 
@@ -640,9 +601,7 @@ class Referee:
         """The game of the next new match ("portes", "plakoto", "fevga", "tavli"); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
         self._begin(now)
-        self.next_variant = variant
-        if self.phase is Phase.SETUP and self.match.score == (0, 0) \
-                and variant != self.tavli.name:
+        if self.matches.choose_variant(variant, self.state):
             self._new_match(self.match.match_length)
         return self._flush()
 
@@ -650,56 +609,21 @@ class Referee:
         """The clock of the next new match (None: none; a money match has none); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
         self._begin(now)
-        self.next_clock = rules
-        if rules is not None:
-            self.clock_rules = rules
-        current = None if self.clock is None else self.clock.rules
-        wanted = rules if self.match.match_length >= 1 else None
-        if self.phase is Phase.SETUP and self.match.score == (0, 0) and wanted != current:
+        if self.matches.choose_clock(rules, self.state):
             self._new_match(self.match.match_length)
         return self._flush()
 
     def _new_match(self, length: int, variant: str | None = None) -> None:
-        self.menu.cancel()
-        if variant is not None:
-            self.next_variant = variant
-        name = self.next_variant
-        backgammon = TavliMatch.new(name, length, self.settings.tavli).is_backgammon
-        if not backgammon:
-            self.next_opponent = replace(self.next_opponent, color=None, remote=None)
-        opponent = self.next_opponent  # the computer plays Portes only: two players
-        self.settings = replace(self.settings, opponent=opponent, variant=name)
-        self.turn, self.sync_fixes, self._acting = None, (), None
-        timed = {} if self.next_clock is None or length < 1 else {
-            "clock": self.next_clock.fields()}
-        if opponent.remote is not None and opponent.color is not None:
-            self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
-                       remote=opponent.remote, **timed)
-        elif opponent.color is not None:
-            self._emit(EventType.NEW_MATCH, match_length=length, opponent=opponent.color.value,
-                       level=opponent.level.value, **timed)
-        elif backgammon:
-            self._emit(EventType.NEW_MATCH, match_length=length, **timed)
-        else:  # Plakoto, Fevga or tavli: between two players
-            self._emit(EventType.NEW_MATCH, match_length=length, variant=name, **timed)
+        self.settings, ruled = self.matches.start(length, variant, self.settings)
+        self.turn, self.sync_fixes = None, ()
+        self._carry_out([ruled])
         if self.obs is not None:
             self._check_setup(self.obs)
 
     def _menu(self, long: bool) -> None:
-        chosen = self.menu.press(long, self._now, Mode.of(self.next_opponent, self.next_variant),
-                                 self.next_clock is not None)
-        if chosen is not None:
-            self.next_opponent = chosen.apply(self.next_opponent)
-            if self.menu.clock != (self.next_clock is not None):
-                self.next_clock = self.clock_rules if self.menu.clock else None
-            self._new_match(self.settings.match_length, chosen.variant)
-
-    def _menu_clock(self, color: Color) -> None:
-        """A CUBE press while MENU is armed: the new match on the clock, or off it."""
-        if self.settings.match_length < 1:
-            self._reject(color, "money play has no clock: play a match of 1 point or more")
-            return
-        self.menu.toggle_clock(self._now)
+        variant = self.matches.menu_press(long=long, now=self._now)
+        if variant is not None:
+            self._new_match(self.settings.match_length, variant)
 
     # -- the cube and resignations -----------------------------------------------------
 
@@ -727,9 +651,7 @@ class Referee:
         if isinstance(ruling, Refused):
             self._reject(color, ruling.reason)
         elif isinstance(ruling, Ruled):
-            self._emit(ruling.kind, **ruling.fields)
-            if self.state.due is EventType.GAME_OVER:
-                self._game_over()
+            self._carry_out([ruling])
 
     # -- the seat --------------------------------------------------------------------
 
@@ -752,9 +674,7 @@ class Referee:
         elif isinstance(action, KeepsPlay):
             self._keep_play()
         elif isinstance(action, LosesOnTime):
-            assert self.clock is not None  # the seat checked
-            if self.clock.flag is None:
-                self._flag_fall(self.clock.lost_on_time(color, self._now))
+            self._carry_out(self.clocks.lost_on_time(self.state, color, self._now))
         else:
             self._seat_chooses(color, action)
 
@@ -813,6 +733,17 @@ class Referee:
             self._report_sync(board_fixes(self.board_dict(), self.obs))
 
     # -- events ------------------------------------------------------------------
+
+    def _carry_out(self, rulings: list[Ruled]) -> None:
+        """Write the parts' events; a game ended by one is said to be over, a match
+        ended on time stops the turn and the seat."""
+        for ruling in rulings:
+            self._emit(ruling.kind, **ruling.fields)
+            if self.state.due is EventType.GAME_OVER:
+                self._game_over()
+        if rulings and self.state.clock is not None and self.state.clock.flag is not None:
+            self.seat.withdraw()
+            self.turn, self.pass_at, self.sync_fixes = None, None, ()
 
     def _reject(self, color: Color, reason: str) -> None:
         self._emit(EventType.REJECTED, player=color.value, reason=reason)

@@ -12,20 +12,24 @@ is the third, whose seat also makes the dice (:meth:`Seat.ask_roll`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
+from tavla_pi.engine.levels import Level
+from tavla_pi.errors import RefusedEventError
 from tavla_pi.events.types import EventType
 from tavla_pi.game.carry import Undo
 from tavla_pi.game.matchclock import MatchClock
 from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState, Resignation
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.tavlimatch import TavliMatch
 
 
 class Table(Protocol):
@@ -222,3 +226,31 @@ class HandSeat:
     def wait(self, timeout_s: float) -> bool:
         """Nothing under way."""
         return True
+
+
+def seat_fields(opponent: OpponentSettings, tavli: TavliMatch) -> dict[str, Any]:
+    """The seat as a ``new_match`` names it (its one encoding): the friend's board's
+    colour and name, the computer's colour and level, or nothing for two players (with
+    the match's game when it is not Portes: only two players play the others)."""
+    if opponent.color is not None and opponent.remote is not None:
+        return {"opponent": opponent.color.value, "remote": opponent.remote}
+    if opponent.color is not None:
+        return {"opponent": opponent.color.value, "level": opponent.level.value}
+    return {} if tavli.is_backgammon else {"variant": tavli.name}
+
+
+def seat_of_fields(fields: Mapping[str, Any], configured: OpponentSettings) -> OpponentSettings:
+    """The seat a ``new_match``'s ``fields`` name (its one reading): the friend's board,
+    the computer, or (no ``opponent``, or null) two players.  Coaching stays as
+    ``configured``.  :class:`RefusedEventError` when the fields name no seat."""
+    color = fields.get("opponent")
+    if color is None:
+        return replace(configured, color=None, remote=None)
+    remote = fields.get("remote")
+    if remote is not None:
+        return replace(configured, color=Color(color), remote=remote)
+    if "level" not in fields:
+        raise RefusedEventError("field 'level' is missing")
+    if fields["level"] not in {level.value for level in Level}:
+        raise RefusedEventError(f"no level {fields['level']!r}")
+    return replace(configured, color=Color(color), level=Level(fields["level"]), remote=None)

@@ -265,7 +265,7 @@ class ScenarioRunner:
         if action.speech is not None:
             self._speak(action.speech)
         if action.clock is not None:
-            self.referee.next_clock = self.referee.clock_rules = action.clock
+            self.referee.clocks.choose(action.clock)
         if action.match_length is not None or action.variant is not None \
                 or action.clock is not None:
             length = self.referee.match.match_length if action.match_length is None \
