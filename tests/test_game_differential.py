@@ -55,9 +55,10 @@ def test_the_check_sees_a_state_the_journal_does_not_lead_to() -> None:
     rolled = next(i for i, e in enumerate(board.events) if e.type is EventType.ROLLED)
     fold = RunningFold(board.referee.settings)
     assert fold.add(board.events[:rolled]) == ""
-    late = Differential(board.referee, fold)
-    assert late.check([]) != []  # the fold stands before the first roll
-    assert "refused: event" in late.check(board.events[rolled + 1:])[0]
+    assert Differential(board.referee, fold).check([]) != []  # before the first roll
+    refusing = Differential(board.referee, fold)
+    assert "refused: event" in refusing.check(board.events[rolled + 1:])[0]
+    assert refusing.check(board.events[rolled + 1:]) == []  # said once
 
 
 def test_a_fresh_referee_and_an_empty_journal_agree() -> None:

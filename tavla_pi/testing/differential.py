@@ -185,10 +185,13 @@ def _why(events: list[Event], settings: GameSettings) -> str:
 
 @dataclass
 class Differential:
-    """The referee and the fold of its journal, compared after every batch of events."""
+    """The referee and the fold of its journal, compared after every batch of events;
+    once they differ (or the fold refuses an event) that is said once, and the check
+    stops (what follows a drift is no news)."""
 
     referee: Referee
     fold: RunningFold
+    said: bool = False
 
     @classmethod
     def of(cls, referee: Referee) -> Differential:
@@ -198,11 +201,14 @@ class Differential:
     def check(self, events: Sequence[Event]) -> list[str]:
         """Fold ``events`` (the referee's last call's); what differs (or why one was
         refused), [] when the two agree."""
-        if self.fold.refused:
-            return []  # said once
+        if self.said:
+            return []
         refused = self.fold.add(events)
-        if refused:
-            return [f"refused: {refused}"]
+        found = [f"refused: {refused}"] if refused else self._compare()
+        self.said = bool(found)
+        return found
+
+    def _compare(self) -> list[str]:
         state = self.fold.state
         if state.phase is Phase.NO_MOVE and self.referee.phase is not Phase.NO_MOVE:
             state = passed(state)  # the pass the referee made silently
