@@ -19,6 +19,7 @@ from reconcile_support import own
 from tavla_pi.clock import VirtualClock
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
+from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.board import SimBoard
@@ -37,10 +38,12 @@ from tavla_pi.replay.actions import (
 )
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules import Color, Play, Position
+from tavla_pi.rules.dice import ScriptedDice
+from tavla_pi.testing.differential import Differential
 from tavla_pi.testing.hand import CAREFUL, Hand, HandStyle, undo
 from tavla_pi.testing.handrules import partial_boards
 from tavla_pi.testing.scenario_writer import action_json, scenario_lines
-from tavla_pi.testing.soak import Session
+from tavla_pi.testing.soak import Players, Session
 
 FAILURES = Path(__file__).parent / "soak_failures"
 
@@ -449,3 +452,16 @@ def test_the_soak_judges_the_lights_of_a_checker_while_it_is_in_the_hand(
     # The session of lift_hidden_by_a_glitch: the only "lifted" from 3 came after the
     # checker was put on 2, and lit the other reading's "off".
     check(Session(pinmap, 7000021576, match_length=5))
+
+
+def test_a_referee_whose_state_is_not_its_journals_fold_is_a_failure_of_its_own(
+        pinmap: PinMap) -> None:
+    session = Session(pinmap, 11, games=1, players=Players(double=0.0, stray=0.0, menu=0.0))
+    session.hand.style = HandStyle(glitch=0.0, slide=0.0, knock=0.0, illegal=0.0)
+    stale = Referee(session.settings, ScriptedDice())  # stands still while the journal goes on
+    session.differential = Differential.of(stale)
+    result = session.run()
+    kinds = [f.kind for f in result.failures]
+    assert kinds == ["differs_from_journal"]  # said once
+    assert "phase: referee <Phase.SETUP" in result.failures[0].detail
+    assert result.counts["games"] == 1  # the session plays on

@@ -188,6 +188,7 @@ ROWS = (
     ("no_move_turns", "rolls with no legal play"),
     ("wrong_commit", "WRONG COMMITS"),
     ("stuck", "STUCK GAMES"),
+    ("differs_from_journal", "REFEREE'S STATE NOT THE FOLD OF ITS JOURNAL"),
     ("done_refused", "DONE refused on the complete board"),
     ("wrong_belief", "asked between plays that are not the one on the board"),
     ("destination_not_lit", "a legal destination not lit for a lifted checker"),

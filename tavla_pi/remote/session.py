@@ -274,7 +274,7 @@ class RemoteGame:
     def _apply(self, message: GameMessage, referee: Referee, seat: FriendSeat) -> None:
         body, record = message.body, self.record
         assert record is not None
-        decision = _decision(body)
+        decision = friend_decision(body)
         if decision is not None:
             seat.offer(decision, message.seq)
             return
@@ -487,7 +487,7 @@ def _new_uid() -> str:
     return secrets.token_hex(16)
 
 
-def _decision(body: Body) -> FriendDecision | None:
+def friend_decision(body: Body) -> FriendDecision | None:
     """A body the friend's seat acts on; None for the dice's and the match's own."""
     if isinstance(body, PlayBody):
         return FriendPlay(body.dice, body.play, body.position_id)

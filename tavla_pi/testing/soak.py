@@ -56,6 +56,7 @@ from tavla_pi.rules.match import MatchState, new_match, rolled, start_game, turn
 from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
+from tavla_pi.testing.differential import Differential
 from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
 from tavla_pi.testing.scenario_writer import action_json, scenario_lines
 from tavla_pi.testing.unseen import unseen_placement
@@ -356,6 +357,8 @@ class Session:
         """When the last glitch the hand made ends (virtual ms)."""
         self.events: list[Event] = []
         self.match: SoakMatch[Any] = match_of(self.settings)
+        self.differential = Differential.of(self.runner.referee)
+        """The referee's state against the fold of its journal so far (issue 37)."""
         self.result = SessionResult(seed, match_length)
         self.counts = self.result.counts
         self.game = 0
@@ -680,6 +683,8 @@ class Session:
     def _events(self, events: Iterable[Event]) -> list[Event]:
         out = list(events)
         self.events += out
+        if out and (found := self.differential.check(out)):
+            self._fail("differs_from_journal", f"after {_brief(out)[-3:]}: {found}")
         return out
 
     def _note(self, text: str) -> None:
