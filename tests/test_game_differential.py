@@ -17,24 +17,16 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.dice import ScriptedDice
-from tavla_pi.testing.differential import Differential, RunningFold, live_state
+from tavla_pi.testing.differential import Differential, RunningFold
 
 MATCHES = {("portes", "players"): 48, ("plakoto", "players"): 6, ("fevga", "players"): 10,
            ("tavli", "players"): 5, ("portes", "computer"): 35, ("portes", "friend"): 30}
 """How many random matches of each kind (the variants' turns cost the referee more)."""
 
-FRIEND_TAKEBACK = pytest.mark.xfail(strict=False, reason=(
-    "issue 37 drift: with a friend's board the friend's roll (FriendRoll -> Throws) "
-    "closes this board's player's takeback in the referee (Referee._seat_acts sets "
-    "undo=None), while the fold keeps it open after a rolled (KEEPS_UNDO): a resume "
-    "would reopen it"))
-
-
 def cases() -> list[object]:
     out: list[object] = []
     for (variant, seat), n in MATCHES.items():
-        marks = [FRIEND_TAKEBACK] if seat == "friend" else []
-        out += [pytest.param(variant, seat, seed, id=f"{variant}-{seat}-{seed}", marks=marks)
+        out += [pytest.param(variant, seat, seed, id=f"{variant}-{seat}-{seed}")
                 for seed in range(n)]
     return out
 
@@ -66,4 +58,4 @@ def test_a_fresh_referee_and_an_empty_journal_agree() -> None:
     referee = Referee(settings, ScriptedDice())
     fold = RunningFold(settings)
     assert Differential(referee, fold).check([]) == []
-    assert live_state(referee).phase is fold.state.phase
+    assert referee.state.phase is fold.state.phase

@@ -86,7 +86,7 @@ from tavla_pi.game.fold_checks import (
 )
 from tavla_pi.game.matchclock import FLAG_KIND, ClockRules
 from tavla_pi.game.resign import unplayable_offer
-from tavla_pi.game.seat import seat_of_fields
+from tavla_pi.game.seat import roll_closes_takeback, seat_of_fields
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import VariantResult, between_matches, kind_of
@@ -308,6 +308,8 @@ def _rolled(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.AWAIT_ROLL, "roll is awaited")
     dice = dice_of(event)
     fold.set(match=rolled(fold.match, high_low(dice)))
+    if roll_closes_takeback(fold.state.opponent or fold.settings.opponent):
+        fold.set(before_play=None)
     fold.start_turn(dice)
 
 

@@ -666,7 +666,6 @@ class Referee:
         elif isinstance(action, OffersResignation):
             self._rule(color, self.offers.offer_resignation(color, action.level))
         elif isinstance(action, Throws):
-            self.undo = None  # a roll made is never made again
             self._seat_rolls(action.dice)
         elif isinstance(action, TakesBack):
             assert self.undo is not None  # the seat checked

@@ -254,3 +254,10 @@ def seat_of_fields(fields: Mapping[str, Any], configured: OpponentSettings) -> O
     if fields["level"] not in {level.value for level in Level}:
         raise RefusedEventError(f"no level {fields['level']!r}")
     return replace(configured, color=Color(color), level=Level(fields["level"]), remote=None)
+
+
+def roll_closes_takeback(opponent: OpponentSettings) -> bool:
+    """Whether a roll closes the last play to a takeback: with a friend's board, where both
+    boards make the dice and a roll made is never made again; against the computer a roll
+    taken back is harmless (docs/REMOTE.md, "Takebacks")."""
+    return opponent.color is not None and opponent.remote is not None
