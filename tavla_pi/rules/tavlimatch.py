@@ -14,9 +14,11 @@ from dataclasses import dataclass, replace
 from tavla_pi.errors import IllegalPlayError, UnknownVariantError
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavli import Ending, Outcome
+from tavla_pi.rules.variants import NAMES
 
-GAMES: tuple[str, ...] = ("portes", "plakoto", "fevga")
-"""The games of tavli, in the order a tavli match plays them."""
+GAMES: tuple[str, ...] = NAMES
+"""The games of tavli, in the order a tavli match plays them (:data:`~tavla_pi.rules.
+variants.NAMES`, the one list of their names)."""
 TAVLI = "tavli"
 """The match of all three games in turn."""
 MATCHES: tuple[str, ...] = (*GAMES, TAVLI)
