@@ -4,13 +4,24 @@ place in a tavli match (``slot``), and ``rules.variants.NAMES`` as the one list 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_rules_variant_capabilities import walk
 
 from tavla_pi.rules import Color, variant
 from tavla_pi.rules.tavli import Movement
-from tavla_pi.rules.tavlimatch import GAMES, MATCHES, cycle_of, in_turn
-from tavla_pi.rules.variants import NAMES
+from tavla_pi.rules.tavlimatch import (
+    GAMES,
+    MATCHES,
+    TavliMatch,
+    TavliRules,
+    computer_may_play,
+    cycle_of,
+    gnubg_match,
+    in_turn,
+)
+from tavla_pi.rules.variants import DEFAULT, NAMES
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -76,3 +87,27 @@ def test_the_variants_names_are_listed_once() -> None:
     assert GAMES is NAMES
     assert MATCHES[:-1] == NAMES
     assert in_turn(MATCHES[-1])
+
+
+def test_only_a_match_of_games_gnubg_plays_is_gnubgs_and_the_computers() -> None:
+    assert [m for m in MATCHES if gnubg_match(m)] == ["portes"]
+    assert all(gnubg_match(m) == computer_may_play(m) for m in MATCHES)
+    assert all(gnubg_match(m) == all(variant(g).gnubg_plays for g in cycle_of(m))
+               for m in MATCHES)
+
+
+def test_the_game_played_where_none_is_named_is_portes() -> None:
+    assert DEFAULT == "portes"
+    assert variant(DEFAULT).has_cube and gnubg_match(DEFAULT)
+
+
+@pytest.mark.parametrize("name", MATCHES)
+def test_the_cube_is_allowed_in_a_game_with_a_cube_and_in_tavli_by_the_rule(name: str) -> None:
+    for rule in (False, True):
+        match = TavliMatch.new(name, 5, TavliRules(cube_in_portes=rule))
+        for game in range(1, 4):
+            now = replace(match, game=game)
+            expected = variant(now.variant).has_cube and (not in_turn(name) or rule)
+            assert now.cube_allowed is expected
+    assert TavliMatch.new("portes", 5).cube_allowed
+    assert not TavliMatch.new("tavli", 5).cube_allowed

@@ -93,7 +93,10 @@ _VARIANTS = {
     )
 }
 NAMES: tuple[str, ...] = tuple(_VARIANTS)
-"""The variants' names, Portes first."""
+"""The variants' names, Portes first: the one list of them."""
+DEFAULT: str = NAMES[0]
+"""The game played where none is named: Portes (the config's default, a journal's
+``new_match`` or ``game_started`` without a ``variant``)."""
 
 
 def variant(name: str) -> Variant:
