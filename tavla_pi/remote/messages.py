@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.errors import BadInputError
@@ -278,7 +278,7 @@ def _fault(where: str, key: str, expected: str, value: Any) -> MessageError:
     return MessageError(where, f"{key}: expected {expected}, got {_shown(value)}")
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a JSON whole number (an int, not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
