@@ -36,9 +36,10 @@ from tavla_pi.game.players import MAX_NAME_CHARS, PlayerNames, is_name
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.remote.settings import Broker, NetworkSettings
+from tavla_pi.rules import variants
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MAX_CUBE, MAX_MATCH_LENGTH, MatchRules
-from tavla_pi.rules.tavlimatch import MATCHES, TavliRules, computer_may_play
+from tavla_pi.rules.tavlimatch import MATCHES, TavliRules, computer_may_play, gnubg_match
 from tavla_pi.speech.settings import LANGUAGES, RATES, VOLUMES, SpeechSettings
 
 CONFIG_FILENAME = "config.toml"
@@ -61,8 +62,6 @@ HOST_NAME = re.compile(r"(?=[A-Za-z0-9.-]{1,253}$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
                        r"(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 """A DNS name: dot-separated labels of letters, digits and inner hyphens, 253 at most."""
 BROKER_EXAMPLE = 'e.g. "mqtt://192.168.1.20:1883" or "mqtts://broker.example.org:8883"'
-REMOTE_VARIANT = "portes"
-"""The one game a remote board plays."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +93,7 @@ class Config:
     scan_hz: int = 50
     stable_ms: int = STABLE_MS
     match_length: int = 0
-    variant: str = "portes"
+    variant: str = variants.DEFAULT
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
@@ -394,7 +393,7 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
     players = PlayerNames(**{k.removeprefix(PLAYERS_PREFIX): values.pop(k)
                          for k in list(values) if k.startswith(PLAYERS_PREFIX)})
     clock = _clock(values, source)
-    variant = values.get("variant", "portes")
+    variant = values.get("variant", variants.DEFAULT)
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
     if not computer_may_play(variant) and opponent.color is not None and opponent.remote is None:
@@ -454,7 +453,7 @@ def _check_remote(opponent: OpponentSettings, network: NetworkSettings, variant:
     if opponent.remote == network.board:
         raise ConfigError(where, f"{opponent.remote!r} is this board's own name ([network] "
                                  "board): name the other board")
-    if variant != REMOTE_VARIANT:
+    if not gnubg_match(variant):
         raise ConfigError(where, f"the remote board plays Portes only, not variant {variant!r}")
 
 

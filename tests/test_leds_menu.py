@@ -80,3 +80,13 @@ def test_the_rest_of_the_board_is_as_without_the_menu() -> None:
                           dice_used=(True, False), cube_value=2, cube_owner=B)
     outside = set(frame(plain)) - COLUMN
     assert {f: frame(plain)[f] for f in outside} == {f: frame(with_menu)[f] for f in outside}
+
+
+@pytest.mark.parametrize(("match", "values"), [
+    ("portes", set()), ("plakoto", {4}), ("fevga", {8}), ("tavli", {2, 4, 8})])
+def test_two_players_of_a_greek_game_light_its_slot_and_tavli_all_three(match: str,
+                                                                        values: set[int]) -> None:
+    view = menu_view(Mode(variant=match))
+    shown = {f"cube.{v}" for v in values}
+    assert column(view) == {"cube.owner.white", "cube.owner.black"} | shown
+    assert {frame(view)[f] for f in shown} <= {palette.CUBE}

@@ -268,7 +268,7 @@ def check_frame(frame: Sequence[int], tables: Tables, adc_max: int) -> None:
     if {type(v) for v in frame} == {int} and min(frame) >= 0 and max(frame) <= adc_max:
         return
     for i, value in enumerate(frame):
-        if type(value) is not int or not 0 <= value <= adc_max:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= adc_max:
             site = tables.sites[i]
             raise SensorFrameError(
                 f"sensor frame: sensor {i} ({site_text(site)})",

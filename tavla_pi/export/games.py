@@ -28,8 +28,8 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.tavlimatch import TAVLI, cycle_of
-from tavla_pi.rules.variants import variant
+from tavla_pi.rules.tavlimatch import TAVLI, gnubg_match
+from tavla_pi.rules.variants import DEFAULT, variant
 
 CUBE_EVENTS = frozenset({EventType.DOUBLE_OFFERED, EventType.DOUBLE_TAKEN,
                          EventType.DOUBLE_DROPPED})
@@ -42,10 +42,6 @@ class Entry:
 
     player: Color
     text: str
-
-
-PORTES = "portes"
-"""The game a journal's event names when it names none."""
 
 
 def gnubg_game(name: str) -> bool:
@@ -66,7 +62,7 @@ class GameRecord:
     winner: Color | None
     points: int
     final_score: tuple[int, int]
-    variant: str = PORTES
+    variant: str = DEFAULT
     kind: str = ""
     number: int = 0
 
@@ -81,14 +77,13 @@ class MatchRecord:
     match_length: int
     games: tuple[GameRecord, ...]
     skipped: tuple[str, ...] = ()
-    variant: str = PORTES
+    variant: str = DEFAULT
     cube_used: bool = False
 
     @property
     def portes_only(self) -> bool:
         """Whether the match is backgammon alone: a plain GNU Backgammon match file."""
-        return (all(gnubg_game(name) for name in cycle_of(self.variant))
-                and all(gnubg_game(g.variant) for g in self.games))
+        return gnubg_match(self.variant) and all(gnubg_game(g.variant) for g in self.games)
 
 
 def record_match(events: Sequence[Event], where: Callable[[int], str],
@@ -118,15 +113,15 @@ def _match_variant(events: Sequence[Event]) -> str:
     """The match's variant: its ``new_match``'s, else what its games were."""
     for event in events:
         if event.type == EventType.NEW_MATCH:
-            return str(event.fields.get("variant", PORTES))
+            return str(event.fields.get("variant", DEFAULT))
     games = {_variant(e) for e in events if e.type == EventType.GAME_STARTED}
     if len(games) > 1:
         return TAVLI
-    return games.pop() if games else PORTES
+    return games.pop() if games else DEFAULT
 
 
 def _variant(game_started: Event) -> str:
-    return str(game_started.fields.get("variant", PORTES))
+    return str(game_started.fields.get("variant", DEFAULT))
 
 
 @dataclass
@@ -134,7 +129,7 @@ class _Game:
     """A game being recorded: the position with the player on roll, the entries so far."""
 
     position: Position
-    variant: str = PORTES
+    variant: str = DEFAULT
     where: str = ""
     entries: list[Entry] = field(default_factory=list)
     offered: int = 1

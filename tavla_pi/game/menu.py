@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from tavla_pi.engine.levels import Level
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +74,9 @@ class Mode:
         return MODES.index(self.key)
 
 
-GREEK_GAMES: tuple[str, ...] = ("plakoto", "fevga", "tavli")
-"""The games MENU offers after Portes, between two players."""
+GREEK_GAMES: tuple[str, ...] = tuple(m for m in MATCHES if not computer_may_play(m))
+"""The games MENU offers after Portes, between two players: the matches the computer
+does not play (Plakoto, Fevga, tavli)."""
 
 MODES: tuple[Mode, ...] = (
     Mode(),

@@ -154,12 +154,6 @@ def cube(view: GameView) -> list[Light]:
     return lights
 
 
-_MENU_GAMES: dict[str, tuple[int, ...]] = {
-    "portes": (), "plakoto": (4,), "fevga": (8,), "tavli": (2, 4, 8)}
-"""The cube values whose LEDs show a two-player MENU mode's game (as the cube column
-shows the game being played: Portes 2, Plakoto 4, Fevga 8)."""
-
-
 def menu(view: GameView) -> list[Light]:
     """The armed MENU: the mode a second long press starts, on the cube column.
 
@@ -177,7 +171,7 @@ def menu(view: GameView) -> list[Light]:
     mode = view.menu.mode
     if mode.color is None:
         lit = [Light(f"cube.owner.{c.value}", palette.player(c), waves.MENU) for c in Color]
-        lit += [Light(f"cube.{v}", palette.CUBE, waves.MENU) for v in _MENU_GAMES[mode.variant]]
+        lit += [Light(f, palette.CUBE, waves.MENU) for f in tavli.match_leds(mode.variant)]
     elif mode.remote is not None:
         lit = [Light(f"cube.owner.{mode.color.value}", palette.player(mode.color), waves.MENU),
                Light(f"cube.{CUBE_VALUES[-1]}", palette.CUBE, waves.MENU)]

@@ -27,6 +27,16 @@ def has_cube(view: GameView) -> bool:
     return cycle_of(view.match_variant) == (view.variant,) or view.cube_value > 1
 
 
+def match_leds(match: str) -> tuple[str, ...]:
+    """The cube column's LEDs that show the games of a match called ``match`` (MENU's
+    two-player modes): each game's own (its :attr:`~Variant.slot`), in the order played;
+    none for a match of one game with a cube (Portes alone), whose column is the cube's."""
+    games = [variant(name) for name in cycle_of(match)]
+    if len(games) == 1 and games[0].has_cube:
+        return ()
+    return tuple(GAME_LEDS[game.slot] for game in games)
+
+
 def _game_of(view: GameView) -> Variant:
     """The game the view says is played (ValueError naming the field for another)."""
     if view.variant not in GAMES:
@@ -60,7 +70,7 @@ def game(view: GameView) -> list[Light]:
     being chosen or offered holds the column meanwhile."""
     if has_cube(view) or view.resigning is not None:
         return []
-    playing = GAMES.index(view.variant)
+    playing = _game_of(view).slot
     return [
         Light(feature, palette.CUBE, level=palette.FULL if n == playing else palette.GAME_OTHER)
         for n, feature in enumerate(GAME_LEDS)

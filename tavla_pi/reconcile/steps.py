@@ -6,7 +6,8 @@ a side allows, what a move leaves, and how the sides read as the board's cells
 (docs/CONTRACTS.md §1).  Portes moves on GNU Backgammon's 25-tuples
 (:mod:`tavla_pi.reconcile.moves`, a hit sends a checker to the bar); Plakoto and
 Fevga on 24 counts in each player's own numbering, no bar
-(:mod:`tavla_pi.reconcile.varsteps`).  :func:`steps_for` gives a position's.
+(:mod:`tavla_pi.reconcile.varsteps`).  :func:`steps_for` gives a position's, by
+the way its game moves a checker (``VariantPosition.movement``).
 """
 
 from __future__ import annotations
@@ -18,11 +19,8 @@ from tavla_pi.reconcile import moves as mv
 from tavla_pi.reconcile.layout import Cells, cell_of, cells_of
 from tavla_pi.reconcile.varsteps import FevgaSteps, PlakotoSteps
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.fevga import FevgaPosition
-from tavla_pi.rules.plakoto import PlakotoPosition
-from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.side import Move, Side
-from tavla_pi.rules.tavli import VariantPosition
+from tavla_pi.rules.tavli import Movement, VariantPosition
 
 
 class Steps(Protocol):
@@ -67,7 +65,7 @@ class PortesSteps:
     hits = True
     lifts_at_start = False
 
-    def __init__(self, start: PortesPosition) -> None:
+    def __init__(self, start: VariantPosition) -> None:
         self.mover = start.on_roll
 
     def moves(self, mine: Side, theirs: Side, die: int) -> list[Move]:
@@ -83,17 +81,18 @@ class PortesSteps:
         return cells_of(mine, theirs, self.mover), frozenset()
 
 
-_STEPS: dict[type, Callable[[Any], Steps]] = {
-    PortesPosition: PortesSteps,
-    PlakotoPosition: PlakotoSteps,
-    FevgaPosition: FevgaSteps,
+_STEPS: dict[Movement, Callable[[Any], Steps]] = {
+    Movement.HITS: PortesSteps,
+    Movement.PINS: PlakotoSteps,
+    Movement.BLOCKS: FevgaSteps,
 }
-"""Each game's position type and the steps of its player on roll."""
+"""The steps of each way a game moves a checker (its variant's ``movement``), for the
+player on roll of a position of that game."""
 
 
 def steps_for(start: VariantPosition) -> Steps:
-    """The steps of ``start``'s game for its player on roll."""
-    make = _STEPS.get(type(start))
+    """The steps of ``start``'s game for its player on roll: those of its ``movement``."""
+    make = _STEPS.get(start.movement)
     if make is None:
         raise TypeError(f"no single-die steps for {start!r}")
     return make(start)

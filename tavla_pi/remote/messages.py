@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.errors import BadInputError
@@ -278,9 +278,14 @@ def _fault(where: str, key: str, expected: str, value: Any) -> MessageError:
     return MessageError(where, f"{key}: expected {expected}, got {_shown(value)}")
 
 
+def _whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a JSON whole number (an int, not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _number(data: dict[str, Any], where: str, key: str, low: int, high: int) -> int:
     value = data[key]
-    if type(value) is not int or not low <= value <= high:
+    if not _whole(value) or not low <= value <= high:
         raise _fault(where, key, f"a whole number {low}..{high}", value)
     return value
 
@@ -321,7 +326,7 @@ def _match_body(data: dict[str, Any], where: str) -> MatchBody:
 def _play_body(data: dict[str, Any], where: str) -> PlayBody:
     dice = data["dice"]
     if not (isinstance(dice, list) and len(dice) == 2
-            and all(type(die) is int and 1 <= die <= 6 for die in dice) and dice[0] >= dice[1]):
+            and all(_whole(die) and 1 <= die <= 6 for die in dice) and dice[0] >= dice[1]):
         raise _fault(where, "dice", "[high, low], each 1..6", dice)
     return PlayBody(dice=(dice[0], dice[1]),
                     play=_matching(data, where, "play", _PLAY,

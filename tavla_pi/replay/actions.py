@@ -22,7 +22,7 @@ from tavla_pi.game.tavli import PORTES_ONLY
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
 from tavla_pi.rules.board import LOCATIONS
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.tavlimatch import MATCHES
+from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
 from tavla_pi.speech.settings import LANGUAGES
 
 MAX_MS = 3_600_000
@@ -188,7 +188,8 @@ def _setup(f: _Fields) -> Action:
     variant = f.data.get("variant")
     if variant is not None and variant not in MATCHES:
         raise f.fail("variant", "one of " + ", ".join(f'"{n}"' for n in MATCHES))
-    if variant not in (None, "portes") and opponent is not None and opponent.color is not None:
+    if variant is not None and not computer_may_play(variant) and opponent is not None \
+            and opponent.color is not None:
         raise f.fail("opponent", f"null or absent: {PORTES_ONLY}")
     speech = _speech(f) if "speech" in f.data else None
     clock = _clock(f) if "clock" in f.data else None

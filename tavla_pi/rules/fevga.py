@@ -22,6 +22,7 @@ from tavla_pi.rules.movegen import may_bear_off
 from tavla_pi.rules.side import CHECKERS
 from tavla_pi.rules.tavli import (
     BoardDict,
+    Movement,
     Outcome,
     ValuePosition,
     VariantPlay,
@@ -55,6 +56,7 @@ class FevgaPosition(ValuePosition):
     __slots__ = ("mine", "on_roll", "theirs")
 
     variant = "fevga"
+    movement = Movement.BLOCKS
     on_roll: Color
     mine: tuple[int, ...]
     """The player on roll: 24 counts, own points 1..24 at index 0..23."""
@@ -93,6 +95,12 @@ class FevgaPosition(ValuePosition):
         if index is None:
             return None
         return str(index + 1 if self.on_roll is Color.WHITE else _facing(index) + 1)
+
+    def own_point(self, point: int, color: Color) -> int:
+        """White's own point n is absolute n; Black's is n + 12 up to 12, n - 12 above."""
+        if color is Color.WHITE:
+            return point
+        return point + 12 if point <= 12 else point - 12
 
     def board(self) -> BoardDict:
         """The checkers in the form of docs/CONTRACTS.md §2 ("pinned" always empty)."""

@@ -24,6 +24,7 @@ from tavla_pi.rules.side import CHECKERS
 from tavla_pi.rules.tavli import (
     BoardDict,
     Ending,
+    Movement,
     Outcome,
     ValuePosition,
     VariantPlay,
@@ -54,6 +55,7 @@ class PlakotoPosition(ValuePosition):
 
     variant = "plakoto"
     pins = True
+    movement = Movement.PINS
     on_roll: Color
     mine: tuple[int, ...]
     """The player on roll: 24 counts, own points 1..24 at index 0..23."""

@@ -20,6 +20,7 @@ from tavla_pi.rules.scoring import win_kind
 from tavla_pi.rules.tavli import (
     BoardDict,
     Ending,
+    Movement,
     Outcome,
     ValuePosition,
     VariantPlay,
@@ -35,6 +36,7 @@ class PortesPosition(ValuePosition):
 
     variant = "portes"
     has_cube = True
+    movement = Movement.HITS
     on_roll: Color
     position: Position
     """The position as GNU Backgammon sees it (from the side of ``on_roll``)."""

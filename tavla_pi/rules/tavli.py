@@ -54,6 +54,25 @@ class Ending(enum.Enum):
         return f"Ending.{self.name}"
 
 
+class Movement(enum.Enum):
+    """How one die moves a checker of a game: what a hand does one step at a time
+    (docs/VARIANTS.md), which the board's reading of a turn follows
+    (:mod:`tavla_pi.reconcile.steps` keys its single-die steps on it)."""
+
+    HITS = "hits"
+    """Portes: landing on a lone opposing checker hits it to the bar, which a checker
+    enters from; the two sides run opposite ways round."""
+    PINS = "pins"
+    """Plakoto: landing on a lone opposing checker pins it there; no bar; the two sides
+    run opposite ways round."""
+    BLOCKS = "blocks"
+    """Fevga: a lone opposing checker holds its point; no bar; both sides run the same
+    way round, the first checker leaving the start alone."""
+
+    def __repr__(self) -> str:
+        return f"Movement.{self.name}"
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: the winner (None for a draw), how it ended, the points won
@@ -114,6 +133,16 @@ class VariantPosition(Protocol):
         """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
         ...
 
+    @property
+    def movement(self) -> Movement:
+        """How one die moves a checker of the game (its single-die steps)."""
+        ...
+
+    def own_point(self, point: int, color: Color) -> int:
+        """The absolute point ``point`` (1..24, docs/CONTRACTS.md §1) in ``color``'s own
+        numbering (1..24, the home board 1..6)."""
+        ...
+
     def position_id(self) -> str:
         """GNU Backgammon's Position ID in Portes; in Plakoto and Fevga its encoding of
         the two sides' counts in each player's own numbering (informative only)."""
@@ -171,6 +200,7 @@ class ValuePosition:
     on_roll: Color
     has_cube = False
     pins = False
+    movement: Movement
 
     def _key(self) -> tuple[Any, ...]:
         """The arguments of the class's constructor, which say the position entirely."""
@@ -208,6 +238,11 @@ class ValuePosition:
     def bound_first_checker(self) -> str | None:
         """None: only Fevga has a first-checker rule."""
         return None
+
+    def own_point(self, point: int, color: Color) -> int:
+        """White's own point n is absolute n, Black's 25 - n (Portes and Plakoto: the
+        sides run opposite ways round)."""
+        return point if color is Color.WHITE else 25 - point
 
     def recorded_play(self, dice: tuple[int, int], position_id: object,
                       board: object) -> VariantPlay | None:

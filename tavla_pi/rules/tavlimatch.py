@@ -14,9 +14,11 @@ from dataclasses import dataclass, replace
 from tavla_pi.errors import IllegalPlayError, UnknownVariantError
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavli import Ending, Outcome
+from tavla_pi.rules.variants import NAMES, variant
 
-GAMES: tuple[str, ...] = ("portes", "plakoto", "fevga")
-"""The games of tavli, in the order a tavli match plays them."""
+GAMES: tuple[str, ...] = NAMES
+"""The games of tavli, in the order a tavli match plays them (:data:`~tavla_pi.rules.
+variants.NAMES`, the one list of their names)."""
 TAVLI = "tavli"
 """The match of all three games in turn."""
 MATCHES: tuple[str, ...] = (*GAMES, TAVLI)
@@ -37,10 +39,18 @@ class TavliRules:
             raise ValueError(f"backgammon_points must be 2 or 3, got {self.backgammon_points!r}")
 
 
+def gnubg_match(name: str) -> bool:
+    """Whether GNU Backgammon plays every game of a match called ``name`` (a match of
+    Portes alone, whose ``new_match`` names no variant): the only match played with a
+    seat other than two players at the board, the computer or a friend's board (whose
+    messages carry GNU Backgammon's Position IDs, docs/REMOTE.md)."""
+    return all(variant(game).gnubg_plays for game in cycle_of(name))
+
+
 def computer_may_play(name: str) -> bool:
-    """Whether the computer (GNU Backgammon) may play a match called ``name``: a match
-    of Portes alone, whose ``new_match`` names no variant."""
-    return cycle_of(name) == (GAMES[0],)
+    """Whether the computer (GNU Backgammon) may play a match called ``name``:
+    :func:`gnubg_match`."""
+    return gnubg_match(name)
 
 
 def in_turn(name: object) -> bool:
@@ -109,7 +119,7 @@ class TavliMatch:
     def cube_allowed(self) -> bool:
         """Whether the game now is played with the doubling cube: Portes only, and in a
         tavli match only with the ``cube_in_portes`` rule."""
-        return self.variant == "portes" and (not self.is_tavli or self.rules.cube_in_portes)
+        return variant(self.variant).has_cube and (not self.is_tavli or self.rules.cube_in_portes)
 
     def cube_refusal(self) -> str:
         """Why the game now has no doubling cube ("" when it has one)."""

@@ -22,7 +22,8 @@ from tavla_pi.rules.tavli import BoardDict, VariantPosition
 class Variant:
     """One game of tavli: its name, its starting position and how to read a board."""
 
-    __slots__ = ("_from_board", "_initial", "gnubg_plays", "has_cube", "name", "pins")
+    __slots__ = ("_from_board", "_initial", "_start", "gnubg_plays", "has_cube", "movement",
+                 "name", "pins")
 
     def __init__(
         self,
@@ -35,13 +36,29 @@ class Variant:
         self._initial = initial
         self._from_board = from_board
         start = initial()
+        self._start = start
         self.has_cube = start.has_cube
         """Whether the game is played with the doubling cube (Portes)."""
         self.pins = start.pins
         """Whether a checker landing on a lone opposing one pins it (Plakoto)."""
+        self.movement = start.movement
+        """How one die moves a checker of the game: the board's single-die steps
+        (hits to the bar in Portes, pins in Plakoto, a lone checker blocks in Fevga)."""
         self.gnubg_plays = gnubg_position(start) is not None
         """Whether GNU Backgammon plays the game (Portes): the computer, the coach and a
         match file (.mat) hold it; the others are between two players."""
+
+    @property
+    def slot(self) -> int:
+        """The game's place in a tavli match's cycle (:data:`NAMES`' order): 0 Portes,
+        1 Plakoto, 2 Fevga: which of the cube column's LEDs shows the game."""
+        return NAMES.index(self.name)
+
+    def own_point(self, point: int, color: Color) -> int:
+        """The absolute point ``point`` (1..24, docs/CONTRACTS.md §1) as ``color``'s own
+        point (1..24, home 1..6): White's is the same; Black's 25 - n, in Fevga n + 12 up
+        to 12 and n - 12 above (both sides run the same way round)."""
+        return self._start.own_point(point, color)
 
     def initial(self) -> VariantPosition:
         """The starting position, White on roll."""
@@ -76,7 +93,10 @@ _VARIANTS = {
     )
 }
 NAMES: tuple[str, ...] = tuple(_VARIANTS)
-"""The variants' names, Portes first."""
+"""The variants' names, Portes first: the one list of them."""
+DEFAULT: str = NAMES[0]
+"""The game played where none is named: Portes (the config's default, a journal's
+``new_match`` or ``game_started`` without a ``variant``)."""
 
 
 def variant(name: str) -> Variant:

@@ -78,16 +78,11 @@ def phrases(language: str) -> Phrases:
 
 
 def own_place(location: str, color: Color, variant_name: str) -> int:
-    """An absolute location (docs/CONTRACTS.md §1) as ``color``'s own point (bar 25, off 0):
-    Black's own n is absolute 25 - n, in Fevga n + 12 up to 12 and n - 12 above."""
+    """An absolute location (docs/CONTRACTS.md §1) as ``color``'s own point (bar 25, off 0)
+    in the numbering of the game ``variant_name`` (:meth:`Variant.own_point`)."""
     if location in ("bar", "off"):
         return BAR if location == "bar" else OFF
-    n = int(location)
-    if color is Color.WHITE:
-        return n
-    if variant_name == "fevga":
-        return n + 12 if n <= 12 else n - 12
-    return 25 - n
+    return variant(variant_name).own_point(int(location), color)
 
 
 def play_moves(notation: str, pins: bool) -> tuple[SaidMove, ...]:

@@ -28,7 +28,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.movegen import Dice
 from tavla_pi.rules.tavli import VariantPosition
-from tavla_pi.rules.tavlimatch import TavliMatch
+from tavla_pi.rules.tavlimatch import MATCHES, TavliMatch, gnubg_match
 from tavla_pi.rules.variants import variant
 from tavla_pi.testing.hand import HandStyle
 from tavla_pi.testing.soak import (
@@ -42,8 +42,9 @@ from tavla_pi.testing.soak import (
 )
 from tavla_pi.testing.varhand import variant_turn
 
-VARIANTS = ("plakoto", "fevga", "tavli")
-"""What a variant session plays."""
+VARIANTS = tuple(m for m in MATCHES if not gnubg_match(m))
+"""What a variant session plays: the matches GNU Backgammon does not play (Plakoto,
+Fevga, tavli)."""
 
 
 class VariantSession(Session):
