@@ -27,8 +27,8 @@ from tavla_pi.events.journal import JOURNAL_NAME, encode
 from tavla_pi.events.types import EventType
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import restore, restore_steps, verify
-from tavla_pi.game.state import State
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
