@@ -1,4 +1,4 @@
-"""Random games on bare referees for the differential test (issue 37), any variant, any seat.
+"""Random games on bare referees for the differential test, any variant, any seat.
 
 A :class:`Board` is one referee fed exact observations of the board it is meant to
 show (no sensors), button presses and ticks on a virtual clock, its dice topped up

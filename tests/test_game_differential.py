@@ -1,4 +1,4 @@
-"""Proven the same (issue 37): after every call that emits events, the referee's state
+"""Proven the same: after every call that emits events, the referee's state
 equals the fold of its journal so far (the events as the journal writes and reads them).
 
 Random matches (tests/differential_games.py) in every variant with two players, and in

@@ -1,4 +1,4 @@
-"""Refusals (issue 37): the journal check refuses every event the live referee would never
+"""Refusals: the journal check refuses every event the live referee would never
 write, naming the line and the rule.
 
 Each journal is a real one (a game the referee played, on the modelled board or on a

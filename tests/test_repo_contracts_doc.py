@@ -316,15 +316,19 @@ def emitted() -> dict[str, list[set[str]]]:
 
 def _calls(tree: ast.AST) -> Iterator[tuple[str, set[str]]]:
     """Each ``_emit("type", field=...)`` (or ``Event("type", t)``) call: type, fields; and
-    each ruling of the offers, ``Ruled(match, EventType.NAME, {field: ...}, ...)``.  Fields
-    spread from ``**{...}``, ``**(A if C else B)`` or a name bound to one in the same
-    function count once for each way they can be."""
+    each ruling of the referee's parts, ``Ruled(EventType.NAME, {field: ...})``.  Fields
+    spread from ``**{...}``, ``**(A if C else B)``, a name bound to one in the same
+    function, or a call of a package function whose every ``return`` is a dict, count
+    once for each way they can be."""
     for function in ast.walk(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         bound = {target.id: node.value for node in ast.walk(function)
                  if isinstance(node, ast.Assign) for target in node.targets
                  if isinstance(target, ast.Name)}
+        bound |= {node.target.id: node.value for node in ast.walk(function)
+                  if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                  and node.value is not None}
         for node in ast.walk(function):
             if isinstance(node, ast.Call):
                 yield from _call(node, bound)
@@ -332,7 +336,7 @@ def _calls(tree: ast.AST) -> Iterator[tuple[str, set[str]]]:
 
 def _call(node: ast.Call, bound: dict[str, ast.expr]) -> Iterator[tuple[str, set[str]]]:
     if _callee(node.func) == "Ruled":
-        yield from _ruled(node)
+        yield from _ruled(node, bound)
     if _callee(node.func) not in ("_emit", "Event"):
         return
     kind = _event_type(node.args[0]) if node.args else None
@@ -348,25 +352,51 @@ def _call(node: ast.Call, bound: dict[str, ast.expr]) -> Iterator[tuple[str, set
         yield kind, way
 
 
+def _returned_dicts() -> dict[str, list[ast.expr]]:
+    """Each package function (by its name, where only one has it) whose every ``return``
+    gives a dict (or one of two): the dicts it returns."""
+    found: dict[str, list[list[ast.expr]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                values = [r.value for r in ast.walk(node)
+                          if isinstance(r, ast.Return) and r.value is not None]
+                found.setdefault(node.name, []).append(values)
+    return {name: defs[0] for name, defs in found.items()
+            if len(defs) == 1 and defs[0]
+            and all(isinstance(v, ast.Dict | ast.IfExp) for v in defs[0])}
+
+
+RETURNED_DICTS = _returned_dicts()
+
+
 def _spread(value: ast.expr, bound: dict[str, ast.expr]) -> list[set[str]]:
     """The field names a ``**value`` can add, one set per way."""
     if isinstance(value, ast.Name) and value.id in bound:
         return _spread(bound[value.id], bound)
     if isinstance(value, ast.IfExp):
         return _spread(value.body, bound) + _spread(value.orelse, bound)
+    if isinstance(value, ast.Call) and _callee(value.func) in RETURNED_DICTS:
+        return [way for returned in RETURNED_DICTS[_callee(value.func)]
+                for way in _spread(returned, {})]
     assert isinstance(value, ast.Dict), "fields must be readable here"
-    assert all(isinstance(k, ast.Constant) for k in value.keys), "fields must be readable here"
-    return [{str(k.value) for k in value.keys if isinstance(k, ast.Constant)}]
+    ways = [{str(k.value) for k in value.keys if isinstance(k, ast.Constant)}]
+    for key, item in zip(value.keys, value.values, strict=True):
+        if key is None:
+            ways = [way | spread for way in ways for spread in _spread(item, bound)]
+        else:
+            assert isinstance(key, ast.Constant), "fields must be readable here"
+    return ways
 
 
-def _ruled(node: ast.Call) -> Iterator[tuple[str, set[str]]]:
-    """The event of a ruling of the offers (:class:`tavla_pi.game.offers.Ruled`)."""
-    kind = _event_type(node.args[1]) if len(node.args) > 2 else None
+def _ruled(node: ast.Call, bound: dict[str, ast.expr]) -> Iterator[tuple[str, set[str]]]:
+    """The event of a ruling of the referee's parts (:class:`tavla_pi.game.rulings.Ruled`)."""
+    kind = _event_type(node.args[0]) if node.args else None
     if kind is None:
         return
-    fields = node.args[2]
-    assert isinstance(fields, ast.Dict), "fields must be readable here"
-    yield kind, {str(k.value) for k in fields.keys if isinstance(k, ast.Constant)}
+    assert len(node.args) == 2, "fields this test cannot read"
+    for way in _spread(node.args[1], bound):
+        yield kind, way
 
 
 def _event_type(arg: ast.expr) -> str | None:

@@ -2,7 +2,7 @@
 
 :class:`ClockDesk` reads the game's state and rules on the clock: a ``clock`` event
 when whose time runs changes (:func:`~tavla_pi.game.transitions.clock_side`), the
-``clock`` and ``match_over`` events of a flag's fall, and the clock the next new match
+``clock`` event of a flag's fall, and the clock the next new match
 is on.  The clock's figures live in the state (:class:`~tavla_pi.game.state.State`),
 stamped with the wall clock so that a resume counts the time a power cut took.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from tavla_pi.clock import Clock
 from tavla_pi.events.types import EventType
-from tavla_pi.game.matchclock import FLAG_KIND, ClockRules, MatchClock
+from tavla_pi.game.matchclock import ClockRules, MatchClock
 from tavla_pi.game.rulings import Ruled
 from tavla_pi.game.state import State
 from tavla_pi.game.transitions import clock_side
@@ -51,28 +51,27 @@ class ClockDesk:
         if clock is None or clock.flag is not None:
             return []
         ticked = clock.at(now)
-        return [] if ticked.flag is None else self._flag_fall(state, ticked)
+        return [] if ticked.flag is None else self._flag_fall(ticked)
 
     def lost_on_time(self, state: State, color: Color, now: int) -> list[Ruled]:
         """``color``'s flag fell where another board times it (a friend's board)."""
         clock = state.clock
         if clock is None or clock.flag is not None:
             return []
-        return self._flag_fall(state, clock.lost_on_time(color, now))
+        return self._flag_fall(clock.lost_on_time(color, now))
 
-    def _flag_fall(self, state: State, clock: MatchClock) -> list[Ruled]:
-        """``clock``'s flag fell: the match is the opponent's at the score standing."""
-        flag = clock.flag
-        assert flag is not None
+    def _flag_fall(self, clock: MatchClock) -> list[Ruled]:
+        """``clock``'s flag fell: its ``clock`` event (the fold then owes the ``match_over``
+        that gives the match to the flag's opponent at the score standing)."""
         self.acting = None
-        return [self.clock_event(clock),
-                Ruled(EventType.MATCH_OVER, {"winner": flag.opponent.value,
-                                             "score": list(state.match.score),
-                                             "reason": FLAG_KIND})]
+        return [self.clock_event(clock)]
 
     def clock_event(self, clock: MatchClock) -> Ruled:
         """A ``clock`` event of ``clock``'s figures, stamped with the wall clock."""
-        return Ruled(EventType.CLOCK, clock.fields(self.wall.now_ms()))
+        f = clock.fields(self.wall.now_ms())
+        return Ruled(EventType.CLOCK, {"reserve_ms": f["reserve_ms"], "running": f["running"],
+                                       "delay_ms": f["delay_ms"], "flag": f["flag"],
+                                       "wall_ms": f["wall_ms"]})
 
     def resumed(self, state: State, now: int) -> State:
         """``state`` with the wall-clock time since its last ``clock`` event counted for
@@ -85,7 +84,7 @@ class ClockDesk:
         self.acting = clock_side(state.phase, state.match)
         return replace(state, clock=clock.resumed(elapsed, now))
 
-    def new_match(self, length: int) -> dict[str, Any]:
+    def match_fields(self, length: int) -> dict[str, Any]:
         """The ``new_match`` fields of the next match's clock (none in money play)."""
         self.acting = None
         if self.next_rules is None or length < 1:

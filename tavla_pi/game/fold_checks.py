@@ -51,6 +51,10 @@ class Folding(Protocol):
         """The legal plays of ``dice`` from the committed position."""
         ...
 
+    def pass_if_stuck(self) -> None:
+        """A turn with no legal move passed (the step without an event)."""
+        ...
+
     def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
         """A game ended with ``result``: ``match`` scored."""
         ...

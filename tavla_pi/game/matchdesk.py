@@ -56,7 +56,7 @@ class MatchDesk:
             self.next_opponent = replace(self.next_opponent, color=None, remote=None)
         opponent = self.next_opponent
         fields = {"match_length": length, **seat_fields(opponent, tavli),
-                  **self.clocks.new_match(length)}
+                  **self.clocks.match_fields(length)}
         return (replace(settings, opponent=opponent, variant=name),
                 Ruled(EventType.NEW_MATCH, fields))
 

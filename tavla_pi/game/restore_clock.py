@@ -1,7 +1,9 @@
 """The journal's fold of the match's clock (:mod:`tavla_pi.game.matchclock`).
 
 A match's clock is set by its ``new_match`` (``clock``: the rules; none: no clock)
-and its figures by each ``clock`` event, which may come at any time in such a match:
+and its figures by each ``clock`` event, which may come at any time in such a match
+(one whose time runs, or falls, for the other side than a turn with no move says that
+turn passed):
 the fold keeps the last one, and its wall-clock time, for the resume to count the time
 that ran since.  A flag fall ends the match: the ``match_over`` that gives it to the
 flag's opponent is due next.
@@ -41,6 +43,9 @@ def clock_event(fold: Folding, event: Event) -> None:
     if clock.flag is not None:
         raise RefusedEventError(f"{clock.flag.value}'s flag has fallen: the clock stands")
     now = MatchClock.from_fields(clock.rules, clock.timed, event.fields, event.t)
+    side = now.flag if now.flag is not None else now.running
+    if side is not fold.match.on_roll:  # the time runs on: a turn with no move passed
+        fold.pass_if_stuck()
     if now.running is not None and now.running not in clock.timed:
         raise RefusedEventError(f"{now.running.value}'s time does not run on this board")
     fold.set(clock=now, clock_wall_ms=int(event["wall_ms"]))

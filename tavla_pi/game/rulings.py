@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla_pi.events.types import EventType
+from tavla_pi.game.matchclock import FLAG_KIND
+from tavla_pi.game.state import State
+from tavla_pi.game.tavli import kind_of
+from tavla_pi.reconcile.fix import Fix
+from tavla_pi.rules.color import Color
 
 
 @dataclass(frozen=True)
@@ -29,10 +34,46 @@ class Shown:
 
 @dataclass(frozen=True)
 class Refused:
-    """The press or decision is refused, for ``reason``."""
+    """The press or decision is refused, for ``reason``; ``player`` whose (None: the one
+    who pressed or decided)."""
 
     reason: str
+    player: Color | None = None
 
 
-Ruling = Refused | Ruled | Shown
+@dataclass(frozen=True)
+class Pressed:
+    """The seat presses its own button ``role`` (long or short), as a player would."""
+
+    role: str
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class Synced:
+    """The board needs ``fixes`` to show the game (none: it shows it)."""
+
+    fixes: tuple[Fix, ...]
+
+
+Ruling = Refused | Ruled | Shown | Pressed | Synced
 """What an offer, an answer to one, or a part's decision leads to."""
+
+
+def owed(state: State) -> Ruled | None:
+    """The next event a game's end owes once its last play, drop, accepted resignation or
+    fallen flag is written (``state.due``): the ``game_over``, then the ``match_over``."""
+    result, match = state.result, state.match
+    if state.due is EventType.GAME_OVER and result is not None:
+        winner = result.winner.value if result.winner is not None else None
+        return Ruled(EventType.GAME_OVER, {"winner": winner, "kind": kind_of(result),
+                                           "cube": match.cube, "points": result.points,
+                                           "score": list(match.score)})
+    if state.due is not EventType.MATCH_OVER:
+        return None
+    flag = state.clock.flag if state.clock is not None else None
+    decided = match.match_winner if flag is None else flag.opponent
+    assert decided is not None  # the fold owes a match's end only once it is decided
+    fields: dict[str, Any] = {"winner": decided.value, "score": list(match.score)}
+    return Ruled(EventType.MATCH_OVER, fields if flag is None else {**fields,
+                                                                   "reason": FLAG_KIND})

@@ -45,15 +45,26 @@ class Table(Protocol):
         """The game's match (the referee's state)."""
         ...
 
-    settings: GameSettings
-    turn: Turn | None
     resign: ResignDesk
+
+    @property
+    def settings(self) -> GameSettings:
+        """The match's settings."""
+        ...
+
+    @property
+    def turn(self) -> Turn | None:
+        """The turn being moved (the referee's)."""
+        ...
     @property
     def clock(self) -> MatchClock | None:
         """The game's clock (the referee's state)."""
         ...
 
-    undo: Undo | None
+    @property
+    def undo(self) -> Undo | None:
+        """The last play while it may be taken back."""
+        ...
 
     def position(self) -> Position:
         """The committed position from the side of the player on roll."""
@@ -259,5 +270,5 @@ def seat_of_fields(fields: Mapping[str, Any], configured: OpponentSettings) -> O
 def roll_closes_takeback(opponent: OpponentSettings) -> bool:
     """Whether a roll closes the last play to a takeback: with a friend's board, where both
     boards make the dice and a roll made is never made again; against the computer a roll
-    taken back is harmless (docs/REMOTE.md, "Takebacks")."""
+    taken back is harmless (docs/REMOTE.md)."""
     return opponent.color is not None and opponent.remote is not None

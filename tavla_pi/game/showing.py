@@ -20,10 +20,10 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.scoring import GameResult
 
 if TYPE_CHECKING:
-    from tavla_pi.game.referee import Referee
+    from tavla_pi.game.table import TableView
 
 
-def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
+def referee_view(referee: TableView, now: int, fixes: tuple[Fix, ...],
                  lights: TurnLights | None = None) -> GameView:
     """What the referee shows at ``now`` with these fixes, and these lights of the turn
     (None: the turn's own)."""
@@ -54,7 +54,7 @@ def referee_view(referee: Referee, now: int, fixes: tuple[Fix, ...],
     return GameView(**base)
 
 
-def tavli_fields(referee: Referee) -> dict[str, Any]:
+def tavli_fields(referee: TableView) -> dict[str, Any]:
     """The view's fields of the tavli match: the game now, its pins, Fevga's first checker."""
     tavli, position = referee.tavli, referee.game_position()
     pinned = Pins({at: Color(c) for at, c in position.board()["pinned"].items()}

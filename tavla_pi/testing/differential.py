@@ -1,4 +1,4 @@
-"""The differential check (issue 37): the referee's state equals the fold of its journal.
+"""The differential check: the referee's state equals the fold of its journal.
 
 After every call that emits events, :class:`RunningFold` folds those events (as the
 journal writes and reads them back) on top of the ones before, and :func:`differences`

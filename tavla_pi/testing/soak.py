@@ -358,7 +358,7 @@ class Session:
         self.events: list[Event] = []
         self.match: SoakMatch[Any] = match_of(self.settings)
         self.differential = Differential.of(self.runner.referee)
-        """The referee's state against the fold of its journal so far (issue 37)."""
+        """The referee's state against the fold of its journal so far."""
         self.result = SessionResult(seed, match_length)
         self.counts = self.result.counts
         self.game = 0
