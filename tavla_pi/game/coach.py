@@ -30,6 +30,7 @@ from tavla_pi.engine.background import BackgroundEngine, Job
 from tavla_pi.engine.interface import EngineRequest, RankedPlay
 from tavla_pi.engine.levels import Level
 from tavla_pi.events.types import EventType
+from tavla_pi.game.rulings import Refused, Ruled, Ruling
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.reconcile import Verdict
@@ -49,12 +50,6 @@ WAIT_MS = 3000
 
 Step = tuple[str, str]
 """One movement of a hand: from -> to, as docs/CONTRACTS.md §1 locations of the mover."""
-
-
-class Emit(Protocol):
-    """How the coach hands an event to the referee."""
-
-    def __call__(self, kind: EventType, /, **fields: Any) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -190,14 +185,19 @@ class Coaching(Protocol):
         """DONE on ``play``: True to commit now."""
         ...
 
+    def said(self) -> list[Ruling]:
+        """What the coach said since it was last asked (a hint, a blunder warning, a hint
+        it cannot give), for the referee to write; then forgotten."""
+        ...
+
     def tick(self, now: int) -> VariantPlay | None:
         """Time passes: the play to commit now, if any."""
         ...
 
 
-def coach_for(engine: BackgroundEngine | None, settings: GameSettings, emit: Emit) -> Coaching:
+def coach_for(engine: BackgroundEngine | None, settings: GameSettings) -> Coaching:
     """The coach on ``engine``: a :class:`NoCoach` when there is none."""
-    return NoCoach(settings) if engine is None else Coach(engine, settings, emit)
+    return NoCoach(settings) if engine is None else Coach(engine, settings)
 
 
 class NoCoach:
@@ -233,6 +233,10 @@ class NoCoach:
         """Every DONE commits."""
         return True
 
+    def said(self) -> list[Ruling]:
+        """A coach without an engine says nothing."""
+        return []
+
     def tick(self, now: int) -> VariantPlay | None:
         """Nothing is held back."""
         return None
@@ -243,11 +247,11 @@ class Coach:
 
     gives_hints = True
 
-    def __init__(self, engine: BackgroundEngine, settings: GameSettings, emit: Emit) -> None:
+    def __init__(self, engine: BackgroundEngine, settings: GameSettings) -> None:
         self.engine = engine
         self.settings = settings
         self.wait_ms = WAIT_MS
-        self._emit = emit
+        self._said: list[Ruling] = []
         self._lesson: _Lesson | None = None
 
     # -- what stands now ------------------------------------------------------------------
@@ -368,6 +372,11 @@ class Coach:
                     play.notation)
         return play
 
+    def said(self) -> list[Ruling]:
+        """What the coach said since it was last asked, for the referee to write."""
+        said, self._said = self._said, []
+        return said
+
     # -- inside ---------------------------------------------------------------------------
 
     def _ask(self, lesson: _Lesson, now: int) -> None:
@@ -410,16 +419,15 @@ class Coach:
             if lesson.job is not None:
                 self._give_up(lesson)
             lesson.hint_due = None
-            self._emit(EventType.REJECTED, player=lesson.turn.mover.value,
-                       reason="no hint: the engine did not answer")
+            self._said.append(Refused("no hint: the engine did not answer", lesson.turn.mover))
 
     def _show_hint(self, lesson: _Lesson, now: int) -> None:
         assert lesson.ranking is not None
         turn, best = lesson.turn, lesson.ranking[:HINT_PLAYS]
         dice = (max(turn.dice), min(turn.dice))
         lesson.hint, lesson.hint_due = HintList(turn.mover, dice, tuple(best)), None
-        self._emit(EventType.HINT, player=turn.mover.value, dice=list(dice),
-                   plays=[ranked_fields(r) for r in best])
+        self._said.append(Ruled(EventType.HINT, {"player": turn.mover.value, "dice": list(dice),
+                                                 "plays": [ranked_fields(r) for r in best]}))
         self._light(lesson, best[0].play, now)
 
     def _judge(self, lesson: _Lesson, chosen: VariantPlay, now: int) -> bool:
@@ -438,8 +446,9 @@ class Coach:
             return False
         mover = lesson.turn.mover
         lesson.warning = BlunderWarning(mover, play, best.play, loss)
-        self._emit(EventType.BLUNDER_WARNING, player=mover.value, play=play.notation,
-                   best=best.play.notation, loss=round(loss, 4))
+        self._said.append(Ruled(EventType.BLUNDER_WARNING, {
+            "player": mover.value, "play": play.notation, "best": best.play.notation,
+            "loss": round(loss, 4)}))
         self._light(lesson, best.play, now)
         return True
 

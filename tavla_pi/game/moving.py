@@ -115,6 +115,7 @@ class Moving:
             return [Refused(f"{turn.mover.value} is moving")]
         elif role == "cube" and long and coach.gives_hints:
             coach.hint_pressed(now)
+            return coach.said()
         elif role == "cube":
             if not turn.cycle_candidate():
                 return [Refused("the cube is offered before rolling")]
@@ -128,15 +129,17 @@ class Moving:
         turn = self.turn
         if turn is None:
             return []
-        play = self.table.coach.tick(now)
+        coach = self.table.coach
+        play = coach.tick(now)
+        said = coach.said()
         if play is not None:
-            return self.commit(turn, play)
+            return [*said, *self.commit(turn, play)]
         if self.table.state.phase is not Phase.MOVING or turn.done_pending_since is None:
-            return []
+            return said
         if settled or now - turn.done_pending_since >= self.table.settings.done_settle_ms:
             turn.done_pending_since = None
-            return self._done(turn, now)
-        return []
+            return [*said, *self._done(turn, now)]
+        return said
 
     def pass_due(self, now: int) -> bool:
         """Whether the turn with no legal move passes now (then it is no longer due)."""
@@ -152,9 +155,10 @@ class Moving:
             turn.blink_until = now + self.table.settings.blink_ms
             hand = turn.mover if turn.seat_play is None else turn.mover.opponent
             return [Refused(turn.why_not_done(), hand)]
-        if turn.seat_play is None and not self.table.coach.may_commit(play, now):
-            return []
-        return self.commit(turn, play)
+        coach = self.table.coach
+        if turn.seat_play is None and not coach.may_commit(play, now):
+            return coach.said()
+        return [*coach.said(), *self.commit(turn, play)]
 
     def commit(self, turn: Turn, play: VariantPlay) -> list[Ruling]:
         """The ``played`` that commits ``play`` of any game; the play stays open to a

@@ -83,7 +83,7 @@ class Referee(TableView):
         self._settings = settings
         self.dice = dice
         self.engine = engine
-        self.coach = coach_for(engine, settings, self._emit)
+        self.coach = coach_for(engine, settings)
         self.wall: Clock = wall if wall is not None else WallClock()
         self.clocks = ClockDesk(settings.clock, self.wall)
         self.matches = MatchDesk(settings, Menu(settings.menu_confirm_ms, engine_missing, friends),
@@ -204,7 +204,7 @@ class Referee(TableView):
         given, replaces its engine (and the coach's).  A turn being moved starts afresh."""
         if engine is not None and engine is not self.engine:
             self.engine = engine
-            self.coach = coach_for(engine, self.settings, self._emit)
+            self.coach = coach_for(engine, self.settings)
         changed = opponent != self.settings.opponent
         self.settings = replace(self.settings, opponent=opponent)  # seats it when changed
         if not changed:
