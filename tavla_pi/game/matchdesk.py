@@ -60,6 +60,16 @@ class MatchDesk:
         return (replace(settings, opponent=opponent, variant=name),
                 Ruled(EventType.NEW_MATCH, fields))
 
+    def resumed(self, state: State, settings: GameSettings) -> GameSettings:
+        """The settings of the match a resumed ``state`` plays (its game, its opponent
+        when its ``new_match`` named one), the next match's too."""
+        self.next_variant = state.tavli.name
+        settings = replace(settings, variant=state.tavli.name)
+        if state.opponent is None:
+            return settings
+        self.next_opponent = state.opponent
+        return replace(settings, opponent=state.opponent)
+
     def choose_opponent(self, opponent: OpponentSettings, state: State,
                         settings: GameSettings) -> bool:
         """The next match's opponent; True when a new match starts at once (set up for

@@ -22,7 +22,7 @@ hints and warnings through the same events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -40,10 +40,11 @@ from tavla_pi.game.matchdesk import MatchDesk
 from tavla_pi.game.menu import Menu
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
+from tavla_pi.game.presses import Presses
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import fresh
-from tavla_pi.game.rulings import Pressed, Refused, Ruled, Ruling, Synced, owed
-from tavla_pi.game.seatdesk import SeatDesk, thrown
+from tavla_pi.game.rulings import Passed, Pressed, Refused, Ruled, Ruling, Synced, owed
+from tavla_pi.game.seatdesk import SeatDesk
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.table import TableView
@@ -97,6 +98,7 @@ class Referee(TableView):
         self.seat = seat_for(settings.opponent, engine)
         self.moving = Moving(self)
         self.seats = SeatDesk(self)
+        self.presses = Presses(self)
         self._out: list[Event] = []
         self._now = 0
         self._entered: Phase | None = self.state.phase  # the phase the hooks last entered
@@ -148,20 +150,16 @@ class Referee(TableView):
         elif role == "cube" and not long and self.menu.armed(now):
             refused = self.matches.menu_clock(self.settings.match_length, now)
             self._carry_out([] if refused is None else [refused], Color(color))
-        elif self.seat.refuses(Color(color), self.phase):
-            theirs = self.seat.plays(Color(color))
-            self._reject(Color(color), f"{self.seat.name} plays {color}" if theirs
-                         else "the dice are on their way")
         else:
-            self._player_button(Color(color), role, long=long)
+            self._carry_out(self.presses.by_hand(Color(color), role, now, long=long),
+                            Color(color))
         return self._flush()
 
     def tick(self, now: int, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._begin(now)
         self._carry_out(self.moving.tick(now, settled=settled))
-        if self.moving.pass_due(now):
-            self._pass_turn()
+        self._carry_out([Passed()] if self.moving.pass_due(now) else [])
         while (action := self.seat.update(self, now)) is not None:
             color = self.seat.color
             assert color is not None  # only a seat that plays a colour decides
@@ -187,11 +185,7 @@ class Referee(TableView):
         """
         self._now = now
         self.state = self.clocks.resumed(state, now)
-        self.settings = replace(self.settings, variant=state.tavli.name)
-        self.matches.next_variant = state.tavli.name
-        if state.opponent is not None:
-            self.settings = replace(self.settings, opponent=state.opponent)
-            self.matches.next_opponent = state.opponent
+        self.settings = self.matches.resumed(state, self.settings)
         self.resign, self.sync_fixes = ResignDesk(state.resign_declined), ()
         self._entered, self.since_ms = state.phase, now
         self.resign.entered(state.phase)
@@ -225,27 +219,28 @@ class Referee(TableView):
     def choose_opponent(self, opponent: OpponentSettings, now: int) -> list[Event]:
         """The opponent of the next new match; at once while the board is set up for the
         first game of a match (a ``new_match`` in the new mode when the mode changes)."""
-        self._begin(now)
-        if self.matches.choose_opponent(opponent, self.state, self.settings):
-            self._new_match(self.match.match_length)
-        elif self.matches.first_setup(self.state):
-            self.settings = replace(self.settings, opponent=opponent)
-        return self._flush()
+        return self._choose(now, lambda: self.matches.choose_opponent(
+            opponent, self.state, self.settings), opponent)
 
     def choose_variant(self, variant: str, now: int) -> list[Event]:
         """The game of the next new match ("portes", "plakoto", "fevga", "tavli"); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
-        self._begin(now)
-        if self.matches.choose_variant(variant, self.state):
-            self._new_match(self.match.match_length)
-        return self._flush()
+        return self._choose(now, lambda: self.matches.choose_variant(variant, self.state))
 
     def choose_clock(self, rules: ClockRules | None, now: int) -> list[Event]:
         """The clock of the next new match (None: none; a money match has none); at once
         while the board is set up for the first game of a match (a ``new_match``)."""
+        return self._choose(now, lambda: self.matches.choose_clock(rules, self.state))
+
+    def _choose(self, now: int, chosen: Callable[[], bool],
+                opponent: OpponentSettings | None = None) -> list[Event]:
+        """A choice for the next match (``chosen``: whether it starts one now); a new
+        opponent in the same mode takes its seat at once while the board is set up."""
         self._begin(now)
-        if self.matches.choose_clock(rules, self.state):
+        if chosen():
             self._new_match(self.match.match_length)
+        elif opponent is not None and self.matches.first_setup(self.state):
+            self.settings = replace(self.settings, opponent=opponent)
         return self._flush()
 
     def _new_match(self, length: int, variant: str | None = None) -> None:
@@ -266,39 +261,6 @@ class Referee(TableView):
         self._write(Ruled(EventType.GAME_STARTED, {
             "position_id": start.with_on_roll(match.on_roll).position_id(),
             "match_id": match.match_id(), "variant": self.tavli.variant}))
-
-    def _player_button(self, color: Color, role: str, *, long: bool) -> None:
-        phase = self.phase
-        if phase is Phase.OPENING and role == "roll":
-            if not self.seat.ask_roll(self._now):
-                self._carry_out(thrown(self.state, (self.dice.roll_one(), self.dice.roll_one())))
-        elif phase is Phase.AWAIT_ROLL:
-            gesture = self.offers.resign_gesture(color, role, long) \
-                if self.offers.may_resign else None
-            self._carry_out([gesture] if gesture is not None else self._await_roll(color, role),
-                            color)
-        elif phase is Phase.DOUBLE_OFFERED:
-            self._carry_out([self.offers.answer_double(color, role, long)], color)
-        elif phase is Phase.RESIGN_OFFERED:
-            self._carry_out([self.offers.answer_resignation(color, accept=role == "roll")], color)
-        elif phase is Phase.MOVING and self.moving.turn is not None:
-            self._carry_out(self.moving.press(color, role, self._now, long=long), color)
-        elif phase is Phase.NO_MOVE and role == "roll":
-            self._pass_turn()
-            if color is self.match.on_roll:
-                self._carry_out(self._await_roll(color, role), color)
-        else:
-            self._reject(color, f"{role.upper()} does nothing now ({phase.value})")
-
-    def _await_roll(self, color: Color, role: str) -> list[Ruling]:
-        """A press before the roll: the cube offered, or the dice rolled."""
-        if color is not self.match.on_roll:
-            return [Refused(f"it is {self.match.on_roll.value}'s turn")]
-        if role == "cube":
-            return [self.offers.double(color)]
-        if self.seat.ask_roll(self._now):
-            return []  # the seat makes the dice: they come as its Throws
-        return thrown(self.state, self.dice.roll())
 
     def _pass_turn(self) -> None:
         """The turn with no legal move passes: the one step without an event."""
@@ -337,8 +299,11 @@ class Referee(TableView):
             elif isinstance(ruling, Ruled):
                 self._write(ruling)
             elif isinstance(ruling, Pressed):
-                assert player is not None  # the seat's own button
-                self._player_button(player, ruling.role, long=ruling.long)
+                assert player is not None  # the seat's own button, or the hand's again
+                self._carry_out(self.presses.rule(player, ruling.role, self._now,
+                                                  long=ruling.long), player)
+            elif isinstance(ruling, Passed):
+                self._pass_turn()
             elif isinstance(ruling, Synced):
                 self._report_sync(ruling.fixes)
 

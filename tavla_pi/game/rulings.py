@@ -56,7 +56,12 @@ class Synced:
     fixes: tuple[Fix, ...]
 
 
-Ruling = Refused | Ruled | Shown | Pressed | Synced
+@dataclass(frozen=True)
+class Passed:
+    """The turn with no legal move passes now (the one step without an event)."""
+
+
+Ruling = Refused | Ruled | Shown | Pressed | Synced | Passed
 """What an offer, an answer to one, or a part's decision leads to."""
 
 
