@@ -33,6 +33,7 @@ from tavla_pi.game.matchclock import (
     ClockRules,
 )
 from tavla_pi.game.players import MAX_NAME_CHARS, PlayerNames, is_name
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.remote.settings import Broker, NetworkSettings
@@ -396,7 +397,7 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
     variant = values.get("variant", variants.DEFAULT)
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
-    if not computer_may_play(variant) and opponent.color is not None and opponent.remote is None:
+    if not computer_may_play(variant) and seating(opponent).engine_color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {variant!r}")
     return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, speech=speech,

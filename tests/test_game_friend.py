@@ -4,7 +4,6 @@ are refused without changing anything; the dice of a remote match come from the 
 from __future__ import annotations
 
 from tavla_pi.events.event import Event
-from tavla_pi.game.computer import seat_for
 from tavla_pi.game.friend import (
     WAITS,
     FriendCube,
@@ -16,6 +15,8 @@ from tavla_pi.game.friend import (
     fit,
 )
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.seat import seat_for
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
@@ -63,7 +64,7 @@ def test_a_configured_friends_board_takes_the_seat_and_its_colours_buttons_do_no
     seat = seat_for(FRIEND, None)
     assert isinstance(seat, FriendSeat) and seat.color is B
     assert seat.refuses(B, Phase.AWAIT_ROLL) and not seat.refuses(W, Phase.AWAIT_ROLL)
-    assert FRIEND.computer is None
+    assert seating(FRIEND).engine_color is None  # the computer plays nobody
     referee = referee_at(B)
     events = referee.on_button("black.roll", long=False, now=5)
     assert kinds(events) == ["rejected"] and "izmir plays black" in events[0]["reason"]

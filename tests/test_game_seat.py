@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.engine import BackgroundEngine
-from tavla_pi.game.computer import Computer, seat_for
+from tavla_pi.game.computer import Computer
+from tavla_pi.game.deciding import HandSeat, Seat
 from tavla_pi.game.referee import Referee
-from tavla_pi.game.seat import HandSeat, Seat
+from tavla_pi.game.seat import seat_for
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color

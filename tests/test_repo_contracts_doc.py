@@ -353,18 +353,17 @@ def _call(node: ast.Call, bound: dict[str, ast.expr]) -> Iterator[tuple[str, set
 
 
 def _returned_dicts() -> dict[str, list[ast.expr]]:
-    """Each package function (by its name, where only one has it) whose every ``return``
-    gives a dict (or one of two): the dicts it returns."""
-    found: dict[str, list[list[ast.expr]]] = {}
+    """Each package function (by its name) whose every ``return``, in every function of
+    that name, gives a dict, one of two, or such a call: what they return."""
+    found: dict[str, list[ast.expr]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef):
                 values = [r.value for r in ast.walk(node)
                           if isinstance(r, ast.Return) and r.value is not None]
-                found.setdefault(node.name, []).append(values)
-    return {name: defs[0] for name, defs in found.items()
-            if len(defs) == 1 and defs[0]
-            and all(isinstance(v, ast.Dict | ast.IfExp) for v in defs[0])}
+                found.setdefault(node.name, []).extend(values or [ast.Constant(None)])
+    return {name: values for name, values in found.items()
+            if all(isinstance(v, ast.Dict | ast.IfExp | ast.Call) for v in values)}
 
 
 RETURNED_DICTS = _returned_dicts()

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tavla_pi.clock import Clock
 from tavla_pi.engine import BackgroundEngine, GnubgEngine
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 
 log = logging.getLogger("tavla_pi.daemon")
@@ -38,7 +39,8 @@ def open_engine(opponent: OpponentSettings, state_dir: Path, clock: Clock,
     gnubg = GnubgEngine.launch(state_dir / PREFS_DIR, program, timeout_s=GNUBG_TIMEOUT_S)
     engine = BackgroundEngine(gnubg, clock, deadline_ms=DECISION_DEADLINE_MS)
     engine.start()
-    if opponent.computer is not None:
-        log.info("the computer plays %s at level %s (%s)", opponent.computer.value,
+    computer = seating(opponent).engine_color
+    if computer is not None:
+        log.info("the computer plays %s at level %s (%s)", computer.value,
                  opponent.level.value, program)
     return engine

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from tavla_pi.config import Config
 from tavla_pi.events.event import Event
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.remote.audit import verify_rolls
 from tavla_pi.remote.broadcast import Broadcast
@@ -31,7 +32,7 @@ log = logging.getLogger("tavla_pi.daemon")
 def friends_of(config: Config) -> tuple[OpponentSettings, ...]:
     """The friends' boards the MENU and the page offer (the one the config names)."""
     opponent = config.opponent
-    return (opponent,) if opponent.remote is not None else ()
+    return (opponent,) if seating(opponent).friend is not None else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,18 +50,19 @@ def open_network(config: Config, events: Sequence[Event], stack: ExitStack) -> N
     opponent, network = config.opponent, config.network
     if network.broker is None or network.board is None:
         return Network()
-    friend = opponent.remote if opponent.color is not None else None
+    seat = seating(opponent)
+    friend = seat.friend
     if friend is None and not network.publish:
         return Network()
     link = Link(network, friend)
     stack.callback(link.close)
     remote = None
-    if friend is not None and opponent.color is not None:
+    if friend is not None and seat.color is not None:
         for problem in verify_rolls(events, network.board):
             log.warning("journal: the dice: %s", problem)
-        remote = RemoteGame(network.board, network.club, friend, opponent.color, link)
+        remote = RemoteGame(network.board, network.club, friend, seat.color, link)
         remote.load(events)
-        log.info("the board %s plays %s through %s as %s/%s", friend, opponent.color.value,
+        log.info("the board %s plays %s through %s as %s/%s", friend, seat.color.value,
                  network.broker, network.club, network.board)
     broadcast = Broadcast(network.board, link) if network.publish else None
     if broadcast is not None:

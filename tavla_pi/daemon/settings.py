@@ -39,6 +39,7 @@ from tavla_pi.daemon.speech import SpeechDesk
 from tavla_pi.errors import BadInputError, EngineError
 from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.menu import Mode
+from tavla_pi.game.seating import friend_boards, seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
@@ -82,13 +83,13 @@ class SettingsDesk:
         remote = changes.pop("remote", KEEP)
         chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
                              "color" in changes, friends(referee.menu.modes))
-        if not computer_may_play(variant) and chosen.color is not None:
-            who = "the computer" if chosen.remote is None else f"the board {chosen.remote}"
+        seat = seating(chosen)
+        if not computer_may_play(variant) and seat.portes_only:
             raise BadInputError(f"{WHERE}: variant",
-                                f"{who} plays Portes only, not {variant!r}: choose "
+                                f"{seat.who} plays Portes only, not {variant!r}: choose "
                                 "two players for it")
         missing = referee.menu.engine_missing
-        if "color" in changes and chosen.computer is not None and missing is not None:
+        if "color" in changes and seat.engine_color is not None and missing is not None:
             raise EngineError(missing)
         if self.core.failure is not None:
             raise StoppingError(f"{self.core.failure}: the daemon stops and resumes from "
@@ -133,7 +134,7 @@ def parse_clock(value: object, kept: ClockRules | None, match_length: int) -> Cl
 
 def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:
     """The friends' boards among the MENU's ``modes``: name -> the colour it plays."""
-    return {m.remote: m.color for m in modes if m.remote is not None and m.color is not None}
+    return friend_boards(m.seat for m in modes)
 
 
 def with_friend(chosen: OpponentSettings, remote: object, color_sent: bool,
@@ -143,7 +144,7 @@ def with_friend(chosen: OpponentSettings, remote: object, color_sent: bool,
     if remote is KEEP:  # a colour sent alone is the computer's (or two players)
         return replace(chosen, remote=None) if color_sent else chosen
     if remote is None:  # leaving a friend's board, no colour sent: two players
-        leaving = chosen.remote is not None and not color_sent
+        leaving = seating(chosen).friend is not None and not color_sent
         return replace(chosen, remote=None, color=None if leaving else chosen.color)
     if not isinstance(remote, str) or remote not in known:
         shown = ", ".join(f'"{name}"' for name in known) or "none is configured"

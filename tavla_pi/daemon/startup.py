@@ -39,6 +39,7 @@ from tavla_pi.errors import HardwareError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.events.journal import Journal
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.hal.backends import open_backend
@@ -159,9 +160,10 @@ def engine_missing(config: Config, engine: BackgroundEngine | None) -> str | Non
     there is no computer opponent, no hint and no review."""
     if engine is not None:
         return None
-    if config.opponent.computer is not None:
+    computer = seating(config.opponent).engine_color
+    if computer is not None:
         log.warning("[opponent] color = %s, but GNU Backgammon is not installed: %s",
-                    config.opponent.computer.value, NOT_INSTALLED)
+                    computer.value, NOT_INSTALLED)
     else:
         log.info("no computer opponent, no hints and no reviews: %s", NOT_INSTALLED)
     return NOT_INSTALLED

@@ -65,7 +65,7 @@ def resumed_turn(state: State, computer: Color | None) -> Turn | None:
 
 def resumed_undo(state: State, undoes: Callable[[Color], bool]) -> Undo | None:
     """The last play as a journal's state leaves it open to a takeback (``undoes``: whether
-    a play of that player's may be taken back, :meth:`~tavla_pi.game.seat.Seat.undoes`)."""
+    a play of that player's may be taken back, :meth:`~tavla_pi.game.deciding.Seat.undoes`)."""
     before = state.before_play
     if before is None or not undoes(before.match.on_roll):
         return None

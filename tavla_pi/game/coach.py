@@ -31,6 +31,7 @@ from tavla_pi.engine.interface import EngineRequest, RankedPlay
 from tavla_pi.engine.levels import Level
 from tavla_pi.events.types import EventType
 from tavla_pi.game.rulings import Refused, Ruled, Ruling
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.turn import Turn
 from tavla_pi.reconcile import Verdict
@@ -289,7 +290,7 @@ class Coach:
     def warns(self, mover: Color) -> bool:
         """Whether DONE is checked for ``mover``: the coach on, a human against the computer."""
         opponent = self.settings.opponent
-        computer = opponent.computer
+        computer = seating(opponent).engine_color
         return opponent.coach and computer is not None and mover is not computer
 
     # -- the referee's hooks ----------------------------------------------------------------

@@ -6,7 +6,7 @@ resign or not, then double or roll, before its roll; take or drop a double;
 accept or decline a resignation; the chequer play of its roll), if any.
 The question goes to the :class:`~tavla_pi.engine.BackgroundEngine` and is
 polled on later ticks, so the scan loop never waits; the answer comes back
-once, as the seat's action (:mod:`tavla_pi.game.seat`): the computer's button
+once, as the seat's action (:mod:`tavla_pi.game.deciding`): the computer's button
 press (:func:`press_for`), its resignation, or its play, which the referee has
 the hand carry out (:mod:`tavla_pi.game.carry`).  A decision that changes
 before its answer came (a takeback, a new match) withdraws its question.
@@ -17,7 +17,7 @@ deadline) never changes the game: the same question is asked again after
 ``trouble`` says why.  After that the computer gives that one decision up
 (:class:`GaveUp`): the hand makes it on the computer's buttons, as between two
 players, and the next decision is asked afresh.  Without an engine there is no
-computer: :func:`seat_for` seats a :class:`~tavla_pi.game.seat.HandSeat` and
+computer: :func:`~tavla_pi.game.seat.seat_for` seats a :class:`~tavla_pi.game.deciding.HandSeat` and
 the game is between two players.
 """
 
@@ -39,18 +39,15 @@ from tavla_pi.engine import (
 from tavla_pi.engine.interface import may_engine_double
 from tavla_pi.errors import TavlaError
 from tavla_pi.game.carry import Undo
-from tavla_pi.game.friend import FriendSeat
-from tavla_pi.game.resign import answer_due, offer_due, offer_to_make
-from tavla_pi.game.seat import (
+from tavla_pi.game.deciding import (
     AnswersResignation,
     Chooses,
-    HandSeat,
     OffersResignation,
     Press,
-    Seat,
     SeatAction,
     Table,
 )
+from tavla_pi.game.resign import answer_due, offer_due, offer_to_make
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
@@ -92,17 +89,6 @@ class GaveUp:
 
 ComputerAnswer = CubeAction | TakeDecision | ResignAnswer | Resignation | EnginePlay | GaveUp
 """What the computer's engine answers (or that it gave up), once per decision."""
-
-
-def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Seat:
-    """The seat of ``opponent``: the remote board it names, the computer on ``engine``,
-    or the hand at the board when the match is between two players or there is no
-    engine to play."""
-    if opponent.remote is not None and opponent.color is not None:
-        return FriendSeat(opponent.remote, opponent.color)
-    if engine is None or opponent.color is None:
-        return HandSeat()
-    return Computer(opponent, engine)
 
 
 class Computer:

@@ -20,8 +20,7 @@ from typing import Final
 
 from tavla_pi.events.types import EventType
 from tavla_pi.game.carry import Undo
-from tavla_pi.game.resign import answer_due
-from tavla_pi.game.seat import (
+from tavla_pi.game.deciding import (
     AnswersResignation,
     Chooses,
     KeepsPlay,
@@ -33,6 +32,7 @@ from tavla_pi.game.seat import (
     TakesBack,
     Throws,
 )
+from tavla_pi.game.resign import answer_due
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, Resignation

@@ -26,9 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tavla_pi.engine.levels import Level
+from tavla_pi.game.seating import Seating, seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavlimatch import MATCHES, computer_may_play
+from tavla_pi.rules.variants import DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,18 +41,20 @@ class Mode:
 
     color: Color | None = None
     level: Level = Level.EXPERT
-    variant: str = "portes"
+    variant: str = DEFAULT
     remote: str | None = None
 
     @classmethod
-    def of(cls, opponent: OpponentSettings, variant: str = "portes") -> Mode:
+    def of(cls, opponent: OpponentSettings, variant: str = DEFAULT) -> Mode:
         """The mode of ``opponent`` playing ``variant`` (the two-player modes of a game are
         one mode whatever the level kept for next time)."""
-        if opponent.color is None:
-            return cls(variant=variant)
-        if opponent.remote is not None:
-            return cls(opponent.color, remote=opponent.remote)
-        return cls(opponent.color, opponent.level, variant)
+        seat = seating(opponent)
+        return cls(seat.color, seat.level or Level.EXPERT, variant, seat.friend)
+
+    @property
+    def seat(self) -> Seating:
+        """Who plays in this mode (the seat as a value)."""
+        return seating(OpponentSettings(self.color, self.level, remote=self.remote))
 
     def apply(self, opponent: OpponentSettings) -> OpponentSettings:
         """``opponent`` in this mode (two players keep the level for the next time)."""
@@ -156,9 +160,9 @@ class Menu:
         modes = self.modes
         at = modes.index(mode.key) if mode.key in modes else 0
         following = modes[(at + 1) % len(modes)]
-        computer = following.color is not None and following.remote is None
+        computer = following.seat.engine_color is not None
         if self.engine_missing is not None and computer:
             self.notice = self.engine_missing  # past the computer: Portes, or the next game
-            mine = mode.color is not None and mode.remote is None
+            mine = mode.seat.engine_color is not None
             following = Mode() if mine else Mode(variant=GREEK_GAMES[0])
         return following

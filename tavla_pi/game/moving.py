@@ -15,8 +15,8 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coaching
+from tavla_pi.game.deciding import Seat
 from tavla_pi.game.rulings import Refused, Ruled, Ruling, Synced
-from tavla_pi.game.seat import Seat
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import high_first

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from tavla_pi.game.deciding import Seat
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
 from tavla_pi.game.rulings import Passed, Pressed, Refused, Ruling
-from tavla_pi.game.seat import Seat
 from tavla_pi.game.seatdesk import thrown
 from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase

@@ -15,7 +15,7 @@ The referee holds its parts, each of which rules and returns what to write
 (:mod:`tavla_pi.game.offers`), the turn being moved (:mod:`tavla_pi.game.moving`),
 the tournament clock (:mod:`tavla_pi.game.clockdesk`, docs/CLOCK.md), the next match
 and MENU (:mod:`tavla_pi.game.matchdesk`), and the seat: whoever decides for the
-colour the hand does not play (:mod:`tavla_pi.game.seat`; its actions ruled by
+colour the hand does not play (:mod:`tavla_pi.game.seat`, :mod:`tavla_pi.game.deciding`; ruled by
 :mod:`tavla_pi.game.seatdesk`).  The coach (:mod:`tavla_pi.game.coach`) says its
 hints and warnings through the same events.
 """
@@ -33,7 +33,6 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.coach import coach_for
-from tavla_pi.game.computer import seat_for
 from tavla_pi.game.fold import pass_turn, push
 from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.matchdesk import MatchDesk
@@ -44,6 +43,7 @@ from tavla_pi.game.presses import Presses
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import fresh
 from tavla_pi.game.rulings import Passed, Pressed, Refused, Ruled, Ruling, Synced, owed
+from tavla_pi.game.seat import seat_for
 from tavla_pi.game.seatdesk import SeatDesk
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.state import State
@@ -57,6 +57,7 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import DiceSource
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.position import Position
+from tavla_pi.rules.variants import DEFAULT
 
 REENTERS = frozenset({EventType.NEW_MATCH, EventType.GAME_STARTED, EventType.TAKEBACK})
 """Events after which the phase is entered anew even when it is the same."""
@@ -173,7 +174,7 @@ class Referee(TableView):
         self.moving.turn, self.sync_fixes = None, ()
         self._write(Ruled(EventType.GAME_STARTED, {
             "position_id": position.position_id(), "match_id": match.match_id(),
-            "variant": "portes"}))
+            "variant": DEFAULT}))
         return self._flush()
 
     def resume(self, state: State, now: int) -> None:

@@ -15,12 +15,12 @@ from tavla_pi.rules.portes import PortesPosition
 from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
-from tavla_pi.rules.variants import variant
+from tavla_pi.rules.variants import DEFAULT, variant
 
 
 def new_tavli(fold: Folding, event: Event) -> TavliMatch:
     """The tavli match a ``new_match`` begins (its ``variant``; none: Portes)."""
-    name = event.fields.get("variant", "portes")
+    name = event.fields.get("variant", DEFAULT)
     return TavliMatch.new(str(name), int(event["match_length"]), fold.settings.tavli)
 
 
@@ -28,7 +28,7 @@ def started(fold: Folding, event: Event, position: Position) -> VariantPosition:
     """The game a ``game_started`` begins, its committed position: the match's game on
     its start, or a ``load`` of any position, which only GNU Backgammon's Position ID
     can say (it makes the match one of Portes)."""
-    name, match = event.fields.get("variant", "portes"), fold.match
+    name, match = event.fields.get("variant", DEFAULT), fold.match
     tavli = replace(fold.state.tavli, length=match.match_length, score=match.score)
     fold.set(tavli=tavli)  # the Match ID says the length and the score
     start = variant(name).start(match.on_roll)

@@ -1,253 +1,47 @@
-"""Seats: whoever decides for a colour besides the hand at the board.
+"""The seat's factory and its one encoding in the journal.
 
-The referee asks its seat every tick what it decides (:meth:`Seat.update`)
-and carries the answer out as a :data:`SeatAction`: a press of the seat's own
-button, a resignation offered or answered, or the play it chose, which the
-hand at the board carries out from -> to (:mod:`tavla_pi.game.carry`).  The
-computer (:class:`~tavla_pi.game.computer.Computer`) is one seat; a
-:class:`HandSeat` is the match between two players at the board, where the
-hand decides for both colours; the remote board (:class:`~tavla_pi.game.friend.FriendSeat`)
-is the third, whose seat also makes the dice (:meth:`Seat.ask_roll`).
+:func:`seat_for` makes the seat that decides for the seat value
+(:data:`~tavla_pi.game.seating.Seating`): the hand between two players, the computer
+on its engine, the friend's board (:mod:`tavla_pi.game.deciding`).  A ``new_match``
+names the seat in one encoding (:func:`seat_fields`) that the journal's fold reads in
+one place (:func:`seat_of_fields`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from dataclasses import replace
+from typing import Any
 
+from tavla_pi.engine.background import BackgroundEngine
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import RefusedEventError
-from tavla_pi.events.types import EventType
-from tavla_pi.game.carry import Undo
-from tavla_pi.game.matchclock import MatchClock
-from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.settings import GameSettings, OpponentSettings
-from tavla_pi.game.turn import Turn
-from tavla_pi.game.view import Phase
+from tavla_pi.game.computer import Computer
+from tavla_pi.game.deciding import HandSeat, Seat
+from tavla_pi.game.friend import FriendSeat
+from tavla_pi.game.seating import ComputerPlays, FriendPlays, seating
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.match import MatchState, Resignation
-from tavla_pi.rules.play import Play
-from tavla_pi.rules.position import Position
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
-class Table(Protocol):
-    """What a seat reads of the game (the referee's state)."""
-
-    @property
-    def phase(self) -> Phase:
-        """The game's phase (the referee's state)."""
-        ...
-
-    @property
-    def match(self) -> MatchState:
-        """The game's match (the referee's state)."""
-        ...
-
-    resign: ResignDesk
-
-    @property
-    def settings(self) -> GameSettings:
-        """The match's settings."""
-        ...
-
-    @property
-    def turn(self) -> Turn | None:
-        """The turn being moved (the referee's)."""
-        ...
-    @property
-    def clock(self) -> MatchClock | None:
-        """The game's clock (the referee's state)."""
-        ...
-
-    @property
-    def undo(self) -> Undo | None:
-        """The last play while it may be taken back."""
-        ...
-
-    def position(self) -> Position:
-        """The committed position from the side of the player on roll."""
-        ...
-
-
-@dataclass(frozen=True)
-class Press:
-    """The seat presses its own button ``role`` (``roll``, ``cube``), long or short."""
-
-    role: str
-    long: bool = False
-
-
-@dataclass(frozen=True)
-class OffersResignation:
-    """The seat offers to resign ``level`` before its roll."""
-
-    level: Resignation
-
-
-@dataclass(frozen=True)
-class AnswersResignation:
-    """The seat accepts (or declines) the resignation on offer."""
-
-    accept: bool
-
-
-@dataclass(frozen=True)
-class Chooses:
-    """The seat's play of the roll being moved, for the hand to carry out; None: the
-    hand plays the roll itself.  ``kind``: the event that shows it (the computer's
-    ``engine_play``, the remote board's ``remote_play``)."""
-
-    play: Play | None
-    kind: EventType = EventType.ENGINE_PLAY
-
-
-@dataclass(frozen=True)
-class Throws:
-    """The dice of the roll the seat was asked for (:meth:`Seat.ask_roll`): an opening
-    throw (white's die, black's die) or the roll of the player on roll."""
-
-    dice: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class LosesOnTime:
-    """The seat's player's flag fell on the tournament clock its own board runs (a
-    friend's board): the match is lost (docs/CLOCK.md)."""
-
-
-@dataclass(frozen=True)
-class TakesBack:
-    """The last play is taken back (:attr:`Table.undo`): the friend's, at its board's
-    word, or this board's, once the friend's board let it."""
-
-
-@dataclass(frozen=True)
-class KeepsPlay:
-    """The friend's board declined this board's takeback (the friend's turn had begun):
-    the play stands, and the board is to be put back to it."""
-
-
-SeatAction = (Press | OffersResignation | AnswersResignation | Chooses | Throws | LosesOnTime
-              | TakesBack | KeepsPlay)
-"""What a seat decides, once per decision."""
-
-
-class Seat(Protocol):
-    """Whoever decides for the colour the hand at the board does not play."""
-
-    @property
-    def name(self) -> str:
-        """Who the seat is, as a refused press names it ("the computer")."""
-        ...
-
-    @property
-    def color(self) -> Color | None:
-        """The colour the seat plays (None: the hand plays both)."""
-        ...
-
-    @property
-    def trouble(self) -> str | None:
-        """Why the seat cannot decide now (None while it can)."""
-        ...
-
-    def undoes(self, player: Color) -> bool:
-        """Whether a play of ``player``'s may be taken back until the other side moves
-        (against the computer, the human's; with a friend's board, either's)."""
-        ...
-
-    def ask_takeback(self, undo: Undo) -> bool:
-        """The board shows the hand's last play taken back: True when the seat must agree
-        first (it answers with :class:`TakesBack`), False to take it back now."""
-        ...
-
-    @property
-    def thinking(self) -> bool:
-        """True while the seat weighs a decision (the view shows it)."""
-        ...
-
-    @property
-    def pending(self) -> bool:
-        """True while the seat's decision waits on time."""
-        ...
-
-    def plays(self, color: Color) -> bool:
-        """Whether the seat decides for ``color``."""
-        ...
-
-    def refuses(self, color: Color, phase: Phase) -> bool:
-        """Whether a press of ``color``'s button by the hand is refused in ``phase``."""
-        ...
-
-    def update(self, table: Table, now: int) -> SeatAction | None:
-        """The seat's next decision at ``table``, once it is made."""
-        ...
-
-    def ask_roll(self, now: int) -> bool:
-        """The hand asks for a roll: True when the seat makes the dice (they come later as
-        :class:`Throws`), False when the board's own dice roll them now."""
-        ...
-
-    def withdraw(self) -> None:
-        """Forget the decision under way (the game moved on)."""
-        ...
-
-    def wait(self, timeout_s: float) -> bool:
-        """Block until the decision under way is made (replay and tests); False on timeout."""
-        ...
-
-
-class HandSeat:
-    """Two players at the board: the hand decides for both colours."""
-
-    name = "the hand"
-    color: Color | None = None
-    trouble: str | None = None
-    thinking = False
-    pending = False
-
-    def plays(self, color: Color) -> bool:
-        """The hand plays every colour."""
-        return False
-
-    def undoes(self, player: Color) -> bool:
-        """Two players at the board agree on a takeback without it."""
-        return False
-
-    def ask_takeback(self, undo: Undo) -> bool:
-        """Never asked (no play is left open to a takeback)."""
-        return False
-
-    def refuses(self, color: Color, phase: Phase) -> bool:
-        """Every press is the hand's."""
-        return False
-
-    def update(self, table: Table, now: int) -> SeatAction | None:
-        """Nothing to decide."""
-        return None
-
-    def ask_roll(self, now: int) -> bool:
-        """The board's dice roll."""
-        return False
-
-    def withdraw(self) -> None:
-        """Nothing under way."""
-
-    def wait(self, timeout_s: float) -> bool:
-        """Nothing under way."""
-        return True
+def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Seat:
+    """The seat that decides for ``opponent`` (the factory): the hand between two players
+    or with no engine to play, the computer on ``engine``, or the friend's board."""
+    match seating(opponent):
+        case FriendPlays(color=color, friend=friend):
+            return FriendSeat(friend, color)
+        case ComputerPlays() if engine is not None:
+            return Computer(opponent, engine)
+        case _:
+            return HandSeat()
 
 
 def seat_fields(opponent: OpponentSettings, tavli: TavliMatch) -> dict[str, Any]:
     """The seat as a ``new_match`` names it (its one encoding): the friend's board's
     colour and name, the computer's colour and level, or nothing for two players (with
     the match's game when it is not Portes: only two players play the others)."""
-    if opponent.color is not None and opponent.remote is not None:
-        return {"opponent": opponent.color.value, "remote": opponent.remote}
-    if opponent.color is not None:
-        return {"opponent": opponent.color.value, "level": opponent.level.value}
-    return {} if tavli.is_backgammon else {"variant": tavli.name}
+    return seating(opponent).new_match_fields(tavli)
 
 
 def seat_of_fields(fields: Mapping[str, Any], configured: OpponentSettings) -> OpponentSettings:
@@ -271,4 +65,4 @@ def roll_closes_takeback(opponent: OpponentSettings) -> bool:
     """Whether a roll closes the last play to a takeback: with a friend's board, where both
     boards make the dice and a roll made is never made again; against the computer a roll
     taken back is harmless (docs/REMOTE.md)."""
-    return opponent.color is not None and opponent.remote is not None
+    return seating(opponent).friend is not None

@@ -1,6 +1,6 @@
 """The seat's decisions as rulings: what the referee writes for each (:class:`SeatDesk`).
 
-The seat (:mod:`tavla_pi.game.seat`) decides for the colour the hand does not play;
+The seat (:mod:`tavla_pi.game.deciding`) decides for the colour the hand does not play;
 each of its actions becomes the rulings the referee carries out in one place: a press
 of the seat's own button, an offer or an answer the offers rule on, the dice it made,
 its play (written, then carried out by hand), a takeback, a flag fall on its board.
@@ -14,10 +14,7 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.clockdesk import ClockDesk
-from tavla_pi.game.moving import Moving
-from tavla_pi.game.offers import Offers
-from tavla_pi.game.rulings import Pressed, Ruled, Ruling, Synced
-from tavla_pi.game.seat import (
+from tavla_pi.game.deciding import (
     AnswersResignation,
     Chooses,
     KeepsPlay,
@@ -29,6 +26,9 @@ from tavla_pi.game.seat import (
     TakesBack,
     Throws,
 )
+from tavla_pi.game.moving import Moving
+from tavla_pi.game.offers import Offers
+from tavla_pi.game.rulings import Pressed, Ruled, Ruling, Synced
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import high_first
 from tavla_pi.game.turn import Turn

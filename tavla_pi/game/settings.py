@@ -9,6 +9,7 @@ from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchRules
 from tavla_pi.rules.tavlimatch import TavliRules
+from tavla_pi.rules.variants import DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +32,6 @@ class OpponentSettings:
     seed: int = 0
     remote: str | None = None
 
-    @property
-    def computer(self) -> Color | None:
-        """The colour the computer plays (None: nobody, a friend's board included)."""
-        return self.color if self.remote is None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +52,7 @@ class GameSettings:
     """
 
     match_length: int = 0
-    variant: str = "portes"
+    variant: str = DEFAULT
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)

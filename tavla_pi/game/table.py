@@ -16,12 +16,12 @@ from tavla_pi.decode.observation import Observation
 from tavla_pi.game import carry
 from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.coach import Coaching
+from tavla_pi.game.deciding import Seat
 from tavla_pi.game.matchclock import ClockRules, MatchClock
 from tavla_pi.game.matchdesk import MatchDesk
 from tavla_pi.game.menu import Menu
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.resign import ResignDesk
-from tavla_pi.game.seat import Seat
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.state import State
@@ -138,7 +138,7 @@ class TableView:
 
     def position(self) -> Position:
         """GNU Backgammon's committed position from the side of the player on roll, for
-        the computer (the seat's :class:`~tavla_pi.game.seat.Table`); Portes only."""
+        the computer (the seat's :class:`~tavla_pi.game.deciding.Table`); Portes only."""
         return portes_only(self.game_position())
 
     def position_id(self) -> str:

@@ -14,6 +14,7 @@ from tavla_pi.game.menu import MenuView
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import Resignation
+from tavla_pi.rules.variants import DEFAULT
 
 
 class Phase(enum.Enum):
@@ -136,8 +137,8 @@ class GameView:
     seat_step: SeatStep | None = None
     seat_thinking: bool = False
     seat_trouble: str | None = None
-    variant: str = "portes"
-    match_variant: str = "portes"
+    variant: str = DEFAULT
+    match_variant: str = DEFAULT
     tavli_game: int = 1
     pinned: Mapping[str, Color] = field(default_factory=Pins)
     first_checker: str | None = None

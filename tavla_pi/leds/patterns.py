@@ -169,17 +169,17 @@ def menu(view: GameView) -> list[Light]:
     if view.menu is None:
         return []
     mode = view.menu.mode
-    if mode.color is None:
+    seat = mode.seat
+    if seat.color is None:
         lit = [Light(f"cube.owner.{c.value}", palette.player(c), waves.MENU) for c in Color]
         lit += [Light(f, palette.CUBE, waves.MENU) for f in tavli.match_leds(mode.variant)]
-    elif mode.remote is not None:
-        lit = [Light(f"cube.owner.{mode.color.value}", palette.player(mode.color), waves.MENU),
-               Light(f"cube.{CUBE_VALUES[-1]}", palette.CUBE, waves.MENU)]
     else:
-        colour = palette.player(mode.color)
-        lit = [Light(f"cube.owner.{mode.color.value}", colour, waves.MENU)]
-        lit += [Light(f"cube.{v}", colour, waves.MENU)
-                for v in CUBE_VALUES[:mode.level_number]]
+        colour = palette.player(seat.color)
+        lit = [Light(f"cube.owner.{seat.color.value}", colour, waves.MENU)]
+        levels = CUBE_VALUES[:mode.level_number] if seat.level is not None else ()
+        lit += [Light(f"cube.{v}", colour, waves.MENU) for v in levels]
+        if seat.friend is not None:  # the friend's board: the column's top
+            lit.append(Light(f"cube.{CUBE_VALUES[-1]}", palette.CUBE, waves.MENU))
     if view.menu.clock:
         lit += [Light(f"tray.{c.value}", palette.CUBE, waves.MENU) for c in Color]
     shown = {light.feature for light in lit}

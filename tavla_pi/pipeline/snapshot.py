@@ -129,10 +129,10 @@ def menu_state(view: MenuView | None) -> dict[str, Any] | None:
     or null."""
     if view is None:
         return None
-    color, remote = view.mode.color, view.mode.remote
-    computer = color is not None and remote is None
-    return {"opponent": color.value if color is not None else None,
-            "level": view.mode.level.value if computer else None, "remote": remote,
+    seat = view.mode.seat
+    return {"opponent": seat.color.value if seat.color is not None else None,
+            "level": seat.level.value if seat.level is not None else None,
+            "remote": seat.friend,
             "variant": view.mode.variant, "clock": view.clock, "notice": view.notice}
 
 

@@ -17,6 +17,7 @@ from tavla_pi.bounded import LimitError, parse_json, read_text
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
 from tavla_pi.game.matchclock import ClockRules
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.game.tavli import PORTES_ONLY
 from tavla_pi.hardware.pinmap import BUTTON_NAMES
@@ -189,7 +190,7 @@ def _setup(f: _Fields) -> Action:
     if variant is not None and variant not in MATCHES:
         raise f.fail("variant", "one of " + ", ".join(f'"{n}"' for n in MATCHES))
     if variant is not None and not computer_may_play(variant) and opponent is not None \
-            and opponent.color is not None:
+            and seating(opponent).portes_only:
         raise f.fail("opponent", f"null or absent: {PORTES_ONLY}")
     speech = _speech(f) if "speech" in f.data else None
     clock = _clock(f) if "clock" in f.data else None

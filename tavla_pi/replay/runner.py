@@ -34,6 +34,7 @@ from tavla_pi.engine import NOT_INSTALLED, BackgroundEngine, Engine, GnubgEngine
 from tavla_pi.errors import DiceError, EngineError, ScenarioError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.hal.sim.backend import SimBackend, open_sim_backend
 from tavla_pi.hal.sim.board import SimBoard, counts_of
@@ -142,7 +143,8 @@ class ScenarioRunner:
         self._given = None if isinstance(engine, BackgroundEngine) else engine
         self._prefs: tempfile.TemporaryDirectory[str] | None = None
         self.engine_wait_s = ENGINE_WAIT_S
-        playing = self.background() if running or settings.opponent.color is not None else None
+        computer = seating(settings.opponent).engine_color
+        playing = self.background() if running or computer is not None else None
         self.referee = Referee(settings, self.dice, engine=playing, wall=self.clock)
         calibration = calibrate([self.backend.board.scan() for _ in range(CALIBRATION_FRAMES)],
                                 pinmap)
@@ -218,7 +220,7 @@ class ScenarioRunner:
         for line in lines:
             action = line.action
             if isinstance(action, SetupAction) and action.opponent is not None \
-                    and action.opponent.color is not None:
+                    and seating(action.opponent).engine_color is not None:
                 try:
                     self.background()
                 except EngineError as exc:
@@ -295,7 +297,7 @@ class ScenarioRunner:
         self.pipeline.speech.set(SpeechSettings(enabled=True), language)
 
     def _set_opponent(self, opponent: OpponentSettings) -> None:
-        engine = self.background() if opponent.color is not None else None
+        engine = self.background() if seating(opponent).engine_color is not None else None
         self.referee.set_opponent(opponent, engine)
 
     def advance(self, ms: int) -> Iterator[Event]:
