@@ -257,6 +257,7 @@ def worst_step_ms(folder: Path, broadcast: Broadcast, turns: int) -> tuple[float
 
 
 @needs("mosquitto")
+@pytest.mark.alone  # times each scan: another test's work on the machine would be counted
 @pytest.mark.parametrize("trouble", ["down", "frozen"])
 def test_a_broker_down_or_frozen_never_delays_a_scan(
         tmp_path: Path, mosquitto: Mosquitto, trouble: str) -> None:

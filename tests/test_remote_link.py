@@ -148,6 +148,7 @@ def test_a_retained_sync_and_a_clean_goodbye_wait_for_a_board_that_comes_later(
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # times start() on the wall clock
 def test_a_broker_down_at_the_start_is_retried_with_one_warning(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="tavla_pi.remote")
