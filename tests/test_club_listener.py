@@ -13,7 +13,6 @@ import urllib.request
 from pathlib import Path
 
 from club_support import a_state, event_payload, state_payload, status_payload
-from mosquitto_support import Mosquitto, mosquitto
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
@@ -21,8 +20,8 @@ from programs import needs
 from tavla_pi.club.listener import ClubListener
 from tavla_pi.club.model import ClubModel
 from tavla_pi.remote.settings import NetworkSettings
+from tavla_pi.testing.mosquitto import Mosquitto
 
-__all__ = ["mosquitto"]  # the fixture, used by name
 pytestmark = needs("mosquitto")
 TIMEOUT_S = 10.0
 

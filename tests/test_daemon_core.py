@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, notify_socket, reset_logging
 
 from tavla_pi.config import Config, Listen
 from tavla_pi.daemon import service as service_module
@@ -25,6 +24,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import VirtualDaemon, notify_socket, reset_logging
 
 OPENING: list[dict[str, Any]] = [
     {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},

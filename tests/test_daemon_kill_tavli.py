@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_process import DaemonProcess
 from kill_support import DICE, SATURATED, KilledSession, killable_daemon
 
 from tavla_pi.rules import variant
 from tavla_pi.rules.tavli import VariantPlay
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 SEED = 12
 COMPARED = ("phase", "on_roll", "board", "dice", "dice_used", "score", "match_length",

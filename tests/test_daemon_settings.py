@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import reset_logging
 from gnubg_support import fake_gnubg
 from web_support import free_port
 
@@ -28,6 +27,7 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import reset_logging
 
 CONFIGURED = OpponentSettings(color=Color.WHITE, level=Level.ADVANCED, coach=False,
                               blunder_threshold=0.25)

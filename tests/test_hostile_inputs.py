@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +43,7 @@ from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import default_pinout_path, load_pinmap
 from tavla_pi.replay.actions import Action, parse_line, read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web import api as web_api
 from tavla_pi.web import server as http
 from tavla_pi.web.api import Api

@@ -19,7 +19,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from daemon_support import VirtualDaemon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from journal_support import DirectMatch, direct_match, played_with_menus, runner_actions
@@ -32,6 +31,7 @@ from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.restore import NOTES, restore, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.match import MatchRules
+from tavla_pi.testing.daemon import VirtualDaemon
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "journals"
 RULES = st.builds(MatchRules, crawford=st.booleans(), jacoby=st.booleans(),

@@ -20,15 +20,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from mosquitto_support import Mosquitto, mosquitto
 from programs import PROGRAMS, needs
 
 from tavla_pi.errors import ConfigError
 from tavla_pi.remote.link import QUEUE_BOUND, Arrival, Link, LinkChange, Received
 from tavla_pi.remote.messages import MAX_MESSAGE_BYTES
 from tavla_pi.remote.settings import Broker, NetworkSettings
+from tavla_pi.testing.mosquitto import Mosquitto
 
-__all__ = ["mosquitto"]  # the fixture, used by name
 pytestmark = needs("mosquitto")
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_S = 20.0

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 
 from tavla_pi.daemon import simstore
 from tavla_pi.events.hub import EventHub
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response, Stream
 

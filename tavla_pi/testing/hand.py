@@ -72,6 +72,19 @@ def location(point: int, color: Color) -> str:
     return str(point if color is Color.WHITE else 25 - point)
 
 
+def hand_moves(play: Play, color: Color) -> list[dict[str, Any]]:
+    """The moves of a hand carrying ``play`` out for ``color``: one single-die move at a
+    time, a hit blot put on the bar before the hitter arrives."""
+    actions: list[dict[str, Any]] = []
+    for frm, to, hit in play.moves:
+        if hit:
+            actions.append({"move": f"{location(to, color)}/bar",
+                            "color": color.opponent.value})
+        actions.append({"move": f"{location(frm, color)}/{location(to, color)}",
+                        "color": color.value})
+    return actions
+
+
 def done_button(color: Color) -> str:
     """The ROLL/DONE button of ``color``."""
     return f"{color.value}.roll"
