@@ -65,7 +65,7 @@ def test_nothing_is_seen_before_the_journal_has_it(tmp_path: Path) -> None:
 
 def test_status_lines_follow_the_game(tmp_path: Path) -> None:
     sock = notify_socket(tmp_path / "notify")
-    sock.setblocking(False)
+    sock.settimeout(0.0)  # non-blocking
 
     async def scenario() -> list[str]:
         daemon = VirtualDaemon(tmp_path / "state", notify=str(tmp_path / "notify"))
@@ -233,7 +233,7 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service_module, "HARDWARE_GRACE_MS", 0)
     sock = notify_socket(tmp_path / "notify")
-    sock.setblocking(False)
+    sock.settimeout(0.0)  # non-blocking
     opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(str(tmp_path / "notify")),
                          gnubg=None)
     opened.core.pipeline.backend.sensors = DeadSensors()

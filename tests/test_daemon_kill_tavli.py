@@ -48,7 +48,7 @@ class TavliSession(KilledSession):
         if self.kills[kind] < 3 or self.rng.random() < chance:
             self.kill(kind)
 
-    def new_game(self, first: bool) -> None:
+    def new_game(self, *, first: bool) -> None:
         """Set the board up for the game now; the opening roll or (later games) the
         previous winner's first roll comes with the first turn."""
         if not first:

@@ -22,7 +22,8 @@ def test_the_speech_table_is_read(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[speech]\nenabled = true\nlanguage = "tr"\nrate = 200\nvolume = 150\n'
                     'device = "plughw:1,0"\n', encoding="utf-8")
-    assert load_config(path).speech == SpeechSettings(True, "tr", 200, 150, "plughw:1,0")
+    assert load_config(path).speech == SpeechSettings(enabled=True, language="tr", rate=200,
+                                                 volume=150, device="plughw:1,0")
 
 
 @pytest.mark.parametrize(("text", "message"), [

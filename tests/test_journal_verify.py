@@ -73,7 +73,7 @@ Tamper = Callable[[list[Event]], tuple[list[Event], int, int]]
 events the trusted state must equal)."""
 
 
-def _index(events: list[Event], kind: str, last: bool = False) -> int:
+def _index(events: list[Event], kind: str, *, last: bool = False) -> int:
     found = [i for i, e in enumerate(events) if e.type == kind]
     return found[-1] if last else found[len(found) // 2]
 

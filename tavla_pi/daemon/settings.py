@@ -81,7 +81,7 @@ class SettingsDesk:
                             referee.match.match_length)
         remote = changes.pop("remote", KEEP)
         chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
-                             "color" in changes, friends(referee.menu.modes))
+                             color_sent="color" in changes, known=friends(referee.menu.modes))
         if not computer_may_play(variant) and chosen.color is not None:
             who = "the computer" if chosen.remote is None else f"the board {chosen.remote}"
             raise BadInputError(f"{WHERE}: variant",
@@ -136,7 +136,7 @@ def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:
     return {m.remote: m.color for m in modes if m.remote is not None and m.color is not None}
 
 
-def with_friend(chosen: OpponentSettings, remote: object, color_sent: bool,
+def with_friend(chosen: OpponentSettings, remote: object, *, color_sent: bool,
                 known: dict[str, Color]) -> OpponentSettings:
     """``chosen`` with the friend's board ``remote`` names (:data:`KEEP`: as it was, unless
     a ``color`` was sent); a BadInputError naming ``remote`` for a board not in ``known``."""

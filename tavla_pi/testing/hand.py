@@ -234,7 +234,7 @@ class TurnModel(Protocol):
         """The location of the mover's own ``point``."""
         ...
 
-    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
+    def orders(self, *, legal: bool) -> list[tuple[Single, ...]]:
         """Orders of the play's single moves (with ``legal``, each legal when made)."""
         ...
 
@@ -274,8 +274,8 @@ class PortesModel:
     def location(self, point: int) -> str:
         return location(point, self.mover)
 
-    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        return orders(self.play.position, self.play, legal)
+    def orders(self, *, legal: bool) -> list[tuple[Single, ...]]:
+        return orders(self.play.position, self.play, legal=legal)
 
     def move(self, frm: int, to: int) -> bool:
         self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
@@ -336,7 +336,7 @@ class _Turn:
         if h.chance(self.style.takeback):
             self._detour()
         legal = self.legal_order = not h.chance(self.style.any_order)
-        order = h.rng.choice(self.model.orders(legal) or self.model.orders(False))
+        order = h.rng.choice(self.model.orders(legal=legal) or self.model.orders(legal=False))
         h.tally["order_any" if not legal else "order_legal"] += 1
         last: list[Action] | None = None
         for chain in self._chains(order):

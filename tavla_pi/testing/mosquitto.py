@@ -61,9 +61,9 @@ class Mosquitto:
         self.conf = directory / "mosquitto.conf"
         self.log = directory / "mosquitto.log"
         self._process: subprocess.Popen[bytes] | None = None
-        self.conf.write_text(self._config(user, persistence))
+        self.conf.write_text(self._config(user, persistence=persistence))
 
-    def _config(self, user: tuple[str, str] | None, persistence: bool) -> str:
+    def _config(self, user: tuple[str, str] | None, *, persistence: bool) -> str:
         lines = [f"listener {self.port} {HOST}", "log_dest stderr", "log_type all"]
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to user mosquitto: no tmp dir for it
