@@ -18,9 +18,12 @@ $(STAMP): pyproject.toml
 test: lint unit
 
 ## quick: the inner loop: lint, type-check and every test not marked slow, on every core
-## (pytest-xdist; about a minute and a half on two cores)
+## (pytest-xdist; about a minute and a half on two cores), those marked alone apart
 quick: lint
-	$(BIN)/pytest -m "not slow" -n auto
+	@status=0; \
+	$(BIN)/pytest -m "alone and not slow" -n 0 || status=$$?; \
+	$(BIN)/pytest -m "not slow and not alone" -n auto || status=$$?; \
+	exit $$status
 
 ## lint: ruff and mypy --strict (bench and tools apart: each has a soak.py of its own)
 lint: $(STAMP)
@@ -29,10 +32,16 @@ lint: $(STAMP)
 	$(BIN)/mypy bench
 	$(BIN)/mypy tools
 
-## unit: every test, slow ones included; a test whose program (gnubg, chromium, ...) is
-## missing skips with one line (fails with TAVLA_REQUIRE_PROGRAMS=1, as in .ci/run)
+## unit: every test, slow ones included: first those marked alone (they time the scan loop
+## or a real process), one at a time; then the rest on every core (pytest-xdist), ending
+## with the 25 slowest.  Either run failing fails the target.  A test whose program
+## (gnubg, chromium, ...) is missing skips with one line (fails with
+## TAVLA_REQUIRE_PROGRAMS=1, as in .ci/run)
 unit: $(STAMP)
-	$(BIN)/pytest
+	@status=0; \
+	$(BIN)/pytest -m alone -n 0 || status=$$?; \
+	$(BIN)/pytest -m "not alone" -n auto --durations=25 || status=$$?; \
+	exit $$status
 
 ## sim: the whole product on a desktop: the simulated board, its page in the browser
 sim: $(STAMP)

@@ -1,7 +1,7 @@
 """A club night's load: many boards broadcasting whole games through one Mosquitto, and the
 club page's server (``tavla-pi club``, its own process) following them all.
 
-The games are real: a daemon's parts on the simulated board (tests/daemon_support.py,
+The games are real: a daemon's parts on the simulated board (tavla_pi/testing/daemon.py,
 on a virtual clock) play ``--games`` whole games of random legal plays, and every batch
 of events the daemon commits is recorded with the viewer's state after it, exactly as
 the daemon offers them to its broadcast.  Then ``--boards`` boards, each with its own
@@ -37,13 +37,9 @@ from typing import Any
 from tavla_pi.remote.broadcast import Broadcast
 from tavla_pi.remote.link import Link
 from tavla_pi.remote.settings import NetworkSettings
-
-# The tests' own daemon and broker: tests/ is put on the path here, where mypy bench does
-# not look (make lint checks these modules with the tests).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from broadcast_support import VirtualTable, play_turn, set_up  # type: ignore[import-not-found, unused-ignore]
-from daemon_support import VirtualDaemon  # type: ignore[import-not-found, unused-ignore]
-from mosquitto_support import Mosquitto  # type: ignore[import-not-found, unused-ignore]
+from tavla_pi.testing.broadcast import VirtualTable, play_turn, set_up
+from tavla_pi.testing.daemon import VirtualDaemon
+from tavla_pi.testing.mosquitto import Mosquitto
 
 AIM_P99_MS = 500.0
 AIM_CPU = 0.5
@@ -66,7 +62,7 @@ def record_games(games: int, seed: int, folder: Path) -> list[Batch]:
     """The batches a daemon offers its broadcast over ``games`` whole games."""
     daemon = VirtualDaemon(folder)
     recorder = Recorder()
-    daemon.core.broadcast = recorder
+    daemon.core.broadcast = recorder  # type: ignore[assignment]  # it stands where one goes
     table, rng = VirtualTable(daemon), random.Random(seed)
 
     async def play() -> None:

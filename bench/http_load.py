@@ -204,7 +204,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def report(latencies: list[float], statuses: Counter[str], load_result: dict[str, Any],
-           seconds: float, alive: bool) -> bool:
+           seconds: float, *, alive: bool) -> bool:
     """Print the figures; True when the aims are met."""
     p99 = percentile(latencies, 0.99)
     failed = sum(n for status, n in statuses.items() if status != "200")
@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
                 daemon.wait(10)
             except subprocess.TimeoutExpired:
                 daemon.kill()
-    return 0 if report(latencies, statuses, result, args.seconds, alive) else 1
+    return 0 if report(latencies, statuses, result, args.seconds, alive=alive) else 1
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 Starts a Mosquitto on a free port of 127.0.0.1 and two boards on the sim backend,
 ``athens`` (its player plays White) and ``izmir`` (Black), each the other's friend
-(tests/remote_support.py), and plays whole games of random legal plays (the choice
+(tavla_pi/testing/remote.py), and plays whole games of random legal plays (the choice
 seeded; the dice are the boards' own fair dice) through POST /api/sim.  For every
 play it times, on this process's wall clock, the other board's ``remote_play`` (the
 event that lights the first checker to move) as its event stream (GET /api/events,
@@ -37,12 +37,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.position import Position
-
-# The tests' own boards and broker: tests/ is put on the path here, where mypy bench does
-# not look (make lint checks these modules with the tests).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from mosquitto_support import Mosquitto  # type: ignore[import-not-found, unused-ignore]
-from remote_support import TIMEOUT_S, Board, Pair  # type: ignore[import-not-found, unused-ignore]
+from tavla_pi.testing.mosquitto import Mosquitto
+from tavla_pi.testing.remote import BOARD_TIMEOUT_S, FriendBoard, Pair
 
 AIM_MS = 250.0
 """The p99 from DONE to the lit first checker on the other board should stay under."""
@@ -55,7 +51,7 @@ TURN_PHASES = ("await_roll", "moving", "no_move", "game_over", "match_over")
 class Stream:
     """One board's events as GET /api/events pushes them, each with its wall time."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: FriendBoard) -> None:
         self.name = board.name
         self._conn = http.client.HTTPConnection("127.0.0.1", board.daemon.port)
         self._conn.request("GET", "/api/events")
@@ -75,12 +71,12 @@ class Stream:
 
     def next(self, kind: str) -> float:
         """The wall time at which the next event of type ``kind`` came."""
-        deadline = time.perf_counter() + TIMEOUT_S
+        deadline = time.perf_counter() + BOARD_TIMEOUT_S
         while True:
             try:
                 at, event = self._arrived.get(timeout=max(deadline - time.perf_counter(), 0))
             except queue.Empty:
-                raise TimeoutError(f"{self.name}: no {kind} in {TIMEOUT_S} s") from None
+                raise TimeoutError(f"{self.name}: no {kind} in {BOARD_TIMEOUT_S} s") from None
             if event["type"] == kind:
                 return at
 
@@ -99,7 +95,7 @@ class Traffic:
         self._client.on_connect = lambda client, *_: client.subscribe("tavla/#", qos=1)
         self._client.connect(broker.broker.host, broker.port)
         self._client.loop_start()
-        if not subscribed.wait(TIMEOUT_S):
+        if not subscribed.wait(BOARD_TIMEOUT_S):
             raise TimeoutError("the counting client did not subscribe to tavla/#")
 
     def _count(self, _: Client, __: Any, message: MQTTMessage) -> None:
@@ -111,7 +107,7 @@ class Traffic:
 
     def settle(self) -> None:
         """Wait (bounded) until the broker has been quiet for a while; then stop counting."""
-        deadline = time.perf_counter() + TIMEOUT_S
+        deadline = time.perf_counter() + BOARD_TIMEOUT_S
         while time.perf_counter() - self.last < QUIET_S and time.perf_counter() < deadline:
             time.sleep(QUIET_S / 5)
         self._client.loop_stop()
@@ -145,7 +141,7 @@ class Game:
         self.play(mover, other, state)
         return True
 
-    def play(self, mover: Board, other: Board, state: dict[str, Any]) -> None:
+    def play(self, mover: FriendBoard, other: FriendBoard, state: dict[str, Any]) -> None:
         """Move a random legal play, press DONE and time it to the other board's lights."""
         on_roll = mover.color
         play = self.rng.choice(Position.from_position_id(state["position_id"])

@@ -269,7 +269,7 @@ def parse_broker(value: Any, where: str) -> Broker:
     return Broker(host, port, tls=found[1] == "mqtts")
 
 
-def _is_host(host: str, bracketed: bool) -> bool:
+def _is_host(host: str, *, bracketed: bool) -> bool:
     """Whether ``host`` is an IPv6 literal (``bracketed``), an IPv4 literal or a DNS name."""
     try:
         address = ipaddress.ip_address(host)

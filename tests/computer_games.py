@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from computer_support import hand
 from sim_support import PINMAP
 
 from tavla_pi.engine import GnubgEngine, find_gnubg
@@ -44,6 +43,7 @@ from tavla_pi.replay.actions import parse_line
 from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.hand import hand_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_STEPS = 600
@@ -136,12 +136,12 @@ class Game:
             if referee.view().press_done:  # carried out; a tall stack hides the rest
                 self.act({"press": "white.roll"})
             else:
-                self.act(*hand(turn.seat_play, B))
+                self.act(*hand_moves(turn.seat_play, B))
         elif phase is Phase.MOVING:
             position = referee.position()
             dice = (referee.shown_dice[0], referee.shown_dice[-1])
             play = self.rng.choice(position.legal_plays(dice))
-            self.act(*hand(play, W), self.dice(), {"press": "white.roll"})
+            self.act(*hand_moves(play, W), self.dice(), {"press": "white.roll"})
         elif phase is Phase.AWAIT_ROLL and on_roll is W:
             roll = self.dice()
             stuck = not referee.position().legal_plays((roll["dice"][0], roll["dice"][1]))

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -22,6 +24,7 @@ from sim_support import PINMAP
 from tavla_pi.clock import VirtualClock
 from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.testing.mosquitto import Mosquitto
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +49,14 @@ def sim_board(pinmap: PinMap, clock: VirtualClock) -> SimBoard:
 def factory() -> MockFactory:
     """A fresh gpiozero MockFactory: mock pins for the Pi backend's drivers."""
     return MockFactory()
+
+
+@pytest.fixture
+def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A started anonymous broker on a free port, stopped after the test (the test carries
+    ``needs("mosquitto")``)."""
+    with Mosquitto(tmp_path) as broker:
+        yield broker
 
 
 def pytest_configure(config: pytest.Config) -> None:

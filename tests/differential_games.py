@@ -148,10 +148,10 @@ class Board:
             self.dice.extend([(self.rng.randint(1, 6), self.rng.randint(1, 6))
                               for _ in range(8)])
 
-    def press(self, button: str, now: int, long: bool = False) -> list[Event]:
+    def press(self, button: str, now: int, *, long: bool = False) -> list[Event]:
         self.top_up()
         return self.call(f"press {button}{' long' if long else ''}",
-                         self.referee.on_button(button, long, now))
+                         self.referee.on_button(button, long=long, now=now))
 
     def show(self, board: BoardDict, now: int, what: str = "board") -> list[Event]:
         return self.call(f"show {what}", self.referee.on_observation(observation(board), now))
@@ -159,7 +159,7 @@ class Board:
     def tick(self, now: int) -> list[Event]:
         self.top_up()
         self.referee.wait_engine(5.0)
-        return self.call("tick", self.referee.tick(now, True))
+        return self.call("tick", self.referee.tick(now, settled=True))
 
 
 class Game:

@@ -164,9 +164,9 @@ def apply(referee: Referee, dice: ScriptedDice, call: Call, now: int) -> list[Ev
     if kind == "obs":
         return referee.on_observation(observation(call[1]), now)
     if kind == "button":
-        return referee.on_button(call[1], call[2], now)
+        return referee.on_button(call[1], long=call[2], now=now)
     if kind == "tick":
-        return referee.tick(now, True)
+        return referee.tick(now, settled=True)
     dice.extend([call[1]])
     return []
 
@@ -199,6 +199,10 @@ class DirectMatch:
         self.steps.append(Step(call, self.now, events, snapshot(self.referee)))
         return events
 
+    def press(self, button: str, *, long: bool = False) -> list[Event]:
+        """Press ``button`` (long or short) 100 ms after the last input; record it."""
+        return self.feed("button", button, long)
+
     def roll(self) -> None:
         self.feed("dice", (self.dice_rng.randint(1, 6), self.dice_rng.randint(1, 6)))
 
@@ -218,8 +222,7 @@ class DirectMatch:
             return self.feed("obs", Board.initial())
         if phase is Phase.OPENING:
             self.roll()
-            return self.feed("button", self.policy.rng.choice(["white.roll", "black.roll"]),
-                             False)
+            return self.press(self.policy.rng.choice(["white.roll", "black.roll"]))
         if phase is Phase.NO_MOVE:
             self.now += self.settings.no_move_pass_ms
             return self.feed("tick")
@@ -231,30 +234,30 @@ class DirectMatch:
         on_roll = ref.match.on_roll
         if ref.phase is Phase.RESIGN_OFFERED:
             role = "roll" if self.policy.accept() else "cube"
-            return self.feed("button", f"{ref.match.to_act.value}.{role}", False)
+            return self.press(f"{ref.match.to_act.value}.{role}")
         if ref.phase is Phase.DOUBLE_OFFERED:
             answerer = ref.match.to_act  # the doubled player, or the doubler after a beaver
             if cube_rules.may_beaver(ref.match, answerer, self.settings.rules) \
                     and self.policy.beaver():
-                return self.feed("button", f"{answerer.value}.cube", True)
+                return self.press(f"{answerer.value}.cube", long=True)
             role = "roll" if self.policy.take() else "cube"
-            return self.feed("button", f"{answerer.value}.{role}", False)
+            return self.press(f"{answerer.value}.{role}")
         level = self.policy.resign()
         choices = levels_above(ref.resign.declined)
         if level and Resignation(level) in choices:
             return self.resign(on_roll, choices.index(Resignation(level)))
         allowed = cube_rules.may_double(ref.match, on_roll, self.settings.rules)
         if allowed and self.policy.double(on_roll):
-            return self.feed("button", f"{on_roll.value}.cube", False)
+            return self.press(f"{on_roll.value}.cube")
         self.roll()
-        return self.feed("button", f"{on_roll.value}.roll", False)
+        return self.press(f"{on_roll.value}.roll")
 
     def resign(self, color: Color, presses: int) -> list[Event]:
         """``color`` holds CUBE, presses it ``presses`` times and offers with ROLL."""
-        events = self.feed("button", f"{color.value}.cube", True)
+        events = self.press(f"{color.value}.cube", long=True)
         for _ in range(presses):
-            events += self.feed("button", f"{color.value}.cube", False)
-        return events + self.feed("button", f"{color.value}.roll", False)
+            events += self.press(f"{color.value}.cube")
+        return events + self.press(f"{color.value}.roll")
 
     def move(self) -> list[Event]:
         """The player moving puts the board of a chosen play and presses DONE."""
@@ -263,12 +266,12 @@ class DirectMatch:
         assert turn is not None and start is not None
         play = self.policy.play(start.legal_plays(turn.dice), turn.mover)
         events = self.feed("obs", play.result.to_board(turn.mover.opponent))
-        events += self.feed("button", f"{turn.mover.value}.roll", False)
+        events += self.press(f"{turn.mover.value}.roll")
         return events + self.feed("tick")
 
     def new_match(self) -> list[Event]:
         """MENU held twice: a new match."""
-        return self.feed("button", "menu", True) + self.feed("button", "menu", True)
+        return self.press("menu", long=True) + self.press("menu", long=True)
 
 
 def played_with_menus(seed: int, match_length: int, games: int, *,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from daemon_process import DaemonProcess
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 STATE_TIMEOUT_S = 15.0
 SENSING = {"lifted", "in_sync", "out_of_sync"}

@@ -53,7 +53,7 @@ def cell(location: str, color: Color) -> int:
     return int(location) - 1
 
 
-def count_reading(n: int, slots: int, saturate: bool) -> CountRange:
+def count_reading(n: int, slots: int, *, saturate: bool) -> CountRange:
     """How the sensors read ``n`` checkers on a location with ``slots`` slots."""
     if saturate and n > slots:
         return CountRange(slots + 1, 15)
@@ -99,7 +99,7 @@ class Table:
         """The board as cells (only meaningful while no point holds two colours)."""
         return tuple(w - b for w, b in zip(self.white, self.black, strict=True))
 
-    def observation(self, saturate: bool = False) -> Observation:
+    def observation(self, *, saturate: bool = False) -> Observation:
         """What the decoder reports for this board."""
         readings = []
         faults = []
@@ -111,8 +111,8 @@ class Table:
             if w or b:
                 color = B if b >= w else W            # the blot lies nearer the base
                 own, other = (w, b) if color is W else (b, w)
-                readings.append(Reading(color, count_reading(own, slots, saturate),
-                                        count_reading(other, slots, saturate)))
+                readings.append(Reading(color, count_reading(own, slots, saturate=saturate),
+                                        count_reading(other, slots, saturate=saturate)))
             else:
                 readings.append(NOTHING)
             bar = "bar-w" if i == WHITE_BAR_CELL else "bar-b"
@@ -188,14 +188,14 @@ class Surface(Protocol):
     def place(self, location: str, color: Color) -> None: ...
     def count(self, location: str, color: Color) -> int: ...
     def cells(self) -> Cells: ...
-    def observation(self, saturate: bool = False) -> Observation: ...
+    def observation(self, *, saturate: bool = False) -> Observation: ...
 
 
 class Player:
     """Moves checkers on a table and shows every settled board to a tracker."""
 
     def __init__(self, tracker: TurnTracker, table: Surface, rng: random.Random,
-                 saturate: bool = False) -> None:
+                 *, saturate: bool = False) -> None:
         self.tracker = tracker
         self.table = table
         self.rng = rng
@@ -208,7 +208,7 @@ class Player:
 
     def show(self) -> Verdict:
         """One stable frame of the table."""
-        verdict = self.tracker.observe(self.table.observation(self.saturate))
+        verdict = self.tracker.observe(self.table.observation(saturate=self.saturate))
         self.seen.append(verdict)
         return verdict
 
@@ -278,5 +278,5 @@ class SimTable:
         points = tuple(c(str(n), W) - c(str(n), B) for n in range(1, 25))
         return (*points, c("bar", W), -c("bar", B))
 
-    def observation(self, saturate: bool = False) -> Observation:
+    def observation(self, *, saturate: bool = False) -> Observation:
         return settle(self.board, self.decoder, frames=self.frames, clock=self.clock)

@@ -29,7 +29,7 @@ def truth_of(board: SimBoard, location: str, half: Color | None, color: Color) -
 
 
 def calibrated(seed: int, design: BoardDesign = REFERENCE, frames: int = 50,
-               pin_on_top: bool = False) -> tuple[SimBoard, Decoder, VirtualClock]:
+               *, pin_on_top: bool = False) -> tuple[SimBoard, Decoder, VirtualClock]:
     """A modelled board (empty, seeded; ``pin_on_top`` as :class:`SimBoard`'s) and a
     decoder calibrated on it.
 

@@ -14,7 +14,8 @@ from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = [pytest.mark.slow, needs("mosquitto")]
+# alone: its figures (the latency between two boards' processes) are the machine's own
+pytestmark = [pytest.mark.slow, pytest.mark.alone, needs("mosquitto")]
 
 MS = r"median +\d+\.\d ms, p99 +\d+\.\d ms, max +\d+\.\d ms"
 

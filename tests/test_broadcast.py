@@ -17,20 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broadcast_support import (
-    FakeOutlet,
-    ProcessTable,
-    Seen,
-    Viewer,
-    VirtualTable,
-    last_state,
-    play_turn,
-    set_up,
-)
 from computer_support import load
-from daemon_process import DaemonProcess
-from daemon_support import VirtualDaemon
-from mosquitto_support import Mosquitto, free_port, mosquitto
 from programs import needs
 
 from tavla_pi.events.event import Event
@@ -40,8 +27,20 @@ from tavla_pi.remote.broadcast import STATE_KEYS, Broadcast, viewer_state
 from tavla_pi.remote.link import Link
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.broadcast import (
+    FakeOutlet,
+    ProcessTable,
+    Seen,
+    Viewer,
+    VirtualTable,
+    last_state,
+    play_turn,
+    set_up,
+)
+from tavla_pi.testing.daemon import VirtualDaemon
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.mosquitto import Mosquitto, free_port
 
-__all__ = ["mosquitto"]  # the fixture, used by name
 CONFIG = ('[board]\nstable_ms = 40\n[daemon]\nlog_level = "warning"\n'
           '[players]\nwhite = "Ayşe"\nblack = "Nikos"\n')
 
@@ -257,6 +256,7 @@ def worst_step_ms(folder: Path, broadcast: Broadcast, turns: int) -> tuple[float
 
 
 @needs("mosquitto")
+@pytest.mark.alone  # times each scan: another test's work on the machine would be counted
 @pytest.mark.parametrize("trouble", ["down", "frozen"])
 def test_a_broker_down_or_frozen_never_delays_a_scan(
         tmp_path: Path, mosquitto: Mosquitto, trouble: str) -> None:

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from daemon_support import reset_logging
 
 from tavla_pi.cli import main
+from tavla_pi.testing.daemon import reset_logging
 
 
 @pytest.fixture(autouse=True)

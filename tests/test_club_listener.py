@@ -13,7 +13,6 @@ import urllib.request
 from pathlib import Path
 
 from club_support import a_state, event_payload, state_payload, status_payload
-from mosquitto_support import Mosquitto, mosquitto
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
@@ -21,8 +20,8 @@ from programs import needs
 from tavla_pi.club.listener import ClubListener
 from tavla_pi.club.model import ClubModel
 from tavla_pi.remote.settings import NetworkSettings
+from tavla_pi.testing.mosquitto import Mosquitto
 
-__all__ = ["mosquitto"]  # the fixture, used by name
 pytestmark = needs("mosquitto")
 TIMEOUT_S = 10.0
 
@@ -40,11 +39,12 @@ def _until(done: threading.Event) -> None:
 
 def test_a_late_page_reads_the_retained_state_then_live(mosquitto: Mosquitto) -> None:
     board = _publisher(mosquitto)
-    board.publish("tavla/home/athens/status", status_payload("athens"), 1, True).wait_for_publish()
-    board.publish("tavla/home/athens/state", state_payload("athens", 7, a_state()), 1,
-                  True).wait_for_publish()
-    board.publish("tavla/other/izmir/state", state_payload("izmir", 1, a_state()), 1,
-                  True).wait_for_publish()  # another club's: not read
+    board.publish("tavla/home/athens/status", status_payload("athens"), qos=1,
+                  retain=True).wait_for_publish()
+    board.publish("tavla/home/athens/state", state_payload("athens", 7, a_state()),
+                  qos=1, retain=True).wait_for_publish()
+    board.publish("tavla/other/izmir/state", state_payload("izmir", 1, a_state()),
+                  qos=1, retain=True).wait_for_publish()  # another club's: not read
     model = ClubModel("home")
     lock = threading.Lock()
     seen = threading.Event()
@@ -77,8 +77,8 @@ def test_a_late_page_reads_the_retained_state_then_live(mosquitto: Mosquitto) ->
 
 def test_the_club_command_serves_what_the_broker_has(mosquitto: Mosquitto, tmp_path: Path) -> None:
     board = _publisher(mosquitto)
-    board.publish("tavla/night/athens/state", state_payload("athens", 3, a_state()), 1,
-                  True).wait_for_publish()
+    board.publish("tavla/night/athens/state", state_payload("athens", 3, a_state()),
+                  qos=1, retain=True).wait_for_publish()
     with (tmp_path / "club.log").open("w") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "tavla_pi", "club", "--broker", mosquitto.url,

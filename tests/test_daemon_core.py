@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, notify_socket, reset_logging
 
 from tavla_pi.config import Config, Listen
 from tavla_pi.daemon import service as service_module
@@ -25,6 +24,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import VirtualDaemon, notify_socket, reset_logging
 
 OPENING: list[dict[str, Any]] = [
     {"setup": "start"}, {"wait": 400}, {"dice": [3, 1]}, {"press": "white.roll"},
@@ -65,7 +65,7 @@ def test_nothing_is_seen_before_the_journal_has_it(tmp_path: Path) -> None:
 
 def test_status_lines_follow_the_game(tmp_path: Path) -> None:
     sock = notify_socket(tmp_path / "notify")
-    sock.setblocking(False)
+    sock.settimeout(0.0)  # non-blocking
 
     async def scenario() -> list[str]:
         daemon = VirtualDaemon(tmp_path / "state", notify=str(tmp_path / "notify"))
@@ -233,7 +233,7 @@ def test_a_board_that_stops_answering_ends_the_daemon_without_watchdog(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service_module, "HARDWARE_GRACE_MS", 0)
     sock = notify_socket(tmp_path / "notify")
-    sock.setblocking(False)
+    sock.settimeout(0.0)  # non-blocking
     opened = open_daemon(Config(backend="sim"), tmp_path, Notifier(str(tmp_path / "notify")),
                          gnubg=None)
     opened.core.pipeline.backend.sensors = DeadSensors()

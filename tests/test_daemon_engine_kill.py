@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_process import DaemonProcess
 from gnubg_support import fake_gnubg
 from programs import needs
 
@@ -26,6 +25,7 @@ from tavla_pi.engine import EngineRequest, GnubgEngine, find_gnubg
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 GNUBG = find_gnubg()
 WAIT_S = 30.0

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_process import DaemonProcess
 from kill_support import DICE, SATURATED, KilledSession, killable_daemon
 
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 SEED = 20_260_5
 KILLS = 50

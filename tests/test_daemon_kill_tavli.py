@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_process import DaemonProcess
 from kill_support import DICE, SATURATED, KilledSession, killable_daemon
 
 from tavla_pi.rules import variant
 from tavla_pi.rules.tavli import VariantPlay
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 SEED = 12
 COMPARED = ("phase", "on_roll", "board", "dice", "dice_used", "score", "match_length",
@@ -48,7 +48,7 @@ class TavliSession(KilledSession):
         if self.kills[kind] < 3 or self.rng.random() < chance:
             self.kill(kind)
 
-    def new_game(self, first: bool) -> None:
+    def new_game(self, *, first: bool) -> None:
         """Set the board up for the game now; the opening roll or (later games) the
         previous winner's first roll comes with the first turn."""
         if not first:

@@ -24,7 +24,7 @@ def listener(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
 
 
 def received(sock: socket.socket) -> list[str]:
-    sock.setblocking(False)
+    sock.settimeout(0.0)  # non-blocking
     out = []
     try:
         while True:
@@ -32,7 +32,7 @@ def received(sock: socket.socket) -> list[str]:
     except BlockingIOError:
         return out
     finally:
-        sock.setblocking(True)
+        sock.settimeout(None)  # blocking
 
 
 def test_messages_reach_the_socket(listener: tuple[socket.socket, str]) -> None:

@@ -12,7 +12,6 @@ import logging
 from pathlib import Path
 
 import pytest
-from daemon_support import reset_logging
 from gnubg_support import fake_gnubg
 
 from tavla_pi.config import Config, Listen
@@ -24,6 +23,7 @@ from tavla_pi.game.coach import Coach
 from tavla_pi.game.computer import Computer
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import reset_logging
 
 BLACK = OpponentSettings(color=Color.BLACK)
 

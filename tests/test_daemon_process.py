@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from daemon_process import DaemonProcess
 
 from tavla_pi.events.journal import JOURNAL_NAME
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 
 @pytest.fixture

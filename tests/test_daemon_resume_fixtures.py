@@ -12,7 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from daemon_process import DaemonProcess
+
+from tavla_pi.testing.daemon_process import DaemonProcess
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "journals"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())

@@ -1,6 +1,6 @@
 """The daemon reviews each finished game in the background and emits ``review``.
 
-On a virtual daemon (tests/daemon_support.py) with the scripted reviewer of
+On a virtual daemon (tavla_pi/testing/daemon.py) with the scripted reviewer of
 tests/review_support.py, and with the real gnubg where it is installed: the
 event after the game, into the journal and the stream, also when the next
 game has begun; nothing for a game loaded mid-way, a failed review or one
@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import MemoryJournal, VirtualDaemon
 from programs import needs
 from review_support import (
     LAST_CHECKER,
@@ -34,6 +33,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.journal import Journal
 from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
+from tavla_pi.testing.daemon import MemoryJournal, VirtualDaemon
 
 GNUBG = find_gnubg()
 

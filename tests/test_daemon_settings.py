@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import reset_logging
 from gnubg_support import fake_gnubg
 from web_support import free_port
 
@@ -28,6 +27,7 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import reset_logging
 
 CONFIGURED = OpponentSettings(color=Color.WHITE, level=Level.ADVANCED, coach=False,
                               blunder_threshold=0.25)
@@ -71,7 +71,7 @@ def test_a_restart_keeps_the_mode_the_menu_chose(tmp_path: Path) -> None:
     try:
         referee, core = opened.core.referee, opened.core
         for long in (True, False, False, True):           # black at casual
-            core.commit(referee.on_button("menu", long, referee.since_ms + 100))
+            core.commit(referee.on_button("menu", long=long, now=referee.since_ms + 100))
     finally:
         opened.close()
     again = startup.open_daemon(Config(backend="sim"), state, Notifier(None), gnubg=program)

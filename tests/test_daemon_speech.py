@@ -1,6 +1,6 @@
 """Speech on the running daemon: the config's [speech], the page's settings and questions.
 
-A virtual daemon (tests/daemon_support.py) with a silent voice on its virtual clock: the
+A virtual daemon (tavla_pi/testing/daemon.py) with a silent voice on its virtual clock: the
 ``spoken`` events are the board's, journaled and published as every other event.
 """
 
@@ -11,18 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 
 from tavla_pi.config import load_config
 from tavla_pi.errors import BadInputError, ConfigError
 from tavla_pi.speech.settings import SpeechSettings
+from tavla_pi.testing.daemon import VirtualDaemon, body
 
 
 def test_the_speech_table_is_read(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text('[speech]\nenabled = true\nlanguage = "tr"\nrate = 200\nvolume = 150\n'
                     'device = "plughw:1,0"\n', encoding="utf-8")
-    assert load_config(path).speech == SpeechSettings(True, "tr", 200, 150, "plughw:1,0")
+    assert load_config(path).speech == SpeechSettings(enabled=True, language="tr", rate=200,
+                                                 volume=150, device="plughw:1,0")
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -6,10 +6,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from daemon_support import VirtualDaemon
-
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import VirtualDaemon
 
 
 def run(coro: Any) -> Any:

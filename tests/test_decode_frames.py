@@ -26,7 +26,7 @@ def with_value(index: int, value: object) -> tuple[object, ...]:
         (with_value(0, -1), "sensor frame: sensor 0 (point 1 slot 0)", "reading -1"),
         (with_value(150, 2048.0), "sensor frame: sensor 150 (bar (black half) slot 2)",
          "reading 2048.0 is not an integer 0..4095"),
-        (with_value(3, True), "sensor frame: sensor 3 (point 1 slot 3)", "reading True"),
+        (with_value(3, value=True), "sensor frame: sensor 3 (point 1 slot 3)", "reading True"),
         (with_value(9, "2048"), "sensor frame: sensor 9 (point 2 slot 3)", "reading '2048'"),
     ],
 )

@@ -13,7 +13,8 @@ from programs import needs
 
 ROOT = Path(__file__).resolve().parent.parent
 
-pytestmark = [pytest.mark.slow, needs("gnubg")]
+# alone: its figures (the scan loop's worst step while gnubg thinks) are the machine's own
+pytestmark = [pytest.mark.slow, pytest.mark.alone, needs("gnubg")]
 
 
 def test_the_bench_prints_the_scan_loop_while_the_engine_thinks() -> None:

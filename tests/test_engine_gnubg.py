@@ -166,7 +166,7 @@ RACE = position({6: 3, 5: 3, 4: 3, 3: 3, 2: 3}, {24: 2, 13: 5, 8: 3, 6: 5})
 HOPELESS = position({6: 5, 8: 3, 13: 5, 12: 2}, {1: 1})
 
 
-def money(jacoby: bool = False, **fields: Any) -> MatchState:
+def money(*, jacoby: bool = False, **fields: Any) -> MatchState:
     """A money game state (the Match ID carries the Jacoby flag)."""
     return MatchState(jacoby=jacoby, **fields)
 

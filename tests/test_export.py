@@ -38,13 +38,13 @@ def play(match: DirectMatch, notation: str) -> None:
     assert turn is not None and start is not None
     chosen = next(p for p in start.legal_plays(turn.dice) if p.notation == notation)
     match.feed("obs", chosen.result.to_board(turn.mover.opponent))
-    match.feed("button", f"{turn.mover.value}.roll", False)
+    match.press(f"{turn.mover.value}.roll")
     match.feed("tick")
 
 
 def roll(match: DirectMatch, button: str, dice: tuple[int, int]) -> None:
     match.feed("dice", dice)
-    match.feed("button", button, False)
+    match.press(button)
 
 
 def short_game() -> DirectMatch:
@@ -53,8 +53,8 @@ def short_game() -> DirectMatch:
     match.feed("obs", Board.initial())
     roll(match, "black.roll", (3, 1))
     play(match, "8/5 6/5")
-    match.feed("button", "black.cube", False)
-    match.feed("button", "white.cube", False)
+    match.press("black.cube")
+    match.press("white.cube")
     return match
 
 
@@ -85,8 +85,8 @@ def test_black_moves_in_its_own_numbering_in_the_right_column() -> None:
     play(match, "24/14")  # 24/18 is blocked: one checker runs 24/20/14
     roll(match, "black.roll", (5, 2))
     play(match, "13/11* 13/8")
-    match.feed("button", "white.cube", False)
-    match.feed("button", "black.roll", False)  # takes
+    match.press("white.cube")
+    match.press("black.roll")  # takes
     match.play(games=1)  # the rest of the game, as the policy plays it
     rows = [line for line in mat(match).splitlines() if re.match(r"\s+\d+\)", line)]
     assert rows[:3] == [

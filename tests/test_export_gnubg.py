@@ -142,7 +142,7 @@ def find(what: Callable[[DirectMatch], bool], length: int, games: int = 1,
     raise AssertionError("no seed gives the wanted match")
 
 
-def ended(kind: str, dropped: bool = False) -> Callable[[DirectMatch], bool]:
+def ended(kind: str, *, dropped: bool = False) -> Callable[[DirectMatch], bool]:
     def test(match: DirectMatch) -> bool:
         events = match.events
         return any(e.type == "game_over" and e["kind"] == kind

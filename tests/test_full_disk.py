@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import MemoryJournal, VirtualDaemon, body
 from fault_files import FullDisk
 
 from tavla_pi.daemon import simstore
@@ -24,6 +23,7 @@ from tavla_pi.events.journal import JOURNAL_NAME, LOCK_NAME, Journal, encode
 from tavla_pi.events.types import EventType, UnknownType
 from tavla_pi.game.fold import NOTES
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import MemoryJournal, VirtualDaemon, body
 
 START = Event(EventType.GAME_STARTED, 0,
               {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})

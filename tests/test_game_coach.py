@@ -300,7 +300,7 @@ def test_a_resumed_turn_starts_afresh_and_its_warning_is_not_resumed() -> None:
         asked = referee.thinking
         assert asked  # the new turn asks the engine again
         assert referee.wait_engine(10.0)
-        referee.tick(events[-1].t + 20, True)
+        referee.tick(events[-1].t + 20, settled=True)
         assert not referee.thinking and [q for q, _ in engine.asked] == ["hint"]
     finally:
         background.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from computer_support import BLACK_EXPERT, WHITE_OPENS, Table, chosen, hand, load, move
+from computer_support import BLACK_EXPERT, WHITE_OPENS, Table, chosen, load, move
 from gnubg_support import FAKE
 from programs import needs
 
@@ -36,6 +36,7 @@ from tavla_pi.engine import (
 )
 from tavla_pi.engine.process import Supervisor
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.hand import hand_moves
 
 GNUBG = find_gnubg()
 needs_gnubg = needs("gnubg")
@@ -60,12 +61,12 @@ def test_gnubgs_play_carried_out_wrongly_is_out_of_sync_then_recovers(tmp_path: 
     assert table.of("engine_play")[0]["play"] == play.notation
     start = table.runner.referee.position()
     other = next(p for p in start.legal_plays((6, 5)) if p != play and not p.moves[0][2])
-    wrong = hand(other, B)
+    wrong = hand_moves(other, B)
     table.act(*wrong)
     assert table.of("out_of_sync"), f"{other.notation} instead of {play.notation} was accepted"
     assert table.of("played")[-1]["player"] == "white"
     undo = [move("/".join(reversed(m["move"].split("/")))) for m in reversed(wrong)]
-    table.act(*undo, *hand(play, B))
+    table.act(*undo, *hand_moves(play, B))
     events = table.close()
     assert [e["type"] for e in events if e["type"] in ("out_of_sync", "in_sync")][-1] == "in_sync"
     last = [e for e in events if e["type"] == "played"][-1]
@@ -87,7 +88,7 @@ def test_gnubg_doubles_and_the_human_answers_from_the_buttons(tmp_path: Path,
         assert table.of("double_taken", "rolled")[-2:] == [
             {"type": "double_taken", "player": "white", "cube": 2},
             {"type": "rolled", "player": "black", "dice": [6, 5]}]
-        table.act(*hand(chosen(table), B))
+        table.act(*hand_moves(chosen(table), B))
         assert table.of("played")[-1]["player"] == "black"
     table.close()
 
@@ -96,7 +97,7 @@ def test_gnubg_doubles_and_the_human_answers_from_the_buttons(tmp_path: Path,
 def test_gnubg_takes_a_double_at_the_start_and_passes_a_lost_race(tmp_path: Path) -> None:
     table = Table(engine=gnubg(tmp_path))
     table.act(*WHITE_OPENS, {"dice": [6, 5]}, DONE)
-    table.act(*hand(chosen(table), B), {"wait": 400}, {"press": "white.cube"})
+    table.act(*hand_moves(chosen(table), B), {"wait": 400}, {"press": "white.cube"})
     assert table.of("double_taken") == [{"type": "double_taken", "player": "black", "cube": 2}]
     table.act(BLACK_EXPERT, {"wait": 400}, load(*BEHIND, W), {"press": "white.cube"})
     assert table.of("double_dropped") == [{"type": "double_dropped", "player": "black",
@@ -113,7 +114,7 @@ def test_a_takeback_withdraws_gnubgs_play(tmp_path: Path) -> None:
     table.act(move("5/6", "white"), move("13/10", "white"), move("24/23", "white"),
               {"dice": [4, 2]}, DONE)
     assert [e["dice"] for e in table.of("rolled")] == [[6, 5], [4, 2]]
-    table.act(*hand(chosen(table), B))
+    table.act(*hand_moves(chosen(table), B))
     assert [e["player"] for e in table.close() if e["type"] == "played"] == [
         "white", "white", "black"]
 
@@ -169,7 +170,7 @@ def game_with(engine: Any) -> list[dict[str, Any]]:
     """White opens, gnubg (world class: it thinks a while) plays 5-5; every event."""
     table = Table(engine=engine)
     table.act(WORLD_CLASS, *WHITE_OPENS[1:], {"dice": [5, 5]}, DONE)
-    table.act(*hand(chosen(table), B))
+    table.act(*hand_moves(chosen(table), B))
     return table.close()
 
 

@@ -59,9 +59,9 @@ def test_a_dropped_double_ends_the_game_and_a_wrong_answerer_is_refused() -> Non
     offered = offers.double(W)
     assert isinstance(offered, Ruled)
     game.match, game.phase = written(game, offered).match, Phase.DOUBLE_OFFERED
-    assert offers.answer_double(W, "roll", False) == Refused(
+    assert offers.answer_double(W, "roll", long=False) == Refused(
         "black must take or drop the double")
-    dropped = offers.answer_double(B, "cube", False)
+    dropped = offers.answer_double(B, "cube", long=False)
     assert isinstance(dropped, Ruled) and dropped.kind is EventType.DOUBLE_DROPPED
     ended = written(game, dropped)
     assert ended.due is EventType.GAME_OVER
@@ -72,9 +72,9 @@ def test_no_cube_in_plakoto_and_choosing_a_resignation_only_shows_it() -> None:
     game = Game(tavli=TavliMatch.new("plakoto", 7), committed=variant("plakoto").initial())
     assert Offers(game).double(W) == Refused("no cube in plakoto")
     offers = Offers(Game())
-    assert offers.resign_gesture(W, "roll", False) is None  # a roll, not a gesture
-    assert offers.resign_gesture(W, "cube", True) == Shown()
-    offered = offers.resign_gesture(W, "roll", False)
+    assert offers.resign_gesture(W, "roll", long=False) is None  # a roll, not a gesture
+    assert offers.resign_gesture(W, "cube", long=True) == Shown()
+    offered = offers.resign_gesture(W, "roll", long=False)
     assert isinstance(offered, Ruled)
     assert written(Game(), offered).phase is Phase.RESIGN_OFFERED
     assert written(Game(), offered).match.resignation is Resignation.SINGLE

@@ -130,7 +130,7 @@ def test_the_computer_answers_a_human_offer_at_once(answer: str, expected: list[
     with ScriptedEngine([("resign", answer)]) as engine:
         decision = engine.resign_answer(ask(runner))
     accept = decision is ResignAnswer.ACCEPT
-    events += [e.to_dict() for e in referee.answer_resignation(B, accept, 10_000)]
+    events += [e.to_dict() for e in referee.answer_resignation(B, accept=accept, now=10_000)]
     assert graded(events, *RESIGN_EVENTS) == [("resign_offered", "white", 4), *expected]
     if not accept:
         assert referee.phase is Phase.AWAIT_ROLL and referee.match.on_roll is W
@@ -139,7 +139,7 @@ def test_the_computer_answers_a_human_offer_at_once(answer: str, expected: list[
 def test_a_hook_called_at_the_wrong_moment_is_refused_as_a_press_would_be() -> None:
     runner = loaded(LOST)
     referee = runner.referee
-    refused = referee.answer_resignation(W, True, 1_000)
+    refused = referee.answer_resignation(W, accept=True, now=1_000)
     assert [(e.type, e["reason"]) for e in refused] == [("rejected", "no resignation is offered")]
     replay({"dice": [6, 5]}, press("black.roll"), runner=runner)
     refused = referee.offer_resignation(B, SINGLE, 2_000)

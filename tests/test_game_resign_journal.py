@@ -144,7 +144,7 @@ def test_a_resignation_on_offer_resumes_on_offer_and_is_answered() -> None:
     referee = resumed([started(), offered(points=6)], SETTINGS, 10)
     assert referee.phase is Phase.RESIGN_OFFERED
     assert referee.match.resignation is Resignation.BACKGAMMON
-    events = referee.on_button("white.roll", False, 20)
+    events = referee.on_button("white.roll", long=False, now=20)
     assert [(e.type, e.fields.get("points")) for e in events] == [
         (ACCEPTED, 6), (EventType.GAME_OVER, 6), (EventType.MATCH_OVER, None)]  # 2 + 6 of 5
 
@@ -153,7 +153,7 @@ def test_a_declined_level_is_remembered_across_a_restart() -> None:
     referee = resumed([started(), offered(points=4), answered(DECLINED, points=4)], SETTINGS, 10)
     assert referee.phase is Phase.AWAIT_ROLL
     assert referee.resign.declined is Resignation.GAMMON
-    referee.on_button("black.cube", True, 20)  # choosing starts above the gammon declined
+    referee.on_button("black.cube", long=True, now=20)  # choosing starts above the gammon declined
     assert referee.view().resign_level is Resignation.BACKGAMMON
 
 

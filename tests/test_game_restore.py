@@ -126,7 +126,7 @@ def test_a_roll_with_no_legal_move_passes_after_the_usual_delay() -> None:
 
 def phase_at(referee: Referee, now: int) -> Phase:
     """The referee's phase after a tick at ``now``."""
-    referee.tick(now, True)
+    referee.tick(now, settled=True)
     return referee.phase
 
 

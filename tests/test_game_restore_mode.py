@@ -36,9 +36,9 @@ def chosen_on_the_board(presses: int) -> tuple[Referee, list[Event]]:
     events, now = [], 0
     for name, long in (HOLD, *[PRESS] * presses, HOLD):
         now += 100
-        events += referee.on_button(name, long, now)
+        events += referee.on_button(name, long=long, now=now)
     events += referee.on_observation(observation(Board.initial()), now + 100)
-    events += referee.on_button("white.roll", False, now + 200)
+    events += referee.on_button("white.roll", long=False, now=now + 200)
     return referee, events
 
 
@@ -60,7 +60,8 @@ def test_the_mode_goes_through_the_journal_file_and_back(tmp_path: Path) -> None
     assert resumed.settings.opponent == live.settings.opponent == expected
     assert resumed.next_opponent == expected
     assert resumed.phase is live.phase is Phase.MOVING
-    again = resumed.on_button("menu", True, 10_100) + resumed.on_button("menu", True, 10_200)
+    again = (resumed.on_button("menu", long=True, now=10_100)
+             + resumed.on_button("menu", long=True, now=10_200))
     assert [e.fields for e in again] == [{"match_length": 3, "opponent": "white",
                                           "level": "casual"}]
 

@@ -24,7 +24,7 @@ class Bench:
     def sample(self) -> None:
         self.events += self.decoder.update(self.levels, self.clock.now_ms())
 
-    def hold(self, name: str, level: bool, ms: int) -> None:
+    def hold(self, name: str, *, level: bool, ms: int) -> None:
         """Keep ``name`` at ``level`` for ``ms``, sampling as the scan loop would."""
         self.levels[name] = level
         for _ in range(ms // SAMPLE_MS):
@@ -32,16 +32,16 @@ class Bench:
             self.clock.advance(SAMPLE_MS)
 
     def press(self, name: str, ms: int) -> None:
-        self.hold(name, True, ms)
-        self.hold(name, False, 100)
+        self.hold(name, level=True, ms=ms)
+        self.hold(name, level=False, ms=100)
 
 
 def test_short_press_is_reported_on_release() -> None:
     bench = Bench()
-    bench.hold("white.roll", True, 200)
+    bench.hold("white.roll", level=True, ms=200)
     assert bench.events == []
     assert bench.decoder.pressed("white.roll")
-    bench.hold("white.roll", False, 100)
+    bench.hold("white.roll", level=False, ms=100)
     assert [(e.name, e.long) for e in bench.events] == [("white.roll", False)]
     released_at = 1000 + 200
     assert released_at + 30 <= bench.events[0].t_ms <= released_at + 30 + SAMPLE_MS
@@ -49,12 +49,12 @@ def test_short_press_is_reported_on_release() -> None:
 
 def test_long_press_is_reported_once_while_held_and_release_is_silent() -> None:
     bench = Bench()
-    bench.hold("menu", True, 1400)
+    bench.hold("menu", level=True, ms=1400)
     assert bench.events == []
-    bench.hold("menu", True, 3000)
+    bench.hold("menu", level=True, ms=3000)
     assert [(e.name, e.long) for e in bench.events] == [("menu", True)]
     assert bench.events[0].t_ms == 1000 + 1500
-    bench.hold("menu", False, 100)
+    bench.hold("menu", level=False, ms=100)
     assert len(bench.events) == 1
 
 
@@ -67,9 +67,9 @@ def test_press_just_under_the_long_threshold_is_short() -> None:
 def test_bounces_shorter_than_the_debounce_time_report_nothing() -> None:
     bench = Bench()
     for _ in range(20):
-        bench.hold("white.cube", True, 10)
-        bench.hold("white.cube", False, 10)
-    bench.hold("white.cube", False, 200)
+        bench.hold("white.cube", level=True, ms=10)
+        bench.hold("white.cube", level=False, ms=10)
+    bench.hold("white.cube", level=False, ms=200)
     assert bench.events == []
     assert not bench.decoder.pressed("white.cube")
 
@@ -77,21 +77,21 @@ def test_bounces_shorter_than_the_debounce_time_report_nothing() -> None:
 def test_contact_bounce_around_a_real_press_gives_one_press() -> None:
     bench = Bench()
     for _ in range(3):  # closing bounce
-        bench.hold("black.roll", True, 5)
-        bench.hold("black.roll", False, 5)
-    bench.hold("black.roll", True, 300)
+        bench.hold("black.roll", level=True, ms=5)
+        bench.hold("black.roll", level=False, ms=5)
+    bench.hold("black.roll", level=True, ms=300)
     for _ in range(3):  # opening bounce
-        bench.hold("black.roll", False, 5)
-        bench.hold("black.roll", True, 5)
-    bench.hold("black.roll", False, 200)
+        bench.hold("black.roll", level=False, ms=5)
+        bench.hold("black.roll", level=True, ms=5)
+    bench.hold("black.roll", level=False, ms=200)
     assert [(e.name, e.long) for e in bench.events] == [("black.roll", False)]
 
 
 def test_a_dropout_during_a_hold_does_not_split_the_press() -> None:
     bench = Bench()
-    bench.hold("menu", True, 800)
-    bench.hold("menu", False, 15)
-    bench.hold("menu", True, 900)
+    bench.hold("menu", level=True, ms=800)
+    bench.hold("menu", level=False, ms=15)
+    bench.hold("menu", level=True, ms=900)
     assert [(e.name, e.long) for e in bench.events] == [("menu", True)]
     assert bench.events[0].t_ms == 1000 + 1500
 
@@ -99,10 +99,10 @@ def test_a_dropout_during_a_hold_does_not_split_the_press() -> None:
 def test_buttons_are_independent() -> None:
     bench = Bench()
     bench.levels["white.roll"] = True
-    bench.hold("black.roll", True, 100)
+    bench.hold("black.roll", level=True, ms=100)
     bench.levels["white.roll"] = False
-    bench.hold("black.roll", True, 2000)
-    bench.hold("black.roll", False, 100)
+    bench.hold("black.roll", level=True, ms=2000)
+    bench.hold("black.roll", level=False, ms=100)
     assert sorted((e.name, e.long) for e in bench.events) == [
         ("black.roll", True), ("white.roll", False)]
 
@@ -141,10 +141,10 @@ def test_bad_thresholds_are_refused() -> None:
 
 def test_a_release_pending_at_the_threshold_defers_the_long_press() -> None:
     bench = Bench()
-    bench.hold("white.roll", True, 1495)
-    bench.hold("white.roll", False, 15)  # a dropout across the threshold...
+    bench.hold("white.roll", level=True, ms=1495)
+    bench.hold("white.roll", level=False, ms=15)  # a dropout across the threshold...
     assert bench.events == []
-    bench.hold("white.roll", True, 100)  # ...that was only a bounce
+    bench.hold("white.roll", level=True, ms=100)  # ...that was only a bounce
     assert [(e.name, e.long, e.t_ms) for e in bench.events] == [
         ("white.roll", True, 1000 + 1510)]
 
@@ -171,11 +171,11 @@ class EdgeBench(Bench):
 
 def test_a_press_acted_on_at_its_edge_reports_once_before_the_release() -> None:
     bench = EdgeBench({"white.roll"})
-    bench.hold("white.roll", True, 100)
+    bench.hold("white.roll", level=True, ms=100)
     assert [(e.name, e.long) for e in bench.events] == [("white.roll", False)]
     assert 1000 + 30 <= bench.events[0].t_ms <= 1000 + 30 + SAMPLE_MS  # debounced edge
-    bench.hold("white.roll", True, 3000)  # held past the long threshold: nothing more
-    bench.hold("white.roll", False, 100)  # nor on release
+    bench.hold("white.roll", level=True, ms=3000)  # held past the long threshold: nothing more
+    bench.hold("white.roll", level=False, ms=100)  # nor on release
     assert len(bench.events) == 1
     assert bench.decoder.quiet
 
@@ -183,12 +183,12 @@ def test_a_press_acted_on_at_its_edge_reports_once_before_the_release() -> None:
 def test_other_buttons_still_wait_for_the_release_or_the_long_threshold() -> None:
     bench = EdgeBench({"white.roll"})
     bench.press("white.cube", 100)
-    bench.hold("menu", True, 1600)
+    bench.hold("menu", level=True, ms=1600)
     assert [(e.name, e.long) for e in bench.events] == [("white.cube", False), ("menu", True)]
 
 
 def test_a_bounce_is_no_edge() -> None:
     bench = EdgeBench({"white.roll"})
-    bench.hold("white.roll", True, 20)  # shorter than the debounce time
-    bench.hold("white.roll", False, 100)
+    bench.hold("white.roll", level=True, ms=20)  # shorter than the debounce time
+    bench.hold("white.roll", level=False, ms=100)
     assert bench.events == []

@@ -11,7 +11,7 @@ from tavla_pi.hal.sim.sensors import unit_normals
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 152, 153])
 @pytest.mark.parametrize("half_used", [False, True])
-def test_unit_normals_are_the_draws_of_gauss(n: int, half_used: bool) -> None:
+def test_unit_normals_are_the_draws_of_gauss(n: int, *, half_used: bool) -> None:
     drawn, called = random.Random(5), random.Random(5)
     if half_used:  # gauss() keeps the second of its pair for the next call
         drawn.gauss()

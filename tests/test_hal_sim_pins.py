@@ -15,7 +15,7 @@ from tavla_pi.rules.color import Color
 W, B = Color.WHITE, Color.BLACK
 
 
-def board(pin_on_top: bool = True) -> SimBoard:
+def board(*, pin_on_top: bool = True) -> SimBoard:
     return SimBoard(PINMAP, VirtualClock(), random.Random(0), IDEAL, pin_on_top=pin_on_top)
 
 

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,6 +43,7 @@ from tavla_pi.hal.sim.board import SimBoard
 from tavla_pi.hardware.pinmap import default_pinout_path, load_pinmap
 from tavla_pi.replay.actions import Action, parse_line, read_scenario
 from tavla_pi.replay.runner import ScenarioRunner
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web import api as web_api
 from tavla_pi.web import server as http
 from tavla_pi.web.api import Api
@@ -351,10 +351,11 @@ KNOWN = {"setup", "match_length", "variant", "opponent", "load", "position_id", 
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(EXAMPLES), st.text(min_size=1, max_size=60).filter(lambda k: k not in KNOWN),
-       st.booleans())
+@given(example=st.sampled_from(EXAMPLES),
+       key=st.text(min_size=1, max_size=60).filter(lambda k: k not in KNOWN),
+       inside=st.booleans())
 def test_an_unknown_field_is_refused_by_name(example: dict[str, Any], key: str,
-                                             inside: bool) -> None:
+                                             *, inside: bool) -> None:
     assert isinstance(parse_line(json.dumps(example), "s.jsonl:1"), Action)
     action = json.loads(json.dumps(example))
     nested = [k for k, v in action.items() if isinstance(v, dict)]

@@ -81,7 +81,7 @@ def cube_at_64() -> tuple[Event, ...]:
     match = MatchState(on_roll=Color.WHITE, to_act=Color.WHITE, cube=64,
                        cube_owner=Color.WHITE, game_state=GameState.PLAYING)
     events = referee.load(Position.initial(), match, now=10)
-    events += referee.on_button("white.cube", False, 20)
+    events += referee.on_button("white.cube", long=False, now=20)
     assert [str(e.type) for e in events][-1] == "rejected"
     return tuple(events)
 

@@ -19,7 +19,6 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from daemon_support import VirtualDaemon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from journal_support import DirectMatch, direct_match, played_with_menus, runner_actions
@@ -33,6 +32,7 @@ from tavla_pi.game.fold import NOTES
 from tavla_pi.game.restore import restore, verify
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.rules.match import MatchRules
+from tavla_pi.testing.daemon import VirtualDaemon
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "journals"
 RULES = st.builds(MatchRules, crawford=st.booleans(), jacoby=st.booleans(),
@@ -74,7 +74,7 @@ Tamper = Callable[[list[Event]], tuple[list[Event], int, int]]
 events the trusted state must equal)."""
 
 
-def _index(events: list[Event], kind: str, last: bool = False) -> int:
+def _index(events: list[Event], kind: str, *, last: bool = False) -> int:
     found = [i for i, e in enumerate(events) if e.type == kind]
     return found[-1] if last else found[len(found) // 2]
 

@@ -27,12 +27,12 @@ from tavla_pi.reconcile.tree import Node, TurnTree
 from tavla_pi.rules.portes import PortesPosition, gnubg_position
 
 
-def _replay(tree: TurnTree, target: Node, rng: random.Random, saturate: bool) -> Player:
+def _replay(tree: TurnTree, target: Node, rng: random.Random, *, saturate: bool) -> Player:
     """Move the table from the start to the complete node ``target``."""
     tracker = TurnTracker.from_tree(tree)
     start = gnubg_position(tree.start)
     assert start is not None
-    p = Player(tracker, Table.of(start, tracker.mover), rng, saturate)
+    p = Player(tracker, Table.of(start, tracker.mover), rng, saturate=saturate)
     for frm, to, hits in hand_movements(path_to(tree, target, rng), rng):
         before = p.tracker.verdict
         verdict = p.hand_move(frm, to, hits)

@@ -2,7 +2,7 @@
 
 Each board's player plays through POST /api/sim on their own board; the
 other board lights the play (``remote_play``) and its hand carries it out
-(tests/remote_support.py).  After every play both boards show the same
+(tavla_pi/testing/remote.py).  After every play both boards show the same
 Position ID and Match ID.  The faults: SIGKILL of either daemon at random
 moments, the broker stopped and started in the middle of the game, and
 duplicated, forged and malformed messages injected into the broker (messages
@@ -22,15 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from computer_support import hand
-from mosquitto_support import Mosquitto, mosquitto  # noqa: F401  (the fixture)
 from programs import needs
-from remote_support import Board, Pair
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.testing.hand import location
+from tavla_pi.testing.hand import hand_moves, location
+from tavla_pi.testing.mosquitto import Mosquitto
+from tavla_pi.testing.remote import FriendBoard, Pair
 
 pytestmark = [needs("mosquitto"), pytest.mark.slow]
 
@@ -39,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
-def pair(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Pair]:  # noqa: F811
+def pair(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Pair]:
     """Both boards started and connected through the broker."""
     made = Pair(tmp_path, mosquitto)
     try:
@@ -49,13 +48,13 @@ def pair(tmp_path: Path, mosquitto: Mosquitto) -> Iterator[Pair]:  # noqa: F811
         made.close()
 
 
-def journal(board: Board) -> list[dict[str, Any]]:
+def journal(board: FriendBoard) -> list[dict[str, Any]]:
     """Every event of the board's journal (the current match's file)."""
     path = board.daemon.state_dir / "journal.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def game_over(board: Board) -> dict[str, Any] | None:
+def game_over(board: FriendBoard) -> dict[str, Any] | None:
     """The board's game_over event, if its game has ended."""
     return next((e for e in journal(board) if e["type"] == "game_over"), None)
 
@@ -74,7 +73,7 @@ def play_out(pair: Pair, rng: random.Random, *, between: Any = None) -> None:
     raise AssertionError(f"no game over in {MAX_TURNS} turns")
 
 
-def plays_of(board: Board, kind: str) -> list[tuple[str, str, str]]:
+def plays_of(board: FriendBoard, kind: str) -> list[tuple[str, str, str]]:
     """(player, play, position_id) of each event of ``kind`` in the board's journal."""
     return [(e["player"], e["play"], e["position_id"]) for e in journal(board)
             if e["type"] == kind]
@@ -180,7 +179,7 @@ def test_a_daemon_killed_between_done_and_the_friends_lights_sends_its_play(
 
 # -- takebacks ----------------------------------------------------------------------------
 
-def played_without_a_hit(pair: Pair, seed: int) -> tuple[Board, Board, Play]:
+def played_without_a_hit(pair: Pair, seed: int) -> tuple[FriendBoard, FriendBoard, Play]:
     """The opening's winner plays a random play that hits nothing and presses DONE; the
     other board carries it out.  The mover's board, the other's, and the play."""
     on_roll = Color(pair.boards[0].state()["on_roll"])
@@ -197,7 +196,7 @@ def played_without_a_hit(pair: Pair, seed: int) -> tuple[Board, Board, Play]:
     return mover, other, play
 
 
-def put_back(board: Board, play: Play, color: Color) -> None:
+def put_back(board: FriendBoard, play: Play, color: Color) -> None:
     """The hand moves ``play``'s checkers back where they came from."""
     for frm, to, _ in reversed(play.moves):
         board.sim({"move": f"{location(to, color)}/{location(frm, color)}",
@@ -231,7 +230,7 @@ def test_a_play_put_back_after_the_other_players_roll_stands(pair: Pair) -> None
     other.until(lambda s: s["phase"] != "await_roll", "the roll")
     put_back(mover, play, mover.color)
     mover.until(lambda s: s["fix"] != [], "the decline: the play stands")
-    for action in hand(play, mover.color):
+    for action in hand_moves(play, mover.color):
         mover.sim(action)
     mover.until(lambda s: s["fix"] == [] and s["phase"] != "await_roll", "the play shown")
     assert not [e for b in (mover, other) for e in journal(b) if e["type"] == "takeback"]
@@ -248,7 +247,7 @@ def publish(broker: Mosquitto, topic: str, payload: bytes) -> None:
                     "-t", topic, "-s"], input=payload, check=True, timeout=10)
 
 
-def sent_by(board: Board) -> list[dict[str, Any]]:
+def sent_by(board: FriendBoard) -> list[dict[str, Any]]:
     """The messages ``board`` sent in the match it plays now, as its journal holds them."""
     events = journal(board)
     uid = [e["match_uid"] for e in events if e["type"] == "remote_match"][-1]
@@ -256,13 +255,13 @@ def sent_by(board: Board) -> list[dict[str, Any]]:
             and e["match_uid"] == uid]
 
 
-def game_events(board: Board) -> list[str]:
+def game_events(board: FriendBoard) -> list[str]:
     """The types of the game's events (not the remote side's record)."""
     ignore = {"remote_sent", "remote_taken", "dice_commit", "dice_reveal", "remote_status"}
     return [e["type"] for e in journal(board) if e["type"] not in ignore]
 
 
-def until_logged(board: Board, text: str, timeout_s: float = 15.0) -> None:
+def until_logged(board: FriendBoard, text: str, timeout_s: float = 15.0) -> None:
     """Wait until the daemon's log says ``text``."""
     deadline = time.monotonic() + timeout_s
     while text not in board.daemon.stderr():

@@ -20,15 +20,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from mosquitto_support import Mosquitto, mosquitto
 from programs import PROGRAMS, needs
 
 from tavla_pi.errors import ConfigError
 from tavla_pi.remote.link import QUEUE_BOUND, Arrival, Link, LinkChange, Received
 from tavla_pi.remote.messages import MAX_MESSAGE_BYTES
 from tavla_pi.remote.settings import Broker, NetworkSettings
+from tavla_pi.testing.mosquitto import Mosquitto
 
-__all__ = ["mosquitto"]  # the fixture, used by name
 pytestmark = needs("mosquitto")
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_S = 20.0
@@ -73,7 +72,7 @@ def got(topic: str, payload: bytes | None = None) -> Wanted:
     return wanted
 
 
-def change(connected: bool) -> Wanted:
+def change(*, connected: bool) -> Wanted:
     """Wanted: the link connected (``connected``) or lost the broker."""
     return lambda seen: any(isinstance(a, LinkChange) and a.connected == connected for a in seen)
 
@@ -123,7 +122,7 @@ def test_two_boards_exchange_game_and_sync_messages(mosquitto: Mosquitto) -> Non
     with started(mosquitto.broker, "a", "b") as a, started(mosquitto.broker, "b", "a") as b:
         seen_a, seen_b = in_touch(a, "b"), in_touch(b, "a")
         assert a.connected and b.connected
-        assert seen_a[0] == LinkChange(True, "new session")
+        assert seen_a[0] == LinkChange(connected=True, reason="new session")
         a.publish_game(b'{"n":1}')
         a.publish_game(b'{"n":2}')
         b.publish_sync(b'{"sent":0}')
@@ -138,7 +137,7 @@ def test_two_boards_exchange_game_and_sync_messages(mosquitto: Mosquitto) -> Non
 def test_a_retained_sync_and_a_clean_goodbye_wait_for_a_board_that_comes_later(
         mosquitto: Mosquitto) -> None:
     with started(mosquitto.broker, "a", "b") as a:
-        wait_for(a, change(True), "a connect")
+        wait_for(a, change(connected=True), "a connect")
         a.publish_sync(b'{"sent":3}')
     with started(mosquitto.broker, "b", "a") as b:
         seen = wait_for(b, got("tavla/home/a/status"), "a's status")
@@ -148,6 +147,7 @@ def test_a_retained_sync_and_a_clean_goodbye_wait_for_a_board_that_comes_later(
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # times start() on the wall clock
 def test_a_broker_down_at_the_start_is_retried_with_one_warning(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="tavla_pi.remote")
@@ -163,8 +163,8 @@ def test_a_broker_down_at_the_start_is_retried_with_one_warning(
         warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
         assert warnings == [f"broker {broker.url}: unreachable (Connection refused); retrying"]
         with broker, started(broker.broker, "b", "a") as b:
-            seen = wait_for(link, change(True), "a connect")
-            assert link.connected and seen[0] == LinkChange(True, "new session")
+            seen = wait_for(link, change(connected=True), "a connect")
+            assert link.connected and seen[0] == LinkChange(connected=True, reason="new session")
             wait_for(b, got("tavla/home/a/game", b'{"n":1}'), "a's game held while down")
 
 
@@ -175,8 +175,8 @@ def test_a_broker_restarted_mid_way_delivers_what_was_sent_while_it_was_down(
     with broker, started(broker.broker, "a", "b") as a, started(broker.broker, "b", "a") as b:
         seen_a, seen_b = in_touch(a, "b"), in_touch(b, "a")
         broker.stop()
-        wait_for(a, change(False), "a's loss", seen_a)
-        wait_for(b, change(False), "b's loss", seen_b)
+        wait_for(a, change(connected=False), "a's loss", seen_a)
+        wait_for(b, change(connected=False), "b's loss", seen_b)
         assert not a.connected
         a.publish_game(b'{"n":1}')
         a.publish_game(b'{"n":2}')
@@ -187,7 +187,7 @@ def test_a_broker_restarted_mid_way_delivers_what_was_sent_while_it_was_down(
         assert kinds == [("LinkChange", True), ("LinkChange", False), ("LinkChange", True),
                          ("Received", None), ("Received", None)]
         assert received(seen_b, "tavla/home/a/game") == [b'{"n":1}', b'{"n":2}']
-        assert wait_for(a, change(True), "a's reconnect", seen_a)
+        assert wait_for(a, change(connected=True), "a's reconnect", seen_a)
 
 
 CHILD = """
@@ -228,7 +228,7 @@ def test_a_login_with_the_right_password_connects_and_a_wrong_one_does_not(
     wrong = written(tmp_path / "wrong", "guess\n")
     with Mosquitto(tmp_path, user=("player", "s3cret")) as broker:
         with started(broker.broker, "a", "b", username="player", password_file=right) as a:
-            wait_for(a, change(True), "a connect")
+            wait_for(a, change(connected=True), "a connect")
         with started(broker.broker, "b", "a", username="player", password_file=wrong) as b:
             deadline = time.monotonic() + DEADLINE_S
             while "refused the connection" not in caplog.text:

@@ -84,14 +84,15 @@ def test_a_resignation_names_a_level_only_when_offered() -> None:
     assert read_payload(GAME, accept.encode(), "home") == accept
 
 
-@pytest.mark.parametrize("sync", [Sync("b", None, 0, 0, True), Sync("b", UID, 12, 11, False)])
+@pytest.mark.parametrize("sync", [Sync("b", None, 0, 0, fresh=True),
+                                  Sync("b", UID, 12, 11, fresh=False)])
 def test_a_sync_state_reads_back(sync: Sync) -> None:
     assert read_payload("tavla/home/b/sync", sync.encode(), "home") == sync
     assert json.loads(sync.encode())["match"] == sync.match_uid
 
 
 @pytest.mark.parametrize("online", [True, False])
-def test_a_status_reads_back(online: bool) -> None:
+def test_a_status_reads_back(*, online: bool) -> None:
     status = Status("b", online)
     assert status.encode() == b'{"board":"b","status":"%s","v":1}' % (
         b"online" if online else b"gone")
@@ -138,8 +139,8 @@ def test_a_payload_on_a_wrong_topic_is_refused(where: str) -> None:
 
 @pytest.mark.parametrize(("leaf", "data"), [
     ("game", payload("cube", board="c")),
-    ("sync", Sync("c", None, 0, 0, True).to_json()),
-    ("status", Status("c", True).to_json()),
+    ("sync", Sync("c", None, 0, 0, fresh=True).to_json()),
+    ("status", Status("c", online=True).to_json()),
 ])
 def test_a_board_speaking_on_another_boards_topic_is_refused(leaf: str,
                                                               data: dict[str, Any]) -> None:
@@ -261,11 +262,11 @@ def test_an_offer_names_its_level_and_an_answer_names_none() -> None:
 
 
 @pytest.mark.parametrize(("data", "problem"), [
-    (Sync("b", None, 0, 0, True).to_json() | {"fresh": 1}, "fresh: expected true or false"),
-    (Sync("b", None, 0, 0, True).to_json() | {"sent": -1}, "sent: expected a whole number"),
-    (Sync("b", None, 0, 0, True).to_json() | {"taken": "2"}, "taken: expected a whole"),
-    (Sync("b", None, 0, 0, True).to_json() | {"match": "x"}, "match: expected a match id"),
-    (Sync("b", None, 0, 0, True).to_json() | {"seq": 1}, "'seq': not a field of a sync"),
+    (Sync("b", None, 0, 0, fresh=True).to_json() | {"fresh": 1}, "fresh: expected true or false"),
+    (Sync("b", None, 0, 0, fresh=True).to_json() | {"sent": -1}, "sent: expected a whole number"),
+    (Sync("b", None, 0, 0, fresh=True).to_json() | {"taken": "2"}, "taken: expected a whole"),
+    (Sync("b", None, 0, 0, fresh=True).to_json() | {"match": "x"}, "match: expected a match id"),
+    (Sync("b", None, 0, 0, fresh=True).to_json() | {"seq": 1}, "'seq': not a field of a sync"),
     ({"v": 1, "board": "b", "match": None, "sent": 0, "taken": 0}, "fresh: missing"),
 ])
 def test_a_bad_sync_state_is_refused(data: dict[str, Any], problem: str) -> None:
@@ -309,6 +310,6 @@ def test_a_message_out_of_range_is_not_sent(bad: GameMessage) -> None:
 
 def test_a_sync_or_status_out_of_range_is_not_sent() -> None:
     with pytest.raises(MessageError, match=r"^outgoing message: sent: "):
-        Sync("b", None, -1, 0, True).encode()
+        Sync("b", None, -1, 0, fresh=True).encode()
     with pytest.raises(MessageError, match=r"^outgoing message: board: "):
-        Status("", True).encode()
+        Status("", online=True).encode()

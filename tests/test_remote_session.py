@@ -15,7 +15,6 @@ from dataclasses import replace
 
 import pytest
 from journal_support import observation
-from mosquitto_support import Mosquitto, mosquitto  # noqa: F401  (the fixture)
 from programs import needs
 
 from tavla_pi.events.event import Event
@@ -32,6 +31,7 @@ from tavla_pi.remote.settings import NetworkSettings
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import ScriptedDice
+from tavla_pi.testing.mosquitto import Mosquitto
 
 pytestmark = needs("mosquitto")
 
@@ -99,7 +99,7 @@ class Side:
 
 
 @pytest.fixture
-def sides(mosquitto: Mosquitto) -> Iterator[tuple[Side, ReversingTap, Side]]:  # noqa: F811
+def sides(mosquitto: Mosquitto) -> Iterator[tuple[Side, ReversingTap, Side]]:
     links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
                         reconnect_max_s=1)
              for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
@@ -161,7 +161,7 @@ def test_messages_that_arrive_reversed_are_applied_in_their_order(
 
 
 def test_a_flag_falling_on_one_board_ends_the_match_on_both(
-        mosquitto: Mosquitto) -> None:  # noqa: F811
+        mosquitto: Mosquitto) -> None:
     """Each board runs its own player's clock: the starter's reserve (1 s, no delay) runs
     out on the starter's board, and the friend's board is told and ends the match too."""
     links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,

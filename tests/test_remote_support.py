@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 from computer_support import load
-from daemon_process import DaemonProcess
-from remote_support import Board
 
 from tavla_pi.rules import Position
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.remote import FriendBoard
 
 TALL = load({"1": 14, "2": 1}, {"24": 10, "20": 2, "13": 3}, Color.WHITE)
 """White on roll, 14 checkers on the 1 point and one on the 2."""
@@ -27,18 +27,18 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def board(tmp_path: Path) -> Iterator[Board]:
+def board(tmp_path: Path) -> Iterator[FriendBoard]:
     config = tmp_path / "config.toml"
     config.write_text("[board]\nstable_ms = 40\n")
     daemon = DaemonProcess(tmp_path / "state", tmp_path / "notify", config)
     daemon.start()
-    yield Board("here", Color.WHITE, daemon)
+    yield FriendBoard("here", Color.WHITE, daemon)
     daemon.close()
 
 
 @pytest.mark.parametrize("notation", ["2/off 1/off", "2/off"])
 def test_the_player_commits_the_play_it_moved_among_plays_that_read_the_same(
-        board: Board, notation: str) -> None:
+        board: FriendBoard, notation: str) -> None:
     board.sim(TALL)
     board.sim({"dice": [6, 1]})
     board.sim({"press": "white.roll"})

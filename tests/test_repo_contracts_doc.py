@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon
 
 import tavla_pi.rules
 from tavla_pi.cli import build_parser
@@ -41,6 +40,7 @@ from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.rules import Board
 from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.speech.settings import SpeechSettings
+from tavla_pi.testing.daemon import VirtualDaemon
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 

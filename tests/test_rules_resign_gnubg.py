@@ -90,7 +90,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "movegen.jsonl"
 W, B = Color.WHITE, Color.BLACK
 
 
-def money(jacoby: bool, **fields: Any) -> MatchState:
+def money(*, jacoby: bool, **fields: Any) -> MatchState:
     return MatchState(jacoby=jacoby, **fields)
 
 
@@ -100,15 +100,15 @@ def match(length: int, score: tuple[int, int], **fields: Any) -> MatchState:
 
 CASES: list[tuple[MatchState, Resignation]] = [
     # money: Jacoby off and on, the cube centred, owned, high; White and Black resigning
-    (money(False), Resignation.SINGLE),
-    (money(False, on_roll=B, to_act=B), Resignation.GAMMON),
-    (money(True), Resignation.GAMMON),  # Jacoby does not shrink a resigned gammon
-    (money(True, on_roll=B, to_act=B), Resignation.BACKGAMMON),
-    (money(True, cube=2, cube_owner=W), Resignation.GAMMON),
-    (money(False, cube=4, cube_owner=B, on_roll=B, to_act=B), Resignation.SINGLE),
-    (money(False, cube=64, cube_owner=W), Resignation.BACKGAMMON),
-    (money(False, score=(12, 30)), Resignation.GAMMON),
-    (money(False, dice=(6, 2)), Resignation.SINGLE),  # gnubg allows it after the roll too
+    (money(jacoby=False), Resignation.SINGLE),
+    (money(jacoby=False, on_roll=B, to_act=B), Resignation.GAMMON),
+    (money(jacoby=True), Resignation.GAMMON),  # Jacoby does not shrink a resigned gammon
+    (money(jacoby=True, on_roll=B, to_act=B), Resignation.BACKGAMMON),
+    (money(jacoby=True, cube=2, cube_owner=W), Resignation.GAMMON),
+    (money(jacoby=False, cube=4, cube_owner=B, on_roll=B, to_act=B), Resignation.SINGLE),
+    (money(jacoby=False, cube=64, cube_owner=W), Resignation.BACKGAMMON),
+    (money(jacoby=False, score=(12, 30)), Resignation.GAMMON),
+    (money(jacoby=False, dice=(6, 2)), Resignation.SINGLE),  # gnubg allows it after the roll too
     # matches: ordinary scores, reaching 1-away (the next game is Crawford), winning it
     (match(5, (0, 0)), Resignation.SINGLE),
     (match(5, (2, 0)), Resignation.GAMMON),

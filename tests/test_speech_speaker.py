@@ -176,8 +176,15 @@ class StepTimes:
         self._last = now
 
 
-@needs("espeak-ng")
-def test_a_stalled_sound_device_never_slows_the_scan_loop() -> None:
+REPEATS = 3
+"""Times the same game is played: each scan's time is its least over the repeats, so that
+the machine's other work is not counted, and a scan that waits for the stalled voice,
+which would wait every time, is."""
+
+
+def stalled_game() -> tuple[StepTimes, list[Event], Speaker]:
+    """A game played with a voice whose player never reads: each scan's time, the events,
+    the speaker."""
     stalled = [sys.executable, "-c", "import time; time.sleep(600)"]  # never reads its input
     voice = EspeakVoice(SpeechSettings(enabled=True), player=stalled)
     lines = scenario(*opening(None), move("24/18", "white"), move("13/9", "white"),
@@ -195,9 +202,20 @@ def test_a_stalled_sound_device_never_slows_the_scan_loop() -> None:
         assert voice.busy(0)  # still stuck in the first sentence
     finally:
         voice.close()
-    assert sum(e.type == "played" for e in events) == 2  # the game went on
-    assert len(speaker.pending) <= speaker.limit
-    assert max(times.gaps) * 1000 < SCAN_MS, f"worst step {max(times.gaps) * 1000:.1f} ms"
+    return times, events, speaker
+
+
+@needs("espeak-ng")
+@pytest.mark.alone  # times each scan: another test's work on the machine would be counted
+def test_a_stalled_sound_device_never_slows_the_scan_loop() -> None:
+    runs = [stalled_game() for _ in range(REPEATS)]
+    for _, events, speaker in runs:
+        assert sum(e.type == "played" for e in events) == 2  # the game went on
+        assert len(speaker.pending) <= speaker.limit
+    gaps = [times.gaps for times, _, _ in runs]
+    assert len({len(g) for g in gaps}) == 1, "the repeats played different games"
+    worst = max(min(scan) for scan in zip(*gaps, strict=True))
+    assert worst * 1000 < SCAN_MS, f"worst step {worst * 1000:.1f} ms"
 
 
 @needs("espeak-ng")

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from daemon_support import reset_logging
 from journal_support import direct_match
 
 from tavla_pi.cli import main
@@ -23,6 +22,7 @@ from tavla_pi.engine import NOT_INSTALLED
 from tavla_pi.events.event import Event
 from tavla_pi.events.journal import ARCHIVE_DIR, JOURNAL_NAME, LOCK_NAME, Journal, encode
 from tavla_pi.events.types import EventType
+from tavla_pi.testing.daemon import reset_logging
 
 START = Event(EventType.GAME_STARTED, 0,
               {"position_id": "4HPwATDgc/ABMA", "match_id": "cAkAAAAAAAAA"})

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 
 from tavla_pi.daemon import simstore
 from tavla_pi.events.hub import EventHub
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response, Stream
 
@@ -149,7 +149,7 @@ def daemon_white() -> Any:
     ("127.1.2.3", True), ("", True), ("192.168.1.9:8750", False), ("evil.example", False),
     ("localhost.evil.example", False), ("[::2]:80", False),
 ])
-def test_loopback_answers_only_to_local_names(tmp_path: Path, host: str, served: bool) -> None:
+def test_loopback_answers_only_to_local_names(tmp_path: Path, host: str, *, served: bool) -> None:
     async def scenario() -> None:
         daemon = VirtualDaemon(tmp_path)
         answer = await daemon.request("GET", "/api/state", headers={"host": host})

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from broadcast_support import ProcessTable, play_turn, set_up
-from daemon_process import DaemonProcess
-from mosquitto_support import Mosquitto
 from programs import needs
 from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+from tavla_pi.testing.broadcast import ProcessTable, play_turn, set_up
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.mosquitto import Mosquitto
 
 pytestmark = [pytest.mark.slow, needs("chromium", "mosquitto")]
 pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")

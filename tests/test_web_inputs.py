@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 
 from tavla_pi.daemon import simstore
 from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.leds import REQUIRED_FEATURES
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web.api import Api, static_files
 from tavla_pi.web.server import HttpServer, Request, Response, Stream
 

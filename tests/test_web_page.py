@@ -61,7 +61,7 @@ def open_page(tmp_path: Path) -> Iterator[OpenPage]:
             errors.append(message.text)
 
     with sync_playwright() as playwright:
-        def opener(url: str, locale: str = "en-US", ready: bool = True) -> Page:
+        def opener(url: str, locale: str = "en-US", *, ready: bool = True) -> Page:
             context = playwright.chromium.launch_persistent_context(
                 str(tmp_path / f"profile-{len(contexts)}"), executable_path=str(CHROMIUM),
                 args=CHROMIUM_ARGS, headless=True, locale=locale,
@@ -84,7 +84,7 @@ def open_page(tmp_path: Path) -> Iterator[OpenPage]:
     assert not unexpected, unexpected
 
 
-def shot(page: Page, name: str, full_page: bool = True) -> None:
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
 

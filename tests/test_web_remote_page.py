@@ -1,6 +1,6 @@
 """Two boards, one game, on two simulator pages: board ``athens`` (its player plays White)
-and board ``izmir`` (Black) of a :class:`~remote_support.Pair`, each daemon's page in
-headless chromium, play turns against each other through a real Mosquitto.
+and board ``izmir`` (Black) of a :class:`~tavla_pi.testing.remote.Pair`, each daemon's
+page in headless chromium, play turns against each other through a real Mosquitto.
 
 Everything a player does is done through the pages: on the page of the player on roll
 the ROLL button rolls, the checkers are dragged with the mouse and ROLL again is DONE;
@@ -25,15 +25,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from computer_support import hand
-from mosquitto_support import Mosquitto
 from programs import needs
-from remote_support import BOARDS, Board, Pair
 from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, centre, target_of
 
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.hand import hand_moves
+from tavla_pi.testing.mosquitto import Mosquitto
+from tavla_pi.testing.remote import BOARDS, FriendBoard, Pair
 
 pytestmark = [pytest.mark.slow, needs("chromium", "mosquitto")]
 pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
@@ -54,7 +54,7 @@ SETTLE_S = 10.0
 class Side:
     """One board of the pair and its page."""
 
-    board: Board
+    board: FriendBoard
     page: Page
 
     @property
@@ -112,7 +112,7 @@ def sides(pair: Pair) -> Iterator[dict[Color, Side]]:
 
 # ---- what a hand does on a page ---------------------------------------------------------
 
-def on(board: Board, location: str, color: str) -> int:
+def on(board: FriendBoard, location: str, color: str) -> int:
     """How many ``color`` checkers the board's sensors see at ``location``."""
     physical = board.state()["physical"]
     stacks = physical["bar"][color] if location == "bar" else \
@@ -215,7 +215,7 @@ def play_turn(sides: dict[Color, Side], rng: random.Random) -> Color | None:
 
 def carry(side: Side, play: Play, color: Color) -> None:
     """Drag the checkers of ``play`` on the side's page, a hit blot to the bar first."""
-    for action in hand(play, color):
+    for action in hand_moves(play, color):
         drag(side, action)
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 from review_support import SHORT_GAME, ScriptedReviewer, made_up_review
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.events.hub import EventHub
+from tavla_pi.testing.daemon import VirtualDaemon, body
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import MemoryJournal, VirtualDaemon, body
 
 from tavla_pi.engine import NOT_INSTALLED
 from tavla_pi.engine.levels import Level
 from tavla_pi.events.hub import EventHub
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import MemoryJournal, VirtualDaemon, body
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from daemon_support import VirtualDaemon, body
 
 from tavla_pi.rules.color import Color
+from tavla_pi.testing.daemon import VirtualDaemon, body
 
 VARIANTS = ("portes", "plakoto", "fevga", "tavli")
 

@@ -25,7 +25,7 @@ class SpeechProgramMissingError(TavlaError):
 class Voice:
     """A speech stage that remembers what it was asked and renders a fixed WAV."""
 
-    def __init__(self, installed: bool = True) -> None:
+    def __init__(self, *, installed: bool = True) -> None:
         self.asked: list[str] = []
         self.rendered: list[tuple[str, str]] = []
         self.installed = installed

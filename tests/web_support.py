@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from daemon_process import wait_for_notify
+from tavla_pi.testing.daemon_process import wait_for_notify
 
 if TYPE_CHECKING:  # playwright is imported by the page tests, after their skip
     from playwright.sync_api import Page

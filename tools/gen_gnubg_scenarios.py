@@ -50,7 +50,7 @@ def run_spec(gnubg: Any, spec: Spec) -> list[Item]:
     rng = random.Random(spec.seed)
     policy: RandomPolicy = RandomPolicy(rng, spec.double, spec.take)
     if spec.script:
-        policy = ScriptPolicy(rng, list(spec.script), spec.then_random)
+        policy = ScriptPolicy(rng, list(spec.script), then_random=spec.then_random)
         policy.p_double, policy.p_take = spec.double, spec.take
     referee = Referee(gnubg, policy)
     fresh = True
@@ -63,7 +63,7 @@ def run_spec(gnubg: Any, spec: Spec) -> list[Item]:
     else:
         referee.new(spec.length)
     games = 0
-    while referee.play(fresh):
+    while referee.play(fresh=fresh):
         games += 1
         if games == spec.games or any(type(i).__name__ == "MatchOver" for i in referee.items):
             break
@@ -79,7 +79,7 @@ def prelude(referee: Referee, spec: Spec, rng: random.Random) -> None:
     referee.policy = RandomPolicy(rng, double=0.0)
     while True:
         referee.new(spec.length)
-        if not referee.play(True, stop=wanted):
+        if not referee.play(fresh=True, stop=wanted):
             break
     referee.items = []
     referee.snapshot()
@@ -145,7 +145,7 @@ def verify(gnubg: Any, scenario: Path) -> str | None:
         referee.new(decode_match_id(first_id)["length"])
     else:
         referee.load_ids(start["load"]["position_id"], start["load"]["match_id"])
-    while referee.play(fresh) and policy.more():
+    while referee.play(fresh=fresh) and policy.more():
         referee.next_game()
         fresh = True
     _, again = Hand(random.Random(0), CLEAN).render(referee.items)
@@ -197,14 +197,15 @@ def inside(gnubg: Any, job: dict[str, Any]) -> dict[str, Any]:
     out = Path(job["out"])
     out.mkdir(parents=True, exist_ok=True)
     if job["mode"] == "soak":
-        specs = soak_specs(job["seed"], job["games"], job["clumsy"], job["length"])
+        specs = soak_specs(job["seed"], job["games"], clumsy=job["clumsy"], length=job["length"])
         origin = f"tools/gen_gnubg_scenarios.py soak --seed {job['seed']}"
     else:
         specs = list(CORPUS if job["mode"] == "corpus" else EXAMPLES)
         origin = f"tools/gen_gnubg_scenarios.py {job['mode']}"
         for old in scenarios_in([str(out)]):
             old.unlink()
-            old.with_name(old.name.removesuffix(".jsonl") + ".expected.jsonl").unlink(True)
+            expected = old.with_name(old.name.removesuffix(".jsonl") + ".expected.jsonl")
+            expected.unlink(missing_ok=True)
     written = []
     for spec in specs:
         written += render(spec, run_spec(gnubg, spec), out, origin)

@@ -132,7 +132,7 @@ EXAMPLES: tuple[Spec, ...] = (
 )
 
 
-def soak_specs(seed: int, games: int, clumsy: bool, length: int | None = None) -> list[Spec]:
+def soak_specs(seed: int, games: int, *, clumsy: bool, length: int | None = None) -> list[Spec]:
     """``games`` random matches (of ``length`` points, 0 money) from ``seed``, for soak runs."""
     rng = random.Random(seed)
     specs = []

@@ -94,7 +94,7 @@ class RandomPolicy:
             rolls.append(self.dice())
         return rolls
 
-    def plan(self, may_double: bool) -> Plan | None:
+    def plan(self, *, may_double: bool) -> Plan | None:
         double = None
         if may_double and self.rng.random() < self.p_double:
             double = "take" if self.rng.random() < self.p_take else "drop"
@@ -115,7 +115,8 @@ class RandomPolicy:
 class ScriptPolicy(RandomPolicy):
     """Scripted openings and turns first; then random, or the end of the scenario."""
 
-    def __init__(self, rng: random.Random, script: list[dict[str, Any]], then_random: bool) -> None:
+    def __init__(self, rng: random.Random, script: list[dict[str, Any]], *,
+                 then_random: bool) -> None:
         super().__init__(rng)
         self.script = list(script)
         self.then_random = then_random
@@ -125,12 +126,12 @@ class ScriptPolicy(RandomPolicy):
             return [(white, black) for white, black in self.script.pop(0)["opening"]]
         return super().opening()
 
-    def plan(self, may_double: bool) -> Plan | None:
+    def plan(self, *, may_double: bool) -> Plan | None:
         if self.script:
             step = self.script.pop(0)
             a, b = step["dice"]
             return Plan((a, b), step.get("double"), step.get("play"))
-        return super().plan(may_double) if self.then_random else None
+        return super().plan(may_double=may_double) if self.then_random else None
 
 
 class ReplayPolicy(RandomPolicy):
@@ -151,7 +152,7 @@ class ReplayPolicy(RandomPolicy):
                 break
         return rolls
 
-    def plan(self, may_double: bool) -> Plan | None:
+    def plan(self, *, may_double: bool) -> Plan | None:
         double = None
         if self.events and self.events[0]["type"] == "double_offered":
             answer = self.events[1]["type"]
@@ -167,7 +168,7 @@ class ReplayPolicy(RandomPolicy):
 
     def choose(self, plays: list[str], plan: Plan | None) -> str:
         if plan is None:  # the opening roll's play
-            plan = self.plan(False)
+            plan = self.plan(may_double=False)
         if plan is None or plan.play is None:
             raise SystemExit(f"expected no legal move (or nothing), gnubg has the plays {plays}")
         return pick_play(plays, plan.play)
@@ -223,7 +224,7 @@ class Referee:
                         f"set evaluation chequerplay evaluation plies {self.plies}"):
             self.cmd(setting)
         self.cmd(f"new match {length}" if length else "new session")
-        self.expect(self.state()["length"] == length, "a new match")
+        self.expect(ok=self.state()["length"] == length, what="a new match")
 
     def load(self, *, on_roll: int, white: dict[str, int], black: dict[str, int], length: int,
              score: tuple[int, int] = (0, 0), cube: int = 1, owner: int | None = None) -> None:
@@ -242,8 +243,8 @@ class Referee:
         self.new(decode_match_id(match_id)["length"])
         self.cmd(f"set matchid {match_id}")
         self.cmd(f"set board {position_id}")
-        self.expect(self.g.matchid() == match_id and self.g.positionid() == position_id,
-                    f"gnubg took the load {position_id} {match_id}")
+        self.expect(ok=self.g.matchid() == match_id and self.g.positionid() == position_id,
+                    what=f"gnubg took the load {position_id} {match_id}")
         self.snapshot()
 
     def snapshot(self) -> None:
@@ -254,7 +255,7 @@ class Referee:
 
     # games
 
-    def play(self, fresh: bool, stop: Callable[[Referee], bool] | None = None) -> bool:
+    def play(self, *, fresh: bool, stop: Callable[[Referee], bool] | None = None) -> bool:
         """Play a game (from its opening roll when ``fresh``) until it ends (True) or stops."""
         if fresh:
             self.opening()
@@ -263,10 +264,10 @@ class Referee:
         while True:
             if stop and stop(self):
                 return False
-            plan = self.policy.plan(self.may_double())
+            plan = self.policy.plan(may_double=self.may_double())
             if plan is None:
                 return False
-            if plan.double and self.double(plan.double == "take"):
+            if plan.double and self.double(take=plan.double == "take"):
                 return True
             self.turn(plan)
             if self.over():
@@ -280,7 +281,8 @@ class Referee:
         self.cmd(f"set turn {starter}")
         self.cmd(f"set dice {white} {black}")
         s = self.state()
-        self.expect(s["turn"] == starter and {s["die1"], s["die2"]} == {white, black}, "opening")
+        self.expect(ok=s["turn"] == starter and {s["die1"], s["die2"]} == {white, black},
+                    what="opening")
         self.items.append(Opening(tuple(rolls)))
         self.turn(None, (white, black))
 
@@ -293,18 +295,18 @@ class Referee:
         mine = s["score0"] if me == 0 else s["score1"]
         return not s["length"] or mine + cube < s["length"]
 
-    def double(self, take: bool) -> bool:
+    def double(self, *, take: bool) -> bool:
         """Offer a double; the opponent takes or drops.  True when the game ended."""
         s = self.state()
         me = s["turn"]
         cube = 2 << s["cube_log"]
         self.cmd("double")
-        self.expect(self.state()["doubled"] == 1, "double accepted by gnubg")
+        self.expect(ok=self.state()["doubled"] == 1, what="double accepted by gnubg")
         self.items.append(CubeAction(COLORS[me], cube, take))
         self.cmd("take" if take else "drop")
         if take:
             s = self.state()
-            self.expect(1 << s["cube_log"] == cube and s["owner"] == 1 - me, "take")
+            self.expect(ok=1 << s["cube_log"] == cube and s["owner"] == 1 - me, what="take")
             return False
         return self.over(dropped=True)
 
@@ -321,23 +323,24 @@ class Referee:
         sequences = tuple(legal_sequences(before, dice))
         results = {apply_steps(before, seq) for seq in sequences}
         theirs = {apply_gnubg_move(before, self.g.parsemove(p)): p for p in plays}
-        self.expect(set(theirs) == results and len(theirs) == len(plays),
-                    f"gnubg's legal plays of {dice} at {self.g.positionid()} agree with ours")
+        self.expect(ok=set(theirs) == results and len(theirs) == len(plays),
+                    what=f"gnubg's legal plays of {dice} at {self.g.positionid()} agree with ours")
         if not plays:
             self.cmd("move")
-            self.expect(self.state()["turn"] != player, "the turn passes with no legal move")
+            self.expect(ok=self.state()["turn"] != player,
+                        what="the turn passes with no legal move")
             after, play = before, None
         else:
             play = self.policy.choose(plays, plan)
             self.cmd(f"move {play}")
             mover, next_on_roll = self.g.board()  # gnubg's board()[1] is the side on roll
             after = side_from_gnubg(mover), side_from_gnubg(next_on_roll)
-            self.expect(after == apply_gnubg_move(before, self.g.parsemove(play)),
-                        f"gnubg played {play}")
+            self.expect(ok=after == apply_gnubg_move(before, self.g.parsemove(play)),
+                        what=f"gnubg played {play}")
         self.items.append(Turn(COLORS[player], dice, play, before, after, sequences,
                                self.g.positionid(), self.g.matchid(), opening=plan is None))
 
-    def over(self, dropped: bool = False) -> bool:
+    def over(self, *, dropped: bool = False) -> bool:
         """Record the end of the game (and match) if the game is over."""
         s = self.state()
         if s["state"] == 1:
@@ -348,8 +351,8 @@ class Referee:
         points = score[winner] - previous[winner]
         cube = 1 << s["cube_log"]
         kind = "single" if dropped else KINDS[points // cube]
-        self.expect(points in (cube, 2 * cube, 3 * cube) and (not dropped or points == cube),
-                    f"gnubg's score {score} after {previous}")
+        self.expect(ok=points in (cube, 2 * cube, 3 * cube) and (not dropped or points == cube),
+                    what=f"gnubg's score {score} after {previous}")
         self.items.append(GameOver(COLORS[winner], kind, cube, points, score))
         if s["length"] and score[winner] >= s["length"]:
             self.items.append(MatchOver(COLORS[winner], score))
@@ -367,9 +370,9 @@ class Referee:
 
     def next_game(self) -> None:
         self.cmd("new game")
-        self.expect(self.state()["state"] == 1, "a new game")
+        self.expect(ok=self.state()["state"] == 1, what="a new game")
 
-    def expect(self, ok: bool, what: str) -> None:
+    def expect(self, *, ok: bool, what: str) -> None:
         if not ok:
             raise SystemExit(f"gnubg disagrees: {what} (position {self.g.positionid()}, "
                              f"match {self.g.matchid()})")

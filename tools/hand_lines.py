@@ -75,7 +75,7 @@ class HandLines:
                                   "starter": starter})
 
     def _roll(self, color: str, dice: tuple[int, int], play: str | None,
-              opening: bool) -> None:
+              *, opening: bool) -> None:
         """The roll of a turn (none when the opening roll's dice are played), and when it
         has no legal ``play``, the turn passing."""
         self.lines.append(f"# {color} rolls {dice[0]}-{dice[1]}: {play or 'no legal move'}")

@@ -190,7 +190,7 @@ class Hand(HandLines):
         color = turn.player
         if self.table != table_of(color, turn.before):
             raise AssertionError(f"the hand's board drifted from gnubg's before {turn}")
-        self._roll(color, turn.dice, turn.play, turn.opening)
+        self._roll(color, turn.dice, turn.play, opening=turn.opening)
         if turn.play is None:
             return
         mine = [seq for seq in turn.sequences if apply_steps(turn.before, seq) == turn.after]

@@ -59,7 +59,7 @@ def steps_for(board: Board, die: int) -> list[Step]:
             if theirs[25 - to] < 2:
                 found.append(Step(frm, to, die, theirs[25 - to] == 1))
         elif all_home(mine) and (to == 0 or not any(mine[frm + 1 : 7])):
-            found.append(Step(frm, OFF, die, False))
+            found.append(Step(frm, OFF, die, hit=False))
     return found
 
 

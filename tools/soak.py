@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 run.record(pending.pop(future), future.result())
-                _progress(run.totals, len(run.failures), start, args.quiet)
+                _progress(run.totals, len(run.failures), start, quiet=args.quiet)
     _report(run.totals, run.failures, time.perf_counter() - start, args)
     return 1 if run.failures else 0
 
@@ -168,7 +168,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _progress(totals: Counter[str], failed: int, start: float, quiet: bool) -> None:
+def _progress(totals: Counter[str], failed: int, start: float, *, quiet: bool) -> None:
     if quiet:
         return
     elapsed = time.perf_counter() - start

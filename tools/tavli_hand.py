@@ -90,7 +90,8 @@ class TavliHand(HandLines):
     def _turn(self, turn: Turn) -> None:
         color = turn.player
         assert self.table == table_of(turn.before), ("hand drifted", turn)
-        self._roll(color, turn.dice, turn.play.notation if turn.play else None, turn.opening)
+        self._roll(color, turn.dice, turn.play.notation if turn.play else None,
+                   opening=turn.opening)
         if turn.play is None:
             return
         if turn.moment is not None and turn.moment.hand:

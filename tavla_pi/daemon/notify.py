@@ -30,7 +30,7 @@ class Notifier:
         if address:
             self._address = "\0" + address[1:] if address.startswith("@") else address
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._sock.setblocking(False)  # never let a full socket stall the scan loop
+            self._sock.settimeout(0.0)  # non-blocking: never let a full socket stall the scan loop
         self.watchdog_ms = watchdog_usec // 1000 if watchdog_usec else 0
         self._kick_every = max(self.watchdog_ms // 2, 1) if self.watchdog_ms else 1000
         self._last_kick: int | None = None

@@ -82,7 +82,7 @@ class SettingsDesk:
                             referee.match.match_length)
         remote = changes.pop("remote", KEEP)
         chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
-                             "color" in changes, friends(referee.menu.modes))
+                             color_sent="color" in changes, known=friends(referee.menu.modes))
         seat = seating(chosen)
         if not computer_may_play(variant) and seat.portes_only:
             raise BadInputError(f"{WHERE}: variant",
@@ -137,7 +137,7 @@ def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:
     return friend_boards(m.seat for m in modes)
 
 
-def with_friend(chosen: OpponentSettings, remote: object, color_sent: bool,
+def with_friend(chosen: OpponentSettings, remote: object, *, color_sent: bool,
                 known: dict[str, Color]) -> OpponentSettings:
     """``chosen`` with the friend's board ``remote`` names (:data:`KEEP`: as it was, unless
     a ``color`` was sent); a BadInputError naming ``remote`` for a board not in ``known``."""

@@ -210,11 +210,11 @@ class StackWatch:
                     ref[i] = a
                     continue
                 loose = steady[i] or (bool(tall) and tall[i])
-                count[i], ref[i] = _stepped(count[i], ref[i], a, half, loose)
+                count[i], ref[i] = _stepped(count[i], ref[i], a, half, loose=loose)
                 if count[i] == 2 and not sure[i]:
                     count[i] = None  # a step up from a reference that may have been masked
             # else rows weak, unknown: nothing changes
-            self._keep_bare(i, *was)
+            self._keep_bare(i, was[0], was[1], sure=was[2])
         return count
 
     def _bared(self, i: int, a: float) -> bool:
@@ -233,7 +233,7 @@ class StackWatch:
         return (self.count[i] == 2 and bare is not None and self.ref[i] - a > half
                 and a - bare > half)
 
-    def _keep_bare(self, i: int, count: int | None, ref: float, sure: bool) -> None:
+    def _keep_bare(self, i: int, count: int | None, ref: float, *, sure: bool) -> None:
         """Remember a sure one's reference as it steps up to two; forget it once the
         pocket holds neither one nor two, or a reference taken without history."""
         if self.count[i] not in (1, 2) or not self.sure[i]:
@@ -261,7 +261,7 @@ def _fresh(level: int, known: int | None) -> int | None:
 
 
 def _stepped(known: int | None, ref: float, a: float, half: float,
-             loose: bool) -> tuple[int | None, float]:
+             *, loose: bool) -> tuple[int | None, float]:
     """The count after a one-or-more reading ``a``, from the last known count and reading.
 
     The reference follows small changes (drift, the crosstalk estimate, a checker

@@ -87,7 +87,7 @@ class EventHub:
             for sub in self._subscribers:
                 sub.push(event)
 
-    def subscribe(self, history: bool = True) -> Subscription:
+    def subscribe(self, *, history: bool = True) -> Subscription:
         """A new subscriber, starting with the current game's events (unless not ``history``)."""
         sub = Subscription(self.game if history else ())
         self._subscribers.add(sub)

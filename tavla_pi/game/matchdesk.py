@@ -91,8 +91,9 @@ class MatchDesk:
 
     def menu_press(self, *, long: bool, now: int) -> str | None:
         """A MENU press: the game of the match to start now (its mode chosen), or None."""
-        chosen = self.menu.press(long, now, Mode.of(self.next_opponent, self.next_variant),
-                                 self.clocks.next_rules is not None)
+        current = Mode.of(self.next_opponent, self.next_variant)
+        chosen = self.menu.press(long=long, now=now, current=current,
+                                 clock=self.clocks.next_rules is not None)
         if chosen is None:
             return None
         self.next_opponent = chosen.apply(self.next_opponent)

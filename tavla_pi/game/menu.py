@@ -120,7 +120,7 @@ class Menu:
         """Whether a long press now would start a new match."""
         return now <= self.armed_until
 
-    def press(self, long: bool, now: int, current: Mode, clock: bool = False) -> Mode | None:
+    def press(self, *, long: bool, now: int, current: Mode, clock: bool = False) -> Mode | None:
         """A MENU press at ``now``: the mode to start a new match in, when it confirms one
         (then :attr:`clock` says whether it is on the clock).
 

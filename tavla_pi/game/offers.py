@@ -77,7 +77,7 @@ class Offers:
         return Ruled(EventType.DOUBLE_OFFERED,
                      {"player": color.value, "cube": offered.cube * 2})
 
-    def answer_double(self, color: Color, role: str, long: bool) -> Ruling:
+    def answer_double(self, color: Color, role: str, *, long: bool) -> Ruling:
         """``color``'s press with a double offered: ROLL takes, a long CUBE beavers (where
         the rules allow it), CUBE drops."""
         match, rules = self.table.match, self.table.settings.rules
@@ -95,10 +95,10 @@ class Offers:
         return Ruled(EventType.DOUBLE_DROPPED,
                      {"player": color.value, "cube": match.cube * 2})
 
-    def resign_gesture(self, color: Color, role: str, long: bool) -> Ruling | None:
+    def resign_gesture(self, color: Color, role: str, *, long: bool) -> Ruling | None:
         """A press before the roll that chooses, offers or withdraws a resignation; None
         when the press is not one of the gesture's."""
-        gesture = self.table.resign.press(self.table.match, color, role, long)
+        gesture = self.table.resign.press(self.table.match, color, role, long=long)
         if gesture is None:
             return None
         if gesture.reason:
@@ -117,12 +117,12 @@ class Offers:
         return Ruled(EventType.RESIGN_OFFERED,
                      {"player": color.value, "points": points})
 
-    def answer_resignation(self, color: Color, accept: bool) -> Ruling:
+    def answer_resignation(self, color: Color, *, accept: bool) -> Ruling:
         """``color`` accepts or declines the resignation on offer."""
         table = self.table
         try:
-            _, points, result = table.resign.answer(table.match, color, accept,
-                                                           table.settings.rules)
+            _, points, result = table.resign.answer(table.match, color, accept=accept,
+                                                           rules=table.settings.rules)
         except IllegalPlayError as exc:
             return Refused(str(exc))
         if result is not None:

@@ -58,11 +58,11 @@ class Presses:
                 return []  # the seat makes the dice: they come as its Throws
             return thrown(table.state, (table.dice.roll_one(), table.dice.roll_one()))
         if phase is Phase.AWAIT_ROLL:
-            gesture = table.offers.resign_gesture(color, role, long) \
+            gesture = table.offers.resign_gesture(color, role, long=long) \
                 if table.offers.may_resign else None
             return [gesture] if gesture is not None else self._before_roll(color, role, now)
         if phase is Phase.DOUBLE_OFFERED:
-            return [table.offers.answer_double(color, role, long)]
+            return [table.offers.answer_double(color, role, long=long)]
         if phase is Phase.RESIGN_OFFERED:
             return [table.offers.answer_resignation(color, accept=role == "roll")]
         return self._later(color, role, now, long=long)

@@ -140,7 +140,7 @@ class Referee(TableView):
             self._report_sync(board_fixes(self.board_dict(), obs))
         return self._flush()
 
-    def on_button(self, name: str, long: bool, now: int) -> list[Event]:
+    def on_button(self, name: str, *, long: bool, now: int) -> list[Event]:
         """A debounced press of a button (``white.roll``, ``menu``, ...)."""
         self._begin(now)
         color, _, role = name.partition(".")
@@ -156,7 +156,7 @@ class Referee(TableView):
                             Color(color))
         return self._flush()
 
-    def tick(self, now: int, settled: bool) -> list[Event]:
+    def tick(self, now: int, *, settled: bool) -> list[Event]:
         """Time passes: the engine's answers, pending DONE and the no-move pass resolve here."""
         self._begin(now)
         self._carry_out(self.moving.tick(now, settled=settled))
@@ -277,10 +277,10 @@ class Referee(TableView):
         self._carry_out([self.offers.offer_resignation(color, level)], color)
         return self._flush()
 
-    def answer_resignation(self, color: Color, accept: bool, now: int) -> list[Event]:
+    def answer_resignation(self, color: Color, *, accept: bool, now: int) -> list[Event]:
         """``color`` (the computer) accepts or declines the resignation on offer."""
         self._begin(now)
-        self._carry_out([self.offers.answer_resignation(color, accept)], color)
+        self._carry_out([self.offers.answer_resignation(color, accept=accept)], color)
         return self._flush()
 
     # -- rulings and events ----------------------------------------------------------

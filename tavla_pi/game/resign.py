@@ -66,7 +66,7 @@ class ResignDesk:
             raise IllegalPlayError(why)
         return cls()
 
-    def press(self, match: MatchState, color: Color, role: str, long: bool) -> Gesture | None:
+    def press(self, match: MatchState, color: Color, role: str, *, long: bool) -> Gesture | None:
         """A press before the roll, as the gesture reads it; None if it is not one of its."""
         if self.choosing is None:
             if not (long and role == "cube" and color is match.on_roll):
@@ -105,7 +105,7 @@ class ResignDesk:
         offered = offer_resignation(match, color, level, self.declined)
         return offered, resignation_points(offered, level)
 
-    def answer(self, match: MatchState, color: Color, accept: bool,
+    def answer(self, match: MatchState, color: Color, *, accept: bool,
                rules: MatchRules) -> tuple[MatchState, int, GameResult | None]:
         """``color`` accepts or declines: the match then, the points offered, and the
         result when accepted.  IllegalPlayError when ``color`` may not answer."""

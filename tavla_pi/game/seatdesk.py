@@ -90,7 +90,7 @@ class SeatDesk:
         if isinstance(action, Press):
             return [Pressed(action.role, action.long)]
         if isinstance(action, AnswersResignation):
-            return [table.offers.answer_resignation(color, action.accept)]
+            return [table.offers.answer_resignation(color, accept=action.accept)]
         if isinstance(action, OffersResignation):
             return [table.offers.offer_resignation(color, action.level)]
         if isinstance(action, Throws):

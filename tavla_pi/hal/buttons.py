@@ -95,12 +95,13 @@ class ButtonDecoder:
         self._last_t = t_ms
         events: list[ButtonEvent] = []
         for name, state in self._states.items():
-            event = self._step(name, state, bool(levels.get(name, False)), t_ms, on_edge)
+            event = self._step(name, state, level=bool(levels.get(name, False)), t_ms=t_ms,
+                               on_edge=on_edge)
             if event is not None:
                 events.append(event)
         return events
 
-    def _step(self, name: str, state: _ButtonState, level: bool, t_ms: int,
+    def _step(self, name: str, state: _ButtonState, *, level: bool, t_ms: int,
               on_edge: Callable[[str], bool]) -> ButtonEvent | None:
         """Advance one button by one sample."""
         if level == state.pressed:

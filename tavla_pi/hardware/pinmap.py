@@ -112,7 +112,7 @@ class LedStrip:
     order: str = "GRB"
     spi_port: int | None = None
 
-    def resolve_driver(self, pi5: bool) -> str:
+    def resolve_driver(self, *, pi5: bool) -> str:
         """The concrete driver (``pwm``, ``spi`` or ``pio``) on this Pi."""
         if self.driver == "auto":
             return "pio" if pi5 else "pwm"

@@ -44,12 +44,12 @@ def face_levels(dice: tuple[int, ...], used: tuple[bool, ...]) -> tuple[float, f
         raise ValueError(f"expected two dice, got {dice!r}")
     if dice[0] != dice[1]:
         flags = (*used, False, False)
-        return _spent(flags[0]), _spent(flags[1])
+        return _spent(used=flags[0]), _spent(used=flags[1])
     spent = sum(used)
     return _level(2 - min(2, spent)), _level(2 - max(0, min(2, spent - 2)))
 
 
-def _spent(used: bool) -> float:
+def _spent(*, used: bool) -> float:
     return palette.USED if used else palette.FULL
 
 

@@ -124,9 +124,9 @@ class Pipeline:
         events = self._sense(frame, now)
         presses = []
         for press in self.buttons.update(levels, now, on_edge=self.referee.acts_on_press):
-            events += self.referee.on_button(press.name, press.long, now)
+            events += self.referee.on_button(press.name, long=press.long, now=now)
             presses.append((press.name, press.long))
-        events += self.referee.tick(now, self.settled)
+        events += self.referee.tick(now, settled=self.settled)
         return events + self.speech.hear(events, presses, self.referee, now)
 
     def show(self, now: int) -> None:

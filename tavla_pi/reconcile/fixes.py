@@ -66,22 +66,22 @@ def cells_fixes(cells: Cells, sensed: Sensed, where: Iterable[int],
     (with a checker pinned under those of the cells ``pinned``)."""
     fixes: list[Fix] = []
     for i in sorted(where):
-        if not sensed.fits_cell(i, cells[i], i in pinned):
-            fixes.extend(_fixes_at(i, cells[i], sensed, i in pinned))
+        if not sensed.fits_cell(i, cells[i], pinned=i in pinned):
+            fixes.extend(_fixes_at(i, cells[i], sensed, pinned=i in pinned))
     return tuple(fixes)
 
 
-def _fixes_at(i: int, v: int, sensed: Sensed, pinned: bool) -> tuple[Fix, ...]:
+def _fixes_at(i: int, v: int, sensed: Sensed, *, pinned: bool) -> tuple[Fix, ...]:
     """The fixes of one cell, pinned or not."""
     return pin_fixes(i, v, sensed) if pinned else cell_fixes(i, v, sensed)
 
 
-def fix_cost(i: int, v: int, sensed: Sensed, pinned: bool = False) -> int:
+def fix_cost(i: int, v: int, sensed: Sensed, *, pinned: bool = False) -> int:
     """How many checkers a player must add or remove at cell ``i`` to hold ``v``
     (with one pinned under them if ``pinned``)."""
-    if sensed.fits_cell(i, v, pinned):
+    if sensed.fits_cell(i, v, pinned=pinned):
         return 0
-    return sum(abs(f.delta) for f in _fixes_at(i, v, sensed, pinned))
+    return sum(abs(f.delta) for f in _fixes_at(i, v, sensed, pinned=pinned))
 
 
 def board_cells(board: Board) -> Cells:

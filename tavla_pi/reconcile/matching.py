@@ -37,7 +37,7 @@ def mixed_cells(obs: Observation) -> frozenset[int]:
     return frozenset(i for i in range(N_POINTS) if location_name(i) in names)
 
 
-def ranges(reading: Reading, mixed: bool) -> tuple[CountRange, CountRange]:
+def ranges(reading: Reading, *, mixed: bool) -> tuple[CountRange, CountRange]:
     """The (white, black) count intervals of one reading."""
     if reading.color is None:
         either = CountRange(0, reading.count.high)
@@ -74,12 +74,12 @@ class Sensed:
         self.mixed = mixed_cells(obs)
         self.maybe_covered = frozenset(i for i, r in enumerate(self.readings)
                                        if r.maybe_covered)
-        self.ranges = tuple(ranges(r, i in self.mixed) for i, r in enumerate(self.readings))
+        self.ranges = tuple(ranges(r, mixed=i in self.mixed) for i, r in enumerate(self.readings))
         bounds = [interval(w, b) for w, b in self.ranges]
         self.lo = tuple(b[0] for b in bounds)
         self.hi = tuple(b[1] for b in bounds)
 
-    def fits_cell(self, i: int, v: int, pinned: bool = False) -> bool:
+    def fits_cell(self, i: int, v: int, *, pinned: bool = False) -> bool:
         """True if cell ``i`` holding signed count ``v`` reads as observed (``pinned``:
         with a checker of the other colour pinned under those, Plakoto)."""
         if pinned:

@@ -209,7 +209,7 @@ class TurnTracker:
             cells, pinned = node.cells, node.pinned
             for i in extra or node.changed:
                 held = s * cells[i]
-                if held <= 0 or sensed.fits_cell(i, cells[i], i in pinned):
+                if held <= 0 or sensed.fits_cell(i, cells[i], pinned=i in pinned):
                     continue
                 if _fits_lifted(sensed, node, i, s) and sensed.fits(
                         cells, node.changed - {i}, pinned):
@@ -295,7 +295,7 @@ class TurnTracker:
         def cost(i: int, v: int, pins: frozenset[int]) -> int:
             key = (i, v, i in pins)
             if key not in memo:
-                memo[key] = fix_cost(i, v, sensed, i in pins)
+                memo[key] = fix_cost(i, v, sensed, pinned=i in pins)
             return memo[key]
 
         root = self.tree.root

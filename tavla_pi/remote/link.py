@@ -151,7 +151,7 @@ class Link:
     def _new_client(self, network: NetworkSettings, reconnect_max_s: int) -> Client:
         client = Client(CallbackAPIVersion.VERSION2, f"tavla-{network.club}-{self._board}",
                         clean_session=False, protocol=MQTTProtocolVersion.MQTTv311)
-        client.will_set(self._own["status"], self._status(False), QOS, True)
+        client.will_set(self._own["status"], self._status(online=False), qos=QOS, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=reconnect_max_s)
         client.max_queued_messages_set(QUEUE_BOUND)
         _login(client, network)
@@ -165,7 +165,7 @@ class Link:
         client.suppress_exceptions = True  # a fault in a callback must not end the thread
         return client
 
-    def _status(self, online: bool) -> bytes:
+    def _status(self, *, online: bool) -> bytes:
         return Status(self._board, online).encode()
 
     def start(self) -> None:
@@ -237,7 +237,8 @@ class Link:
         if not started:
             return
         if connected:
-            self._client.publish(self._own["status"], self._status(False), QOS, True)
+            self._client.publish(self._own["status"], self._status(online=False), qos=QOS,
+                                 retain=True)
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -262,9 +263,9 @@ class Link:
         _log.info("broker %s: connected", self._broker)
         session = "session present" if flags.session_present else "new session"
         if self._peers:  # without a peer nobody reads the arrivals
-            self._inbox.put(LinkChange(True, session))
+            self._inbox.put(LinkChange(connected=True, reason=session))
             client.subscribe([(name, QOS) for name in self._peers])
-        client.publish(self._own["status"], self._status(True), QOS, True)
+        client.publish(self._own["status"], self._status(online=True), qos=QOS, retain=True)
 
     def _on_connect_fail(self, client: Client, userdata: Any) -> None:
         self._failed(f"unreachable ({_why(sys.exception())})")  # paho calls it in its except
@@ -277,7 +278,7 @@ class Link:
             return
         why = "connection lost" if reason.value == _LOST else f"connection lost ({reason})"
         if self._peers:
-            self._inbox.put(LinkChange(False, "closed" if closing else why))
+            self._inbox.put(LinkChange(connected=False, reason="closed" if closing else why))
         if not closing:
             self._failed(why)
 

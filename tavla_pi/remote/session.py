@@ -196,13 +196,13 @@ class RemoteGame:
             log.warning("refused: %s", exc)
             return
         if isinstance(message, Status):
-            self._peer_status(message.online)
+            self._peer_status(online=message.online)
         elif isinstance(message, Sync):
             self._peer_sync(message, referee)
         else:
             self._peer_message(message)
 
-    def _peer_status(self, online: bool) -> None:
+    def _peer_status(self, *, online: bool) -> None:
         if online != self.peer_online and not online:
             log.warning("the board %s is gone (its last will, or it closed)", self.peer)
         self.peer_online = online
@@ -428,7 +428,7 @@ class RemoteGame:
     def _sync(self) -> Sync:
         record = self.record
         if record is None:
-            return Sync(self.board, None, 0, 0, True)
+            return Sync(self.board, None, 0, 0, fresh=True)
         return Sync(self.board, record.match_uid, len(record.sent), record.taken, record.fresh)
 
     # -- what is said --------------------------------------------------------------------

@@ -61,14 +61,14 @@ def read_board(board: object, variant: str, *, bar: bool, pins: bool) -> ReadBoa
     for color in Color:
         if color.value not in board:
             raise InvalidPositionError(f"{board_field(color.value)}: missing")
-        points[color], bars[color] = _read_side(board[color.value], color, variant, bar)
-    pinned = _read_pins(board.get("pinned", {}), variant, pins)
-    _check_shared_points(points, pinned, pins)
+        points[color], bars[color] = _read_side(board[color.value], color, variant, bar=bar)
+    pinned = _read_pins(board.get("pinned", {}), variant, pins=pins)
+    _check_shared_points(points, pinned, pins=pins)
     return ReadBoard(points, bars, pinned)
 
 
 def _read_side(
-    counts: object, color: Color, variant: str, bar: bool
+    counts: object, color: Color, variant: str, *, bar: bool
 ) -> tuple[tuple[int, ...], int]:
     """One colour's 24 absolute counts and its bar, checked to make 15 with "off"."""
     name = color.value
@@ -96,7 +96,7 @@ def _read_side(
     return tuple(side), on_bar
 
 
-def _read_pins(pinned: object, variant: str, pins: bool) -> dict[int, Color]:
+def _read_pins(pinned: object, variant: str, *, pins: bool) -> dict[int, Color]:
     """The "pinned" map as absolute point -> colour."""
     if not isinstance(pinned, Mapping):
         raise InvalidPositionError(
@@ -112,7 +112,7 @@ def _read_pins(pinned: object, variant: str, pins: bool) -> dict[int, Color]:
 
 
 def _check_shared_points(
-    points: dict[Color, tuple[int, ...]], pinned: dict[int, Color], pins: bool
+    points: dict[Color, tuple[int, ...]], pinned: dict[int, Color], *, pins: bool
 ) -> None:
     """Both colours share a point exactly where one lone checker is pinned under the other."""
     white, black = points[Color.WHITE], points[Color.BLACK]

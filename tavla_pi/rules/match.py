@@ -143,7 +143,7 @@ class MatchState:
     def __post_init__(self) -> None:
         _check_cube(self.cube)
         object.__setattr__(self, "score", tuple(self.score))
-        _check_match(self.match_length, self.score, self.crawford, self.game_state)
+        _check_match(self.match_length, self.score, crawford=self.crawford, state=self.game_state)
         if self.dice is not None:
             object.__setattr__(self, "dice", _checked_dice(self.dice))
         object.__setattr__(self, "resignation", Resignation(self.resignation))
@@ -257,7 +257,7 @@ def _check_cube(cube: int) -> None:
         raise InvalidMatchStateError(f"cube value {cube!r} is not a power of two 1..{MAX_CUBE}")
 
 
-def _check_match(length: int, score: tuple[int, int], crawford: bool, state: GameState) -> None:
+def _check_match(length: int, score: tuple[int, int], *, crawford: bool, state: GameState) -> None:
     if not 0 <= length <= MAX_MATCH_LENGTH:
         raise InvalidMatchStateError(f"match length {length} is not 0..{MAX_MATCH_LENGTH}")
     if len(score) != 2 or not all(0 <= points <= MAX_SCORE for points in score):

@@ -85,7 +85,7 @@ def own_place(location: str, color: Color, variant_name: str) -> int:
     return variant(variant_name).own_point(int(location), color)
 
 
-def play_moves(notation: str, pins: bool) -> tuple[SaidMove, ...]:
+def play_moves(notation: str, *, pins: bool) -> tuple[SaidMove, ...]:
     """A play in GNU Backgammon's notation ("24/18*/13 6/off(2)") as the moves to say,
     one per hop of each checker's path; a star is a hit, or a pin where the game ``pins``."""
     capture = Capture.PIN if pins else Capture.HIT
@@ -131,7 +131,7 @@ def step_sentence(from_: str, to: str, color: Color, scene: Scene, language: str
     return table.step(color, move)
 
 
-def switched(on: bool, language: str) -> str:
+def switched(*, on: bool, language: str) -> str:
     """What the board says as MENU switches speech on (``on``) or off."""
     table = phrases(language)
     return table.speech_on if on else table.speech_off
@@ -190,17 +190,17 @@ def _rolled(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str:
 
 
 def _played(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str | None:
-    moves = play_moves(f["play"], variant(scene.variant).pins)
+    moves = play_moves(f["play"], pins=variant(scene.variant).pins)
     return t.played(_color(f["player"]), moves) if moves else None
 
 
 def _engine_play(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str | None:
-    moves = play_moves(f["play"], variant(scene.variant).pins)
+    moves = play_moves(f["play"], pins=variant(scene.variant).pins)
     return t.engine_play(moves) if moves else None
 
 
 def _remote_play(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str | None:
-    moves = play_moves(f["play"], variant(scene.variant).pins)
+    moves = play_moves(f["play"], pins=variant(scene.variant).pins)
     return t.remote_play(moves) if moves else None
 
 
@@ -240,7 +240,7 @@ def _score(score: Sequence[int]) -> tuple[int, int]:
 
 
 def _blunder(f: Mapping[str, Any], scene: Scene, t: Phrases) -> str:
-    best = play_moves(f["best"], variant(scene.variant).pins)
+    best = play_moves(f["best"], pins=variant(scene.variant).pins)
     return t.blunder_warning(_color(f["player"]), best)
 
 

@@ -248,5 +248,5 @@ class Speech:
         speaker = self.speaker
         assert speaker is not None
         speaker.pending.clear()
-        speaker.say_first(switched(on, self.language), "speech")
+        speaker.say_first(switched(on=on, language=self.language), "speech")
         self._leaving = not on

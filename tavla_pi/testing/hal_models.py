@@ -117,10 +117,10 @@ class MockMCP3208(MockSPIDevice):  # type: ignore[misc]
                 self.rx_buf = []
         elif self._state == "command" and len(self.rx_buf) == 4:
             single, channel = self.rx_buf[0], int(self.rx_word() & 0b111)
-            self._convert(bool(single), channel)
+            self._convert(single=bool(single), channel=channel)
             self._state = "result"
 
-    def _convert(self, single: bool, channel: int) -> None:
+    def _convert(self, *, single: bool, channel: int) -> None:
         """Sample now; shift out the sample clock, a null bit and 12 bits MSB first."""
         if single:
             volts = self.source(channel)
@@ -353,13 +353,13 @@ class SpidevModel:
     def _select(self, ce: int) -> None:
         if ce not in self._selected:
             self._selected.add(ce)
-            self._drive(ce, False)
+            self._drive(ce, level=False)
 
     def _deselect(self, ce: int) -> None:
         self._selected.discard(ce)
-        self._drive(ce, True)
+        self._drive(ce, level=True)
 
-    def _drive(self, pin_number: int, level: bool) -> None:
+    def _drive(self, pin_number: int, *, level: bool) -> None:
         pin = self.factory.pin(pin_number)
         if pin.function != "output":
             pin.function = "output"
@@ -390,7 +390,7 @@ class SpidevModel:
 class RecordingWriter:
     """A narrow LED write target that keeps every frame of bytes it is given."""
 
-    def __init__(self, fail_on_write: bool = False) -> None:
+    def __init__(self, *, fail_on_write: bool = False) -> None:
         self.frames: list[bytes] = []
         self.closes = 0
         self.fail_on_write = fail_on_write

@@ -72,6 +72,19 @@ def location(point: int, color: Color) -> str:
     return str(point if color is Color.WHITE else 25 - point)
 
 
+def hand_moves(play: Play, color: Color) -> list[dict[str, Any]]:
+    """The moves of a hand carrying ``play`` out for ``color``: one single-die move at a
+    time, a hit blot put on the bar before the hitter arrives."""
+    actions: list[dict[str, Any]] = []
+    for frm, to, hit in play.moves:
+        if hit:
+            actions.append({"move": f"{location(to, color)}/bar",
+                            "color": color.opponent.value})
+        actions.append({"move": f"{location(frm, color)}/{location(to, color)}",
+                        "color": color.value})
+    return actions
+
+
 def done_button(color: Color) -> str:
     """The ROLL/DONE button of ``color``."""
     return f"{color.value}.roll"
@@ -221,7 +234,7 @@ class TurnModel(Protocol):
         """The location of the mover's own ``point``."""
         ...
 
-    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
+    def orders(self, *, legal: bool) -> list[tuple[Single, ...]]:
         """Orders of the play's single moves (with ``legal``, each legal when made)."""
         ...
 
@@ -261,8 +274,8 @@ class PortesModel:
     def location(self, point: int) -> str:
         return location(point, self.mover)
 
-    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        return orders(self.play.position, self.play, legal)
+    def orders(self, *, legal: bool) -> list[tuple[Single, ...]]:
+        return orders(self.play.position, self.play, legal=legal)
 
     def move(self, frm: int, to: int) -> bool:
         self.mine, self.theirs, hit = moved(self.mine, self.theirs, frm, to)
@@ -323,7 +336,7 @@ class _Turn:
         if h.chance(self.style.takeback):
             self._detour()
         legal = self.legal_order = not h.chance(self.style.any_order)
-        order = h.rng.choice(self.model.orders(legal) or self.model.orders(False))
+        order = h.rng.choice(self.model.orders(legal=legal) or self.model.orders(legal=False))
         h.tally["order_any" if not legal else "order_legal"] += 1
         last: list[Action] | None = None
         for chain in self._chains(order):

@@ -130,7 +130,7 @@ def reachable(start: BoardT, dice: tuple[int, int]) -> set[BoardT]:
 
 
 def single_orders(start: HandBoard, moves: Iterable[Single], dice: tuple[int, int],
-                  legal: bool) -> list[tuple[Single, ...]]:
+                  *, legal: bool) -> list[tuple[Single, ...]]:
     """Orders of single ``moves`` a hand can make: each lift from a point holding a
     checker it can lift; with ``legal``, each move legal by a die still unused."""
     found: set[tuple[Single, ...]] = set()
@@ -165,10 +165,10 @@ def partial_boards(position: Position, dice: tuple[int, int]) -> set[Sides]:
     return {(b.mine, b.theirs) for b in reachable(start, dice)}
 
 
-def orders(position: Position, play: Play, legal: bool) -> list[tuple[Single, ...]]:
+def orders(position: Position, play: Play, *, legal: bool) -> list[tuple[Single, ...]]:
     """Orders of ``play``'s single moves a hand can make (:func:`single_orders`)."""
     return single_orders(PortesBoard(position.mine, position.theirs),
-                         [(f, t) for f, t, _ in play.moves], play.dice, legal)
+                         [(f, t) for f, t, _ in play.moves], play.dice, legal=legal)
 
 
 def points(side: tuple[int, ...]) -> Iterator[tuple[int, int]]:

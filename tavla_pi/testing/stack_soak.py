@@ -75,14 +75,14 @@ class StackRun:
 
     def run(self) -> StackRun:
         """Lay out, move, check; the tallies and any reading that left the truth out."""
-        self._lay_start(self._rng.random() < self.style.restart)
+        self._lay_start(restart=self._rng.random() < self.style.restart)
         for move in range(self.moves):
             self._move(move)
         return self
 
     # -- the hand -----------------------------------------------------------------------
 
-    def _lay_start(self, restart: bool) -> None:
+    def _lay_start(self, *, restart: bool) -> None:
         starts = STARTS[self.variant]
         if restart:
             self.board.lay_out({(p, c): 15 for c, p in starts.items()})

@@ -54,8 +54,8 @@ class VariantModel:
     def location(self, point: int) -> str:
         return variant_location(self.sides.game, point, self.mover)
 
-    def orders(self, legal: bool) -> list[tuple[Single, ...]]:
-        return variant_orders(VarSides.of(self.play), self.play, legal)
+    def orders(self, *, legal: bool) -> list[tuple[Single, ...]]:
+        return variant_orders(VarSides.of(self.play), self.play, legal=legal)
 
     def move(self, frm: int, to: int) -> bool:
         self.sides = self.sides.moved(frm, to)

@@ -125,7 +125,7 @@ class VarSides:
             m[to - 1] += 1
         return replace(self, mine=tuple(m), their_pins=frozenset(theirs_pins))
 
-    def points(self, theirs: bool = False) -> Iterator[tuple[int, int]]:
+    def points(self, *, theirs: bool = False) -> Iterator[tuple[int, int]]:
         """(own point, count) of one side's occupied points."""
         for i, n in enumerate(self.theirs if theirs else self.mine):
             if n:
@@ -144,10 +144,10 @@ def variant_location(game: HandGame, point: int, color: Color) -> str:
     return str(point if color is Color.WHITE else game.absolute(point))
 
 
-def variant_orders(start: VarSides, play: VariantPlay, legal: bool) -> list[tuple[Single, ...]]:
+def variant_orders(start: VarSides, play: VariantPlay, *, legal: bool) -> list[tuple[Single, ...]]:
     """Orders of ``play``'s single moves a hand can make: each lift from a point holding
     a free checker; with ``legal``, each move legal by a die still unused."""
-    return single_orders(start, [(f, t) for f, t, _ in play.moves], play.dice, legal)
+    return single_orders(start, [(f, t) for f, t, _ in play.moves], play.dice, legal=legal)
 
 
 def variant_partials(start: VarSides, dice: tuple[int, int]) -> set[tuple[int, ...]]:

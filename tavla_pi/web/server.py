@@ -218,7 +218,7 @@ class HttpServer:
                 return
             keep = (_keep_alive(request) and not more and served + 1 < MAX_REQUESTS
                     and not self._closing)
-            await _send(writer, answer, keep)
+            await _send(writer, answer, keep=keep)
             if not keep:
                 return
 
@@ -352,7 +352,7 @@ def _keep_alive(request: Request) -> bool:
 
 
 def _head(status: int, content_type: str, extra: tuple[tuple[str, str], ...],
-          length: int | None, keep: bool) -> bytes:
+          length: int | None, *, keep: bool) -> bytes:
     phrase = HTTPStatus(status).phrase if status in HTTPStatus._value2member_map_ else ""
     lines = [f"HTTP/1.1 {status} {phrase}", f"Content-Type: {content_type}",
              "X-Content-Type-Options: nosniff", f"Connection: {'keep-alive' if keep else 'close'}"]
@@ -362,15 +362,15 @@ def _head(status: int, content_type: str, extra: tuple[tuple[str, str], ...],
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-async def _send(writer: asyncio.StreamWriter, response: Response, keep: bool) -> None:
-    _head_and_body(writer, response, keep)
+async def _send(writer: asyncio.StreamWriter, response: Response, *, keep: bool) -> None:
+    _head_and_body(writer, response, keep=keep)
     await asyncio.wait_for(writer.drain(), SEND_TIMEOUT_S)
 
 
-def _head_and_body(writer: asyncio.StreamWriter, response: Response, keep: bool = False) -> None:
+def _head_and_body(writer: asyncio.StreamWriter, response: Response, *, keep: bool = False) -> None:
     """Queue the whole answer on ``writer`` (it is sent even if the connection closes now)."""
     writer.write(_head(response.status, response.content_type, response.headers,
-                       len(response.body), keep) + response.body)
+                       len(response.body), keep=keep) + response.body)
 
 
 async def _refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,

@@ -79,7 +79,7 @@ class SimBoard:
     """
 
     def __init__(self, pinmap: PinMap, clock: Clock, rng: random.Random | None = None,
-                 design: BoardDesign = REFERENCE, pin_on_top: bool = False) -> None:
+                 design: BoardDesign = REFERENCE, *, pin_on_top: bool = False) -> None:
         self.design = design
         self.pin_on_top = pin_on_top
         self._clock = clock

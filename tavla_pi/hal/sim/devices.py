@@ -56,13 +56,13 @@ class SimButtons:
 
     def press(self, name: str) -> None:
         """Hold button ``name`` down."""
-        self._set(name, True)
+        self._set(name, level=True)
 
     def release(self, name: str) -> None:
         """Let button ``name`` go."""
-        self._set(name, False)
+        self._set(name, level=False)
 
-    def _set(self, name: str, level: bool) -> None:
+    def _set(self, name: str, *, level: bool) -> None:
         if name not in self._levels:
             raise ValueError(f"unknown button {name!r} (one of {', '.join(self._levels)})")
         self._levels[name] = level

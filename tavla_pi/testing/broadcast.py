@@ -3,7 +3,7 @@ viewer subscribed to a real broker, and one board's game played by both its play
 
 :func:`play_turn` plays one turn of whoever is on roll as the players would on the
 simulated board (their dice queued, the checkers moved by hand, DONE), through a
-:class:`Table`: the daemon's process (:class:`ProcessTable`) or the daemon's parts on a
+:class:`GameTable`: the daemon's process (:class:`ProcessTable`) or the daemon's parts on a
 virtual clock (:class:`VirtualTable`).  Waits are bounded polls, never fixed sleeps.
 """
 
@@ -17,9 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from computer_support import hand
-from daemon_process import DaemonProcess
-from daemon_support import VirtualDaemon
 from paho.mqtt.client import Client, ConnectFlags, MQTTMessage
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
@@ -29,8 +26,11 @@ from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.remote.settings import Broker
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.daemon import VirtualDaemon
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.hand import hand_moves
 
-TIMEOUT_S = 30.0
+VIEW_TIMEOUT_S = 30.0
 TURN_PHASES = ("await_roll", "moving", "no_move")
 
 
@@ -133,7 +133,7 @@ class Viewer:
             return [s for s in self.seen if leaf in (None, s.leaf)]
 
     def until(self, wanted: Callable[[list[Seen]], bool], what: str,
-              timeout_s: float = TIMEOUT_S) -> list[Seen]:
+              timeout_s: float = VIEW_TIMEOUT_S) -> list[Seen]:
         """Poll until ``wanted(messages)``; fails naming ``what`` on timeout."""
         deadline = time.monotonic() + timeout_s
         while not wanted(seen := self.messages()):
@@ -154,7 +154,7 @@ def last_state(seen: list[Seen]) -> dict[str, Any] | None:
 
 # -- one board's game ----------------------------------------------------------------------
 
-class Table(Protocol):
+class GameTable(Protocol):
     """A board the players act on: a simulator action, the state now."""
 
     async def act(self, action: dict[str, Any]) -> None: ...
@@ -189,8 +189,8 @@ class VirtualTable:
         return await self.daemon.state()
 
 
-async def until(table: Table, wanted: Callable[[dict[str, Any]], bool], what: str,
-                timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
+async def until(table: GameTable, wanted: Callable[[dict[str, Any]], bool], what: str,
+                timeout_s: float = VIEW_TIMEOUT_S) -> dict[str, Any]:
     """Poll the state until ``wanted`` holds; fails naming ``what`` on timeout."""
     deadline = time.monotonic() + timeout_s
     while not wanted(state := await table.look()):
@@ -198,7 +198,7 @@ async def until(table: Table, wanted: Callable[[dict[str, Any]], bool], what: st
     return state
 
 
-async def set_up(table: Table) -> dict[str, Any]:
+async def set_up(table: GameTable) -> dict[str, Any]:
     """The start laid out and the opening thrown (White 5, Black 2: White moves)."""
     await table.act({"setup": "start"})
     await until(table, lambda s: s["phase"] == "opening", "the opening")
@@ -207,7 +207,7 @@ async def set_up(table: Table) -> dict[str, Any]:
     return await until(table, lambda s: s["phase"] == "moving", "the opening decided")
 
 
-async def play_turn(table: Table, rng: random.Random) -> dict[str, Any]:
+async def play_turn(table: GameTable, rng: random.Random) -> dict[str, Any]:
     """One turn of the player on roll (dice from ``rng``); the state once it is committed."""
     state = await until(table, lambda s: s["on_roll"] is not None
                         and s["phase"] in (*TURN_PHASES, "game_over", "match_over"), "a turn")
@@ -224,7 +224,7 @@ async def play_turn(table: Table, rng: random.Random) -> dict[str, Any]:
     position = Position.from_position_id(state["position_id"])
     a, b = state["dice"]
     play = rng.choice(position.legal_plays((a, b)))
-    for action in hand(play, color):
+    for action in hand_moves(play, color):
         await table.act(action)
     await table.act({"press": f"{color.value}.roll"})
     return await until(table, lambda s: s["position_id"] == play.result.position_id()

@@ -1,8 +1,10 @@
-"""A real Mosquitto broker for the tests: its own config in a tmp directory, a free port on
-127.0.0.1, started and stopped (or killed) at will, restarted on the same port.
+"""A real Mosquitto broker for the tests and the benchmarks: its own config in a tmp
+directory, a free port on 127.0.0.1, started and stopped (or killed) at will, restarted on
+the same port.
 
 Tests that use it carry ``needs("mosquitto")`` (tests/programs.py finds the program, in
-/usr/sbin too); the ``mosquitto`` fixture yields a started broker and stops it after.
+/usr/sbin too); the ``mosquitto`` fixture of tests/conftest.py yields a started broker and
+stops it after.
 """
 
 from __future__ import annotations
@@ -13,18 +15,14 @@ import signal
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
-
-import pytest
-from programs import PROGRAMS
 
 from tavla_pi.remote.settings import Broker
 
 HOST = "127.0.0.1"
-START_TIMEOUT_S = 10.0
-STOP_TIMEOUT_S = 10.0
+BROKER_START_TIMEOUT_S = 10.0
+BROKER_STOP_TIMEOUT_S = 10.0
 POLL_S = 0.01
 
 
@@ -46,8 +44,7 @@ def listening(port: int) -> bool:
 
 
 def _program(name: str) -> str:
-    program = PROGRAMS[name].path if name in PROGRAMS else None
-    found = str(program) if program else shutil.which(name)
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin")  # off users' PATH
     if found is None:
         raise FileNotFoundError(f"needs {name}: apt install mosquitto")
     return found
@@ -64,9 +61,9 @@ class Mosquitto:
         self.conf = directory / "mosquitto.conf"
         self.log = directory / "mosquitto.log"
         self._process: subprocess.Popen[bytes] | None = None
-        self.conf.write_text(self._config(user, persistence))
+        self.conf.write_text(self._config(user, persistence=persistence))
 
-    def _config(self, user: tuple[str, str] | None, persistence: bool) -> str:
+    def _config(self, user: tuple[str, str] | None, *, persistence: bool) -> str:
         lines = [f"listener {self.port} {HOST}", "log_dest stderr", "log_type all"]
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to user mosquitto: no tmp dir for it
@@ -83,7 +80,7 @@ class Mosquitto:
     def _password_file(self, name: str, password: str) -> Path:
         path = self.directory / "passwords"
         subprocess.run([_program("mosquitto_passwd"), "-b", "-c", str(path), name, password],
-                       check=True, capture_output=True, timeout=STOP_TIMEOUT_S)
+                       check=True, capture_output=True, timeout=BROKER_STOP_TIMEOUT_S)
         path.chmod(0o600)
         return path
 
@@ -109,7 +106,7 @@ class Mosquitto:
         with self.log.open("ab") as log:
             self._process = subprocess.Popen([_program("mosquitto"), "-c", str(self.conf)],
                                              stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + BROKER_START_TIMEOUT_S
         while not listening(self.port):
             if self._process.poll() is not None or time.monotonic() > deadline:
                 self.kill()
@@ -142,7 +139,7 @@ class Mosquitto:
         process.send_signal(how)
         process.send_signal(signal.SIGCONT)  # a frozen broker ends too
         try:
-            process.wait(timeout=STOP_TIMEOUT_S)
+            process.wait(timeout=BROKER_STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
@@ -160,9 +157,3 @@ class Mosquitto:
                  trace: TracebackType | None) -> None:
         self.stop()
 
-
-@pytest.fixture
-def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
-    """A started anonymous broker on a free port, stopped after the test."""
-    with Mosquitto(tmp_path) as broker:
-        yield broker

@@ -2,7 +2,7 @@
 
 :class:`Pair` starts board ``athens`` (its player plays White; the board
 ``izmir`` plays Black) and board ``izmir`` (the mirror), configured as
-docs/OPERATING.md says, on a broker the tests started (tests/mosquitto_support.py).
+docs/OPERATING.md says, on a broker the tests started (tavla_pi/testing/mosquitto.py).
 :meth:`Pair.play_turn` plays one turn as players would, through POST
 /api/sim on each board: the mover rolls and moves a random legal play and
 presses DONE on their own board; the other board lights it (``remote_play``)
@@ -19,15 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from computer_support import hand
-from daemon_process import DaemonProcess
-from mosquitto_support import Mosquitto
-
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.hand import hand_moves
+from tavla_pi.testing.mosquitto import Mosquitto
 
-TIMEOUT_S = 30.0
+BOARD_TIMEOUT_S = 30.0
 CHOICES = 6
 """CUBE presses, at most, to reach one of the plays that read the same (two, rarely three)."""
 PRESS_S = 2.0
@@ -45,7 +44,7 @@ def board_config(name: str, broker: str, extra: str = "") -> str:
 
 
 @dataclass
-class Board:
+class FriendBoard:
     """One board's daemon and the colour its player plays."""
 
     name: str
@@ -61,7 +60,7 @@ class Board:
         return self.daemon.sim(action)
 
     def until(self, wanted: Callable[[dict[str, Any]], bool], what: str,
-              timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
+              timeout_s: float = BOARD_TIMEOUT_S) -> dict[str, Any]:
         """Poll the state until ``wanted`` holds; fails naming ``what`` on timeout."""
         state = self.poll(wanted, timeout_s)
         assert wanted(state), \
@@ -92,7 +91,7 @@ class Board:
 
     def move_own(self, play: Play) -> None:
         """This board's player moves ``play`` and chooses it (:meth:`choose`), before DONE."""
-        for action in hand(play, self.color):
+        for action in hand_moves(play, self.color):
             self.sim(action)
         self.choose(play, lambda: self.sim({"press": f"{self.color.value}.cube"}))
 
@@ -100,7 +99,7 @@ class Board:
         """The hand here carries out the other board's ``play`` (``mover``'s), and presses
         this board's DONE where the board cannot see the rest of it (a tall stack reads
         the same: ``press_done``); the state once it is committed."""
-        for action in hand(play, mover):
+        for action in hand_moves(play, mover):
             self.sim(action)
         result = play.result.position_id()
 
@@ -126,14 +125,14 @@ class Pair:
 
     def __init__(self, tmp: Path, broker: Mosquitto, extra: str = "") -> None:
         self.broker = broker
-        self.boards: list[Board] = []
+        self.boards: list[FriendBoard] = []
         for name, color in BOARDS.items():
             folder = tmp / name
             folder.mkdir()
             config = folder / "config.toml"
             config.write_text(board_config(name, broker.url, extra))
             daemon = DaemonProcess(folder / "state", folder / "notify", config)
-            self.boards.append(Board(name, color, daemon))
+            self.boards.append(FriendBoard(name, color, daemon))
 
     def start(self) -> None:
         """Start both daemons; wait until each sees the other on the broker."""
@@ -152,7 +151,7 @@ class Pair:
         for board in self.boards:
             board.daemon.close()
 
-    def board_of(self, color: Color) -> Board:
+    def board_of(self, color: Color) -> FriendBoard:
         """The board whose player plays ``color``."""
         return next(b for b in self.boards if b.color is color)
 
@@ -174,14 +173,14 @@ class Pair:
         for board in self.boards:
             board.until(lambda s: s["phase"] not in ("opening", "setup"), "opening decided")
 
-    def throw_opening(self, board: Board) -> None:
+    def throw_opening(self, board: FriendBoard) -> None:
         """One opening throw on ``board``: its ROLL, and the dice both boards make."""
         throws = len(self.opening_rolls(board))
         board.sim({"press": f"{board.color.value}.roll"})
         board.until(lambda _: len(self.opening_rolls(board)) > throws, "opening roll")
 
     @staticmethod
-    def opening_rolls(board: Board) -> list[dict[str, Any]]:
+    def opening_rolls(board: FriendBoard) -> list[dict[str, Any]]:
         """The opening throws of the game ``board`` plays now."""
         events = board.daemon.game_events(board.state()["events"])
         return [e for e in events if e["type"] == "opening_roll"]

@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sim_support import PINMAP
-
 from tavla_pi.clock import VirtualClock
 from tavla_pi.daemon.core import Core, EventJournal
 from tavla_pi.daemon.notify import Notifier
@@ -33,12 +31,15 @@ from tavla_pi.events.hub import EventHub
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.hal.sim.backend import open_sim_backend
+from tavla_pi.hardware.pinmap import load_pinmap
 from tavla_pi.pipeline.step import SCAN_MS, Pipeline
 from tavla_pi.speech.settings import SpeechSettings
 from tavla_pi.speech.voice import TimedVoice
 from tavla_pi.web.api import Api
 from tavla_pi.web.server import Request, Response
 
+PINMAP = load_pinmap()
+"""The reference board's wiring (``hardware/pinout.toml``), read once."""
 
 class MemoryJournal:
     """Keeps appended events in a list; ``fail`` makes the next append fail like a full disk."""
