@@ -202,7 +202,7 @@ def test_a_lost_game_over_line_is_derived_from_the_last_play() -> None:
     whole = restore(events[: over + 1], match.settings)
     assert torn.result == whole.result
     assert torn.phase is whole.phase is Phase.GAME_OVER
-    assert whole.result is not None and whole.result.kind is WinKind(events[over]["kind"])
+    assert whole.result is not None and WinKind(whole.result.kind) is WinKind(events[over]["kind"])
 
 
 def test_automatic_doubles_in_money_play_are_restored_with_the_rules() -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from variants_support import position
 
-from tavla_pi.game.tavli import VariantResult, between_matches
+from tavla_pi.game.tavli import EndOfGame, between_matches
 from tavla_pi.game.transitions import after_pass, after_play
 from tavla_pi.rules import Color, variant
 from tavla_pi.rules.match import GameState, MatchRules, MatchState
 from tavla_pi.rules.portes import PortesPosition
-from tavla_pi.rules.scoring import GameResult, WinKind
+from tavla_pi.rules.scoring import WinKind
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 W, B = Color.WHITE, Color.BLACK
@@ -35,9 +35,9 @@ def test_bearing_off_the_last_checker_ends_any_game_with_its_scoring(name: str) 
     assert result is not None and result.winner is W and result.points == 2
     assert match.score == (2, 0) and match.game_state is GameState.OVER
     if last.has_cube:  # Portes: scored by the cube and the match's rules
-        assert isinstance(result, GameResult) and result.kind is WinKind.GAMMON
+        assert result == EndOfGame(W, WinKind.GAMMON.value, 2)
     else:
-        assert result == VariantResult(W, "gammon", 2)
+        assert result == EndOfGame(W, "gammon", 2)
 
 
 def test_a_pass_gives_the_roll_to_the_opponent() -> None:

@@ -89,7 +89,7 @@ from tavla_pi.game.resign import unplayable_offer
 from tavla_pi.game.seat import roll_closes_takeback, seat_of_fields
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
-from tavla_pi.game.tavli import VariantResult, between_matches, kind_of
+from tavla_pi.game.tavli import EndOfGame, between_matches
 from tavla_pi.game.transitions import (
     after_game,
     after_opening,
@@ -110,7 +110,6 @@ from tavla_pi.rules.match import (
     rolled,
 )
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
@@ -233,7 +232,7 @@ class _Fold:
         number of automatic doubles (see ``cubes``)."""
         return [self.match, *(self.match.replace(cube=c) for c in self.cubes)]
 
-    def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
+    def game_over(self, match: MatchState, result: EndOfGame) -> None:
         tavli, phase = after_game(match, self.state.tavli, result)
         self.set(match=match, result=result, phase=phase, tavli=tavli)
         self.due, self.cubes = EventType.GAME_OVER, ()
@@ -338,7 +337,7 @@ def _played(fold: _Fold, event: Event) -> None:
 
 
 def _after_play(fold: _Fold, play: VariantPlay, recorded: MatchState
-                ) -> tuple[MatchState, GameResult | VariantResult | None]:
+                ) -> tuple[MatchState, EndOfGame | None]:
     """The match after ``play`` as the rules derive it, if it is the recorded one."""
     for before in fold.matches():
         for match, result in _outcomes(before, play, fold.rules, fold.state.tavli):
@@ -349,7 +348,7 @@ def _after_play(fold: _Fold, play: VariantPlay, recorded: MatchState
 
 
 def _outcomes(before: MatchState, play: VariantPlay, rules: MatchRules, tavli: TavliMatch
-              ) -> list[tuple[MatchState, GameResult | VariantResult | None]]:
+              ) -> list[tuple[MatchState, EndOfGame | None]]:
     """The match after ``play``: the next turn, or the game won (Crawford either way)."""
     other = replace(rules, crawford=not rules.crawford)
     return [after_play(before, play, r, tavli) for r in (rules, other)]
@@ -384,7 +383,8 @@ def _double_taken(fold: _Fold, event: Event) -> None:
 def _double_dropped(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
     same("the cube", event["cube"], 2 * fold.match.cube)
-    match, result = cube_rules.drop(fold.match, color_of(event), fold.rules)
+    match, dropped = cube_rules.drop(fold.match, color_of(event), fold.rules)
+    result = EndOfGame.of(dropped)
     fold.game_over(match, result)
 
 
@@ -418,7 +418,8 @@ def _resign_answered(fold: _Fold, event: Event) -> tuple[Color, Resignation]:
 
 def _resign_accepted(fold: _Fold, event: Event) -> None:
     color, _ = _resign_answered(fold, event)
-    match, result = resign_rules.take_resignation(fold.match, color, fold.rules)
+    match, taken = resign_rules.take_resignation(fold.match, color, fold.rules)
+    result = EndOfGame.of(taken)
     fold.game_over(match, result)
 
 
@@ -433,7 +434,7 @@ def _game_over(fold: _Fold, event: Event) -> None:
     if fold.due != EventType.GAME_OVER or result is None:
         raise RefusedEventError("only right after the play, drop or resignation that ends a game")
     same("the winner", event["winner"], result.winner and result.winner.value)
-    same("the kind", event["kind"], kind_of(result))
+    same("the kind", event["kind"], result.kind)
     same("the cube", event["cube"], match.cube)
     same("the points", event["points"], result.points)
     same("the score", event["score"], list(match.score))

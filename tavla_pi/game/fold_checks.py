@@ -18,11 +18,10 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
-from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.tavli import EndOfGame
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPlay
 
 
@@ -55,7 +54,7 @@ class Folding(Protocol):
         """A turn with no legal move passed (the step without an event)."""
         ...
 
-    def game_over(self, match: MatchState, result: GameResult | VariantResult) -> None:
+    def game_over(self, match: MatchState, result: EndOfGame) -> None:
         """A game ended with ``result``: ``match`` scored."""
         ...
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from tavla_pi.game.deciding import Seat
+from tavla_pi.game.deciding import Press, Seat
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
-from tavla_pi.game.rulings import Passed, Pressed, Refused, Ruling
+from tavla_pi.game.rulings import Passed, Refused, Ruling
 from tavla_pi.game.seatdesk import thrown
 from tavla_pi.game.state import State
 from tavla_pi.game.view import Phase
@@ -75,7 +75,7 @@ class Presses:
             return table.moving.press(color, role, now, long=long)
         if phase is Phase.NO_MOVE and role == "roll":
             after = table.state.passed()
-            return [Passed(), *([Pressed(role)] if color is after.match.on_roll else [])]
+            return [Passed(), *([Press(role)] if color is after.match.on_roll else [])]
         return [Refused(f"{role.upper()} does nothing now ({phase.value})")]
 
     def _before_roll(self, color: Color, role: str, now: int) -> list[Ruling]:

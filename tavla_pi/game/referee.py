@@ -33,6 +33,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.coach import coach_for
+from tavla_pi.game.deciding import Press
 from tavla_pi.game.fold import pass_turn, push
 from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.matchdesk import MatchDesk
@@ -42,7 +43,7 @@ from tavla_pi.game.offers import Offers
 from tavla_pi.game.presses import Presses
 from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.restore import fresh
-from tavla_pi.game.rulings import Passed, Pressed, Refused, Ruled, Ruling, Synced, owed
+from tavla_pi.game.rulings import Passed, Refused, Ruled, Ruling, Synced, owed
 from tavla_pi.game.seat import seat_for
 from tavla_pi.game.seatdesk import SeatDesk
 from tavla_pi.game.settings import GameSettings, OpponentSettings
@@ -299,7 +300,7 @@ class Referee(TableView):
                 self._reject(who, ruling.reason)
             elif isinstance(ruling, Ruled):
                 self._write(ruling)
-            elif isinstance(ruling, Pressed):
+            elif isinstance(ruling, Press):
                 assert player is not None  # the seat's own button, or the hand's again
                 self._carry_out(self.presses.rule(player, ruling.role, self._now,
                                                   long=ruling.long), player)

@@ -16,7 +16,7 @@ from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.fold_checks import Folding, same
 from tavla_pi.game.matchclock import FLAG_KIND, ClockRules, MatchClock, timed_colors
-from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.tavli import EndOfGame
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 
@@ -30,9 +30,9 @@ def clocked(rules: ClockRules | None, match_length: int, opponent: Color | None,
     return MatchClock.started(rules, match_length, timed_colors(opponent), t)
 
 
-def flag_result(flag: Color) -> VariantResult:
+def flag_result(flag: Color) -> EndOfGame:
     """What a flag fall leaves as the match's last result: the opponent wins, no points."""
-    return VariantResult(flag.opponent, FLAG_KIND, 0)
+    return EndOfGame(flag.opponent, FLAG_KIND, 0)
 
 
 def clock_event(fold: Folding, event: Event) -> None:

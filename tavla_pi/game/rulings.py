@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tavla_pi.events.types import EventType
+from tavla_pi.game.deciding import Press
 from tavla_pi.game.matchclock import FLAG_KIND
 from tavla_pi.game.state import State
-from tavla_pi.game.tavli import kind_of
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
 
@@ -42,14 +42,6 @@ class Refused:
 
 
 @dataclass(frozen=True)
-class Pressed:
-    """The seat presses its own button ``role`` (long or short), as a player would."""
-
-    role: str
-    long: bool = False
-
-
-@dataclass(frozen=True)
 class Synced:
     """The board needs ``fixes`` to show the game (none: it shows it)."""
 
@@ -61,8 +53,9 @@ class Passed:
     """The turn with no legal move passes now (the one step without an event)."""
 
 
-Ruling = Refused | Ruled | Shown | Pressed | Synced | Passed
-"""What an offer, an answer to one, or a part's decision leads to."""
+Ruling = Refused | Ruled | Shown | Press | Synced | Passed
+"""What an offer, an answer to one, or a part's decision leads to (a :class:`Press`: the
+button pressed, by the seat or by the hand again)."""
 
 
 def owed(state: State) -> Ruled | None:
@@ -71,7 +64,7 @@ def owed(state: State) -> Ruled | None:
     result, match = state.result, state.match
     if state.due is EventType.GAME_OVER and result is not None:
         winner = result.winner.value if result.winner is not None else None
-        return Ruled(EventType.GAME_OVER, {"winner": winner, "kind": kind_of(result),
+        return Ruled(EventType.GAME_OVER, {"winner": winner, "kind": result.kind,
                                            "cube": match.cube, "points": result.points,
                                            "score": list(match.score)})
     if state.due is not EventType.MATCH_OVER:

@@ -28,7 +28,7 @@ from tavla_pi.game.deciding import (
 )
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
-from tavla_pi.game.rulings import Pressed, Ruled, Ruling, Synced
+from tavla_pi.game.rulings import Ruled, Ruling, Synced
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import high_first
 from tavla_pi.game.turn import Turn
@@ -88,7 +88,7 @@ class SeatDesk:
         """What the seat's ``action`` (for ``color``) leads to."""
         table = self.table
         if isinstance(action, Press):
-            return [Pressed(action.role, action.long)]
+            return [action]
         if isinstance(action, AnswersResignation):
             return [table.offers.answer_resignation(color, accept=action.accept)]
         if isinstance(action, OffersResignation):

@@ -12,12 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from tavla_pi.game import carry
 from tavla_pi.game.coach import Coaching
-from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.tavli import EndOfGame
 from tavla_pi.game.turn import Turn, TurnLights
 from tavla_pi.game.view import GameView, Phase, Pins
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.scoring import GameResult
 
 if TYPE_CHECKING:
     from tavla_pi.game.table import TableView
@@ -88,7 +87,7 @@ def _suggested(coach: Coaching) -> dict[str, Any]:
     return {"suggested": coach.suggested, "suggested_since_ms": coach.suggested_since}
 
 
-def end_view(base: dict[str, Any], shown: GameResult | VariantResult | None,
+def end_view(base: dict[str, Any], shown: EndOfGame | None,
              fixes: tuple[Fix, ...]) -> GameView:
     """Between games: the result while it is ``shown``, else the setup and its fixes."""
     if shown is not None:

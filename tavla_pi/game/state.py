@@ -15,14 +15,13 @@ from dataclasses import dataclass, replace
 from tavla_pi.events.types import EventType
 from tavla_pi.game.matchclock import MatchClock
 from tavla_pi.game.settings import OpponentSettings
-from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.tavli import EndOfGame
 from tavla_pi.game.transitions import after_pass
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.match import MatchState, Resignation
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.portes import portes_only
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
@@ -54,7 +53,7 @@ class State:
     phase: Phase
     tavli: TavliMatch
     dice: tuple[int, ...] = ()
-    result: GameResult | VariantResult | None = None
+    result: EndOfGame | None = None
     opening_throws: tuple[tuple[int, int], ...] = ()
     opponent: OpponentSettings | None = None
     resign_declined: Resignation = Resignation.NONE

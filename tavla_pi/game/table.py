@@ -25,7 +25,7 @@ from tavla_pi.game.resign import ResignDesk
 from tavla_pi.game.settings import GameSettings, OpponentSettings
 from tavla_pi.game.showing import referee_view
 from tavla_pi.game.state import State
-from tavla_pi.game.tavli import VariantResult
+from tavla_pi.game.tavli import EndOfGame
 from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import GameView, Phase
 from tavla_pi.reconcile import board_fixes
@@ -34,7 +34,6 @@ from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import MatchState
 from tavla_pi.rules.portes import portes_only
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import BoardDict, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 from tavla_pi.rules.variants import variant
@@ -83,7 +82,7 @@ class TableView:
         return self.state.tavli
 
     @property
-    def result(self) -> GameResult | VariantResult | None:
+    def result(self) -> EndOfGame | None:
         """The last finished game's result (None: none since the last game began)."""
         return self.state.result
 

@@ -30,13 +30,20 @@ PORTES_ONLY = "the computer (GNU Backgammon) plays Portes only"
 
 
 @dataclass(frozen=True)
-class VariantResult:
-    """The end of a Plakoto or Fevga game as scored: ``winner`` None for a draw,
-    ``kind`` the :class:`Ending`'s name, ``points`` added to the winner's score."""
+class EndOfGame:
+    """The end of a game of any variant as scored (the one result type of the game):
+    ``winner`` None for a draw, ``kind`` as a ``game_over`` gives it (``single``,
+    ``gammon``, ``backgammon``, ``mother``, ``draw``; ``time`` for a flag's fall),
+    ``points`` added to the winner's score."""
 
     winner: Color | None
     kind: str
     points: int
+
+    @classmethod
+    def of(cls, result: GameResult) -> EndOfGame:
+        """A Portes game's end as the rules score it (:class:`GameResult`)."""
+        return cls(result.winner, result.kind.value, result.points)
 
 
 def started_by(match: MatchState, starter: Color) -> MatchState:
@@ -47,7 +54,7 @@ def started_by(match: MatchState, starter: Color) -> MatchState:
                       game_state=GameState.PLAYING)
 
 
-def variant_end(match: MatchState, outcome: Outcome) -> tuple[MatchState, VariantResult]:
+def variant_end(match: MatchState, outcome: Outcome) -> tuple[MatchState, EndOfGame]:
     """The match once a Plakoto or Fevga game has ended with ``outcome`` (no cube, no
     Crawford rule): the points added, the loser (after a draw, the last mover's
     opponent) on roll with no dice, as a won game of Portes leaves it."""
@@ -59,11 +66,11 @@ def variant_end(match: MatchState, outcome: Outcome) -> tuple[MatchState, Varian
     ended = match.replace(score=(score[0], score[1]), on_roll=nxt, to_act=nxt, dice=None,
                           game_state=GameState.OVER)
     winner = outcome.winner
-    return ended, VariantResult(winner, outcome.ending.value, outcome.points)
+    return ended, EndOfGame(winner, outcome.ending.value, outcome.points)
 
 
 def portes_end(match: MatchState, winner: Color, loser_side: tuple[int, ...],
-               rules: MatchRules, tavli: TavliMatch) -> tuple[MatchState, GameResult]:
+               rules: MatchRules, tavli: TavliMatch) -> tuple[MatchState, EndOfGame]:
     """A Portes game won by bearing off, a backgammon in a tavli match counting its
     ``backgammon_points`` (:func:`~tavla_pi.rules.scoring.win_by_play` otherwise)."""
     result = result_of_play(match, winner, loser_side)
@@ -72,17 +79,12 @@ def portes_end(match: MatchState, winner: Color, loser_side: tuple[int, ...],
         result = GameResult(winner, result.kind, tavli.points(outcome, match.cube), result.how)
     loser = winner.opponent
     moved = match.replace(on_roll=loser, to_act=loser, dice=None)
-    return end_game(moved, result, rules), result
+    return end_game(moved, result, rules), EndOfGame.of(result)
 
 
-def scored(tavli: TavliMatch, result: GameResult | VariantResult) -> TavliMatch:
+def scored(tavli: TavliMatch, result: EndOfGame) -> TavliMatch:
     """The tavli match once a game has ended with ``result`` (its points as counted)."""
     return tavli.scored(result.winner, result.points)
-
-
-def kind_of(result: GameResult | VariantResult) -> str:
-    """The ``kind`` a ``game_over`` event gives ``result``."""
-    return result.kind if isinstance(result, VariantResult) else result.kind.value
 
 
 def high_first(dice: tuple[int, int]) -> list[int]:

@@ -11,12 +11,11 @@ both call them, so the journal cannot drift from the live game.
 
 from __future__ import annotations
 
-from tavla_pi.game.tavli import VariantResult, opened, portes_end, variant_end
+from tavla_pi.game.tavli import EndOfGame, opened, portes_end, variant_end
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
 from tavla_pi.rules.match import GameState, MatchRules, MatchState, start_game, turn_done
-from tavla_pi.rules.scoring import GameResult
 from tavla_pi.rules.tavli import VariantPlay, VariantPosition
 from tavla_pi.rules.tavlimatch import TavliMatch
 
@@ -32,7 +31,7 @@ def after_opening(match: MatchState, tavli: TavliMatch, opening: OpeningRoll,
 
 
 def after_play(match: MatchState, play: VariantPlay, rules: MatchRules, tavli: TavliMatch
-               ) -> tuple[MatchState, GameResult | VariantResult | None]:
+               ) -> tuple[MatchState, EndOfGame | None]:
     """A ``play`` of any game committed: the opponent's turn, or the game's end, scored
     with the cube in a game that has one (Portes), else by its outcome's points."""
     after = play.result
@@ -50,7 +49,7 @@ def after_pass(match: MatchState) -> MatchState:
 
 
 def after_game(match: MatchState, tavli: TavliMatch,
-               result: GameResult | VariantResult) -> tuple[TavliMatch, Phase]:
+               result: EndOfGame) -> tuple[TavliMatch, Phase]:
     """A game ended with ``result`` (``match`` scored): the tavli match scored, and the
     phase: the match over once it has a winner, else between games."""
     phase = Phase.MATCH_OVER if match.match_winner is not None else Phase.GAME_OVER
