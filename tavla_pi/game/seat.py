@@ -66,3 +66,9 @@ def roll_closes_takeback(opponent: OpponentSettings) -> bool:
     boards make the dice and a roll made is never made again; against the computer a roll
     taken back is harmless (docs/REMOTE.md)."""
     return seating(opponent).friend is not None
+
+
+def friend_seat(seat: Seat, peer: str) -> FriendSeat | None:
+    """``seat`` when it is the friend's board ``peer``'s (the remote session offers it
+    that board's decisions); None otherwise."""
+    return seat if isinstance(seat, FriendSeat) and seat.peer == peer else None

@@ -44,6 +44,7 @@ from tavla_pi.game.friend import (
     FriendTakeback,
 )
 from tavla_pi.game.referee import Referee
+from tavla_pi.game.seat import friend_seat
 from tavla_pi.game.view import Phase
 from tavla_pi.remote.dice import commitment, new_contribution
 from tavla_pi.remote.link import Arrival, LinkChange
@@ -141,7 +142,7 @@ class RemoteGame:
     def before(self, referee: Referee, now: int) -> list[Event]:
         """Read what came from the peer and hand it on; the events that records."""
         self._now = now
-        seat = _friend_seat(referee, self.peer)
+        seat = friend_seat(referee.seat, self.peer)
         if seat is not None and self.record is None:
             self._bind(_new_uid(), referee)
         for arrival in self.link.arrivals():
@@ -158,7 +159,7 @@ class RemoteGame:
         self._now = max((e.t for e in events), default=self._now)
         for event in events:
             self._follow(event, referee)
-        seat = _friend_seat(referee, self.peer)
+        seat = friend_seat(referee.seat, self.peer)
         if seat is not None and self.record is not None:
             self._seat_done(seat)
             self._dice_step(seat)
@@ -176,7 +177,7 @@ class RemoteGame:
 
     def status(self, referee: Referee) -> RemoteStatus | None:
         """The remote side as ``/api/state`` shows it (None: this match is not with it)."""
-        seat = _friend_seat(referee, self.peer)
+        seat = friend_seat(referee.seat, self.peer)
         if seat is None:
             return None
         waiting = not self.connected or seat.thinking
@@ -229,7 +230,7 @@ class RemoteGame:
             if sync.sent > record.taken and not self._held:
                 self._sync_due = True
             return
-        if sync.match_uid is None or _friend_seat(referee, self.peer) is None:
+        if sync.match_uid is None or friend_seat(referee.seat, self.peer) is None:
             return
         if record is not None and sync.fresh and self._fresh(referee) \
                 and sync.match_uid < record.match_uid:
@@ -327,7 +328,7 @@ class RemoteGame:
                 self._bind(_new_uid(), referee)
             return
         record = self.record
-        if record is None or _friend_seat(referee, self.peer) is None:
+        if record is None or friend_seat(referee.seat, self.peer) is None:
             return
         if event.type in ROLL_EVENTS:
             record.rolls_made += 1
@@ -476,11 +477,6 @@ class RemoteGame:
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []
         return out
-
-
-def _friend_seat(referee: Referee, peer: str) -> FriendSeat | None:
-    seat = referee.seat
-    return seat if isinstance(seat, FriendSeat) and seat.peer == peer else None
 
 
 def _new_uid() -> str:
