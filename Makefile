@@ -18,11 +18,11 @@ $(STAMP): pyproject.toml
 test: lint unit
 
 ## quick: the inner loop: lint, type-check and every test not marked slow, on every core
-## (pytest-xdist; about a minute and a half on two cores), those marked alone apart
+## (pytest-xdist; about two minutes and a half on two cores), those marked alone apart
 quick: lint
 	@status=0; \
 	$(BIN)/pytest -m "alone and not slow" -n 0 || status=$$?; \
-	$(BIN)/pytest -m "not slow and not alone" -n auto || status=$$?; \
+	$(BIN)/pytest -m "not slow and not alone" -n auto --dist worksteal || status=$$?; \
 	exit $$status
 
 ## lint: ruff and mypy --strict (bench and tools apart: each has a soak.py of its own)
@@ -33,14 +33,15 @@ lint: $(STAMP)
 	$(BIN)/mypy tools
 
 ## unit: every test, slow ones included: first those marked alone (they time the scan loop
-## or a real process), one at a time; then the rest on every core (pytest-xdist), ending
+## or a real process), one at a time; then the rest on every core (pytest-xdist, a
+## worker that runs dry takes tests queued for the other), ending
 ## with the 25 slowest.  Either run failing fails the target.  A test whose program
 ## (gnubg, chromium, ...) is missing skips with one line (fails with
 ## TAVLA_REQUIRE_PROGRAMS=1, as in .ci/run)
 unit: $(STAMP)
 	@status=0; \
 	$(BIN)/pytest -m alone -n 0 || status=$$?; \
-	$(BIN)/pytest -m "not alone" -n auto --durations=25 || status=$$?; \
+	$(BIN)/pytest -m "not alone" -n auto --dist worksteal --durations=25 || status=$$?; \
 	exit $$status
 
 ## sim: the whole product on a desktop: the simulated board, its page in the browser
