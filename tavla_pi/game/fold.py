@@ -26,9 +26,11 @@ What an event must do to follow:
   its ``position_id`` the play's result, ``play`` the play's notation, its
   ``match_id`` the match after it.
 * cube events follow the cube rules (who may double, take, drop) and carry
-  the cube values they lead to.
+  the cube values they lead to, in a game with the cube only (not in Plakoto and
+  Fevga, nor in a tavli match's Portes without its ``cube_in_portes`` rule).
 * ``resign_offered`` by the player on roll before rolling, for 1, 2 or 3
-  times the cube, above a level declined this turn; ``resign_accepted`` and
+  times the cube, above a level declined this turn, in a game with the cube
+  (Plakoto and Fevga are played out); ``resign_accepted`` and
   ``resign_declined`` by the opponent, for the points offered
   (:mod:`tavla_pi.rules.resign`).
 * ``game_over`` right after the play, drop or accepted resignation that
@@ -41,7 +43,8 @@ What an event must do to follow:
   ``rolled`` and ``engine_play`` (and what the board showed, but a ``lifted``)
   came after it; it names the player, the dice, the position and the Match
   ID the turn began with, and that turn is open again.  The opponent's dice
-  rolled before it are spent: its next turn rolls anew.
+  rolled before it are spent: its next turn rolls anew.  With a friend's board a
+  ``rolled`` closes the play to a takeback (both boards made those dice).
 * ``lifted``, ``out_of_sync``, ``in_sync`` and ``rejected`` say what the
   board showed: they change nothing.
 * ``hint`` and ``blunder_warning`` say what the engine told the mover while
@@ -51,7 +54,9 @@ What an event must do to follow:
 * ``clock`` (the match's clock, docs/CLOCK.md) in a match with a clock, at any time,
   even while another event is due: its figures are the clock's from then on; a flag
   fall (``flag``) ends the match, and a ``match_over`` with ``reason`` ``"time"``
-  giving the match to the flag's opponent at the score standing is due next.
+  giving the match to the flag's opponent at the score standing is due next.  One
+  whose time runs (or falls) for the other side than a turn with no legal move says
+  that turn passed.
 * ``review`` (gnubg's analysis of a finished game, which comes in the
   background whenever it is done) changes nothing and may come at any time,
   even while another event is due.
@@ -61,7 +66,6 @@ between restarts, so what they decide is accepted either way: a beaver is
 checked as if beavers were on, a game-ending play's Match ID may carry the
 Crawford flag of either setting, and after tied opening throws in money play
 the cube may show any number of automatic doubles.
-
 """
 
 from __future__ import annotations
