@@ -145,12 +145,6 @@ def push(state: State, event: Event, settings: GameSettings) -> State:
     return fold.state
 
 
-def pass_turn(state: State) -> State:
-    """The turn with no legal move passed (the one step without an event: the referee
-    takes it when its time has come, :func:`push` at the next event)."""
-    return state.passed()
-
-
 class _Fold:
     """One event's fold: the state so far, changed field by field, and the settings it
     is folded with."""
@@ -229,7 +223,7 @@ class _Fold:
 
     def pass_if_stuck(self) -> None:
         """A turn without a legal move passed silently before this event."""
-        self.state = pass_turn(self.state)
+        self.state = self.state.passed()
 
     def matches(self) -> list[MatchState]:
         """The match as it may stand: the cube the rules in force gave, or another

@@ -34,7 +34,7 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.coach import coach_for
 from tavla_pi.game.deciding import Press
-from tavla_pi.game.fold import pass_turn, push
+from tavla_pi.game.fold import push
 from tavla_pi.game.matchclock import ClockRules
 from tavla_pi.game.matchdesk import MatchDesk
 from tavla_pi.game.menu import Menu
@@ -267,7 +267,7 @@ class Referee(TableView):
     def _pass_turn(self) -> None:
         """The turn with no legal move passes: the one step without an event."""
         self.moving.pass_at = None
-        self.state = pass_turn(self.state)
+        self.state = self.state.passed()
         self._settle(None)
 
     # -- the cube and resignations, decided by the computer ----------------------------
