@@ -200,7 +200,8 @@ OPTIONAL: Mapping[EventType, Mapping[str, Check]] = {
     EventType.DOUBLE_TAKEN: {"beaver": _flag},
     EventType.NEW_MATCH: {"opponent": lambda v: v is None or _color(v), "level": _text,
                           "variant": _game,
-                          "remote": _board_name, "clock": _clock_rules},
+                          "remote": _board_name, "online": lambda v: v is True,
+                          "clock": _clock_rules},
     EventType.MATCH_OVER: {"reason": lambda v: v == "time"},
     EventType.DICE_COMMIT: {"contribution": _hex64},
 }

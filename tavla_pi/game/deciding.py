@@ -7,7 +7,10 @@ hand at the board carries out from -> to (:mod:`tavla_pi.game.carry`).  The
 computer (:class:`~tavla_pi.game.computer.Computer`) is one seat; a
 :class:`HandSeat` is the match between two players at the board, where the
 hand decides for both colours; the remote board (:class:`~tavla_pi.game.friend.FriendSeat`)
-is the third, whose seat also makes the dice (:meth:`Seat.ask_roll`).
+is the third, whose seat also makes the dice (:meth:`Seat.ask_roll`); the online opponent
+(:class:`~tavla_pi.game.online.OnlineSeat`) the fourth, whose server is the authority for
+the dice and the game (it may refuse this board's play, end a game by a resignation, or
+have the board follow its game).
 """
 
 from __future__ import annotations
@@ -125,8 +128,33 @@ class KeepsPlay:
     the play stands, and the board is to be put back to it."""
 
 
+@dataclass(frozen=True)
+class Concedes:
+    """The seat's player resigned ``level`` where the game is kept (the online server):
+    the offer is made and accepted at once."""
+
+    level: Resignation
+
+
+@dataclass(frozen=True)
+class Refuses:
+    """The authority over the game (the online server) refused the hand's last play, for
+    ``reason``: the play is taken back, and the turn is open again."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Follows:
+    """The board follows the game as its authority (the online server) keeps it: this
+    position (the player on roll's side) and match, whatever the game here was."""
+
+    position: Position
+    match: MatchState
+
+
 SeatAction = (Press | OffersResignation | AnswersResignation | Chooses | Throws | LosesOnTime
-              | TakesBack | KeepsPlay)
+              | TakesBack | KeepsPlay | Concedes | Refuses | Follows)
 """What a seat decides, once per decision."""
 
 

@@ -19,7 +19,8 @@ from tavla_pi.errors import RefusedEventError
 from tavla_pi.game.computer import Computer
 from tavla_pi.game.deciding import HandSeat, Seat
 from tavla_pi.game.friend import FriendSeat
-from tavla_pi.game.seating import ComputerPlays, FriendPlays, seating
+from tavla_pi.game.online import OnlineSeat
+from tavla_pi.game.seating import ComputerPlays, FriendPlays, OnlinePlays, seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.tavlimatch import TavliMatch
@@ -27,10 +28,13 @@ from tavla_pi.rules.tavlimatch import TavliMatch
 
 def seat_for(opponent: OpponentSettings, engine: BackgroundEngine | None) -> Seat:
     """The seat that decides for ``opponent`` (the factory): the hand between two players
-    or with no engine to play, the computer on ``engine``, or the friend's board."""
+    or with no engine to play, the computer on ``engine``, the friend's board, or the
+    online opponent."""
     match seating(opponent):
         case FriendPlays(color=color, friend=friend):
             return FriendSeat(friend, color)
+        case OnlinePlays(color=color):
+            return OnlineSeat(color)
         case ComputerPlays() if engine is not None:
             return Computer(opponent, engine)
         case _:
@@ -46,26 +50,30 @@ def seat_fields(opponent: OpponentSettings, tavli: TavliMatch) -> dict[str, Any]
 
 def seat_of_fields(fields: Mapping[str, Any], configured: OpponentSettings) -> OpponentSettings:
     """The seat a ``new_match``'s ``fields`` name (its one reading): the friend's board,
-    the computer, or (no ``opponent``, or null) two players.  Coaching stays as
-    ``configured``.  :class:`RefusedEventError` when the fields name no seat."""
+    the online opponent, the computer, or (no ``opponent``, or null) two players.
+    Coaching stays as ``configured``.  :class:`RefusedEventError` when the fields name
+    no seat."""
     color = fields.get("opponent")
     if color is None:
-        return replace(configured, color=None, remote=None)
+        return replace(configured, color=None, remote=None, online=False)
     remote = fields.get("remote")
     if remote is not None:
-        return replace(configured, color=Color(color), remote=remote)
+        return replace(configured, color=Color(color), remote=remote, online=False)
+    if fields.get("online") is True:
+        return replace(configured, color=Color(color), remote=None, online=True)
     if "level" not in fields:
         raise RefusedEventError("field 'level' is missing")
     if fields["level"] not in {level.value for level in Level}:
         raise RefusedEventError(f"no level {fields['level']!r}")
-    return replace(configured, color=Color(color), level=Level(fields["level"]), remote=None)
+    return replace(configured, color=Color(color), level=Level(fields["level"]), remote=None,
+                   online=False)
 
 
 def roll_closes_takeback(opponent: OpponentSettings) -> bool:
     """Whether a roll closes the last play to a takeback: with a friend's board, where both
-    boards make the dice and a roll made is never made again; against the computer a roll
-    taken back is harmless (docs/REMOTE.md)."""
-    return seating(opponent).friend is not None
+    boards make the dice, and online, where the server does: a roll made is never made
+    again; against the computer a roll taken back is harmless (docs/REMOTE.md)."""
+    return seating(opponent).rolls_close_takeback
 
 
 def friend_seat(seat: Seat, peer: str) -> FriendSeat | None:

@@ -3,7 +3,9 @@
 The seat (:mod:`tavla_pi.game.deciding`) decides for the colour the hand does not play;
 each of its actions becomes the rulings the referee carries out in one place: a press
 of the seat's own button, an offer or an answer the offers rule on, the dice it made,
-its play (written, then carried out by hand), a takeback, a flag fall on its board.
+its play (written, then carried out by hand), a takeback, a flag fall on its board; and
+what the online server decides over the board: a resignation made there, the hand's
+play refused there, the server's game followed.
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from tavla_pi.game.clockdesk import ClockDesk
 from tavla_pi.game.deciding import (
     AnswersResignation,
     Chooses,
+    Concedes,
+    Follows,
     KeepsPlay,
     LosesOnTime,
     OffersResignation,
     Press,
+    Refuses,
     Seat,
     SeatAction,
     TakesBack,
@@ -28,7 +33,7 @@ from tavla_pi.game.deciding import (
 )
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
-from tavla_pi.game.rulings import Ruled, Ruling, Synced
+from tavla_pi.game.rulings import Refused, Ruled, Ruling, Synced
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import high_first
 from tavla_pi.game.turn import Turn
@@ -36,6 +41,7 @@ from tavla_pi.game.view import Phase
 from tavla_pi.reconcile import board_fixes
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.dice import OpeningRoll
+from tavla_pi.rules.variants import DEFAULT
 
 
 class SeatTable(Protocol):
@@ -95,7 +101,31 @@ class SeatDesk:
             return [table.offers.offer_resignation(color, action.level)]
         if isinstance(action, Throws):
             return thrown(table.state, action.dice)
+        if isinstance(action, Concedes | Refuses | Follows):
+            return self._overruled(action, color)
         return self._about_play(action, color, now)
+
+    def _overruled(self, action: Concedes | Refuses | Follows, color: Color) -> list[Ruling]:
+        """What the authority over the game (the online server) decided: a resignation
+        made there (offered and accepted), the hand's play refused there (taken back,
+        the turn open again), or its game followed (with the board's fixes)."""
+        table = self.table
+        if isinstance(action, Concedes):
+            offer = table.offers.offer_resignation(color, action.level)
+            if not isinstance(offer, Ruled):
+                return [offer]
+            return [offer, Ruled(EventType.RESIGN_ACCEPTED, {
+                "player": color.opponent.value, "points": offer.fields["points"]})]
+        if isinstance(action, Refuses):
+            undo = table.moving.undo
+            assert undo is not None  # the seat checked
+            return [taken_back(undo), Refused(action.reason, color.opponent)]
+        board = action.position.to_board(action.match.on_roll)
+        started = Ruled(EventType.GAME_STARTED, {
+            "position_id": action.position.position_id(),
+            "match_id": action.match.match_id(), "variant": DEFAULT})
+        fixes = () if table.obs is None else board_fixes(board, table.obs)
+        return [started, Synced(fixes)]
 
     def _about_play(self, action: TakesBack | KeepsPlay | LosesOnTime | Chooses, color: Color,
                     now: int) -> list[Ruling]:

@@ -1,12 +1,14 @@
 """The seat as a value: who plays the colour the hand at the board does not.
 
 A match is between two players at the board (:class:`TwoPlayers`), against the
-computer at a level (:class:`ComputerPlays`), or against a friend's board through the
-broker (:class:`FriendPlays`): one sum type, :data:`Seating`.  The config and the page
-keep the opponent in its flat form (:class:`~tavla_pi.game.settings.OpponentSettings`:
-``color``, ``level``, ``remote``); :func:`seating` is its one reading.  Whatever asks
-about the seat asks the value for what it needs (its colour, the colour GNU Backgammon
-plays, the friend's board, whether it plays Portes only, how a sentence names it, its
+computer at a level (:class:`ComputerPlays`), against a friend's board through the
+broker (:class:`FriendPlays`), or against an opponent on the online server
+(:class:`OnlinePlays`): one sum type, :data:`Seating`.  The config and the page keep
+the opponent in its flat form (:class:`~tavla_pi.game.settings.OpponentSettings`:
+``color``, ``level``, ``remote``, ``online``); :func:`seating` is its one reading.
+Whatever asks about the seat asks the value for what it needs (its colour, the colour
+GNU Backgammon plays, the friend's board, whether it is played online, whether it plays
+Portes only, whether a roll closes a takeback, how a sentence names it, its
 ``new_match`` fields), never which kind it is; :mod:`tavla_pi.game.seat` makes the seat
 that decides for it.
 """
@@ -31,7 +33,9 @@ class TwoPlayers:
     level: None = None
     engine_color: None = None
     friend: None = None
+    online = False
     portes_only = False
+    rolls_close_takeback = False
     who = "two players"
 
     def new_match_fields(self, tavli: TavliMatch) -> dict[str, Any]:
@@ -46,7 +50,9 @@ class ComputerPlays:
     color: Color
     level: Level
     friend: None = None
+    online = False
     portes_only = True
+    rolls_close_takeback = False
     who = "the computer"
 
     @property
@@ -67,7 +73,10 @@ class FriendPlays:
     friend: str
     level: None = None
     engine_color: None = None
+    online = False
     portes_only = True
+    rolls_close_takeback = True
+    """Both boards made the dice: a roll made is never made again (docs/REMOTE.md)."""
 
     @property
     def who(self) -> str:
@@ -79,19 +88,39 @@ class FriendPlays:
         return {"opponent": self.color.value, "remote": self.friend}
 
 
-Seating = TwoPlayers | ComputerPlays | FriendPlays
+@dataclass(frozen=True, slots=True)
+class OnlinePlays:
+    """An opponent on the online server plays ``color`` (Portes only; docs/ONLINE.md)."""
+
+    color: Color
+    level: None = None
+    engine_color: None = None
+    friend: None = None
+    online = True
+    portes_only = True
+    rolls_close_takeback = True
+    """The server made the dice: a roll made is never made again."""
+    who = "the online opponent"
+
+    def new_match_fields(self, tavli: TavliMatch) -> dict[str, Any]:
+        """Its ``new_match`` fields: the online opponent's colour."""
+        return {"opponent": self.color.value, "online": True}
+
+
+Seating = TwoPlayers | ComputerPlays | FriendPlays | OnlinePlays
 """Who plays the colour the hand does not (:data:`Seating.color`; None: nobody)."""
 
 
 def seating(opponent: OpponentSettings) -> Seating:
-    """The seat ``opponent`` names (its one reading): a friend's board, the computer, or
-    (no colour) two players."""
+    """The seat ``opponent`` names (its one reading): a friend's board, the online
+    opponent, the computer, or (no colour) two players."""
     if opponent.color is None:
         return TwoPlayers()
     if opponent.remote is not None:
         return FriendPlays(opponent.color, opponent.remote)
+    if opponent.online:
+        return OnlinePlays(opponent.color)
     return ComputerPlays(opponent.color, opponent.level)
-
 
 
 def friend_boards(seats: Iterable[Seating]) -> dict[str, Color]:

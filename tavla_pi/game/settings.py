@@ -22,7 +22,8 @@ class OpponentSettings:
     against the best one.  ``seed``: the noise seed of the noisy levels,
     journaled so that a replay or a resumed game chooses the same plays.
     ``remote``: the name of a friend's board that plays ``color`` through the
-    broker (``[network]``); the computer then plays nobody.
+    broker (``[network]``); ``online``: an opponent on the online server (``[online]``)
+    plays ``color``; either way the computer then plays nobody.
     """
 
     color: Color | None = None
@@ -31,7 +32,7 @@ class OpponentSettings:
     blunder_threshold: float = 0.08
     seed: int = 0
     remote: str | None = None
-
+    online: bool = False
 
 
 @dataclass(frozen=True, slots=True)
