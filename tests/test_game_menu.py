@@ -274,3 +274,15 @@ def test_without_gnubg_the_friends_board_is_still_offered() -> None:
     shown = menu.view(20)
     assert shown is not None and shown.mode == Mode(variant="plakoto")
     assert shown.notice == NOT_INSTALLED
+
+
+def test_the_configured_online_opponent_is_the_mode_after_two_players() -> None:
+    online = OpponentSettings(color=B, online=True)
+    menu = Menu(5000, NOT_INSTALLED, (online,))  # offered without gnubg too
+    assert menu.modes[:2] == (Mode(), Mode(B, online=True))
+    menu.press(long=True, now=0, current=Mode())
+    menu.press(long=False, now=10, current=Mode())
+    chosen = menu.press(long=True, now=20, current=Mode())
+    assert chosen == Mode(B, online=True) and chosen.apply(OpponentSettings()) == online
+    assert Mode.of(online) == chosen and chosen.seat.online
+    assert Mode().apply(online) == OpponentSettings()  # two players: nobody online

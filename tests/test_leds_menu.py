@@ -90,3 +90,12 @@ def test_two_players_of_a_greek_game_light_its_slot_and_tavli_all_three(match: s
     shown = {f"cube.{v}" for v in values}
     assert column(view) == {"cube.owner.white", "cube.owner.black"} | shown
     assert {frame(view)[f] for f in shown} <= {palette.CUBE}
+
+
+@pytest.mark.parametrize("color", [W, B])
+def test_the_online_opponent_lights_its_end_and_the_32_and_64_in_the_cubes_colour(
+        color: Color) -> None:
+    view = menu_view(Mode(color, online=True))
+    assert column(view) == {f"cube.owner.{color.value}", "cube.32", "cube.64"}
+    assert {frame(view)[f"cube.{v}"] for v in (32, 64)} == {palette.CUBE}
+    assert column(view) != column(menu_view(Mode(color, remote="izmir")))

@@ -30,9 +30,11 @@ log = logging.getLogger("tavla_pi.daemon")
 
 
 def friends_of(config: Config) -> tuple[OpponentSettings, ...]:
-    """The friends' boards the MENU and the page offer (the one the config names)."""
+    """The seats beyond the computer the MENU and the page offer: the friend's board, or
+    the online opponent, the config names."""
     opponent = config.opponent
-    return (opponent,) if seating(opponent).friend is not None else ()
+    seat = seating(opponent)
+    return (opponent,) if seat.friend is not None or seat.online else ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,6 +138,21 @@ def _clock_rules(value: Any) -> bool:
         and all(_count(v) for v in value.values())
 
 
+def _online_user(value: Any) -> bool:
+    """The name the online server knows this board by, or null before a login."""
+    return value is None or (isinstance(value, str) and 0 < len(value) <= 64
+                             and value.isprintable() and " " not in value)
+
+
+def _online_match(value: Any) -> bool:
+    """The online match played: ``{"id", "opponent", "points"}``, or null."""
+    if value is None:
+        return True
+    return isinstance(value, dict) and set(value) == {"id", "opponent", "points"} \
+        and _count(value["id"]) and _count(value["points"]) \
+        and (value["opponent"] is None or _online_user(value["opponent"]))
+
+
 def _side(value: Any) -> bool:
     """A colour, or null for none."""
     return value is None or _color(value)
@@ -190,6 +205,8 @@ REQUIRED: Mapping[EventType, Mapping[str, Check]] = {
                             "contribution": _hex64},
     EventType.CLOCK: {"reserve_ms": _reserves, "running": _side, "delay_ms": _count,
                       "flag": _side, "wall_ms": _int},
+    EventType.ONLINE_STATUS: {"connected": _flag, "user": _online_user,
+                              "match": _online_match},
 }
 """The fields that must be present, per event type (every member), and their checks."""
 

@@ -48,6 +48,7 @@ class EventType(enum.StrEnum):
     DICE_COMMIT = "dice_commit"        # a board's commitment to its share of one roll
     DICE_REVEAL = "dice_reveal"        # a board's share of one roll, revealed
     CLOCK = "clock"                    # the match's clock: reserves, whose time runs, a flag
+    ONLINE_STATUS = "online_status"    # the online server: logged in or not, as whom, the match
 
 
 ROLL_EVENTS = (EventType.OPENING_ROLL, EventType.ROLLED)

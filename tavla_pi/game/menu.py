@@ -6,7 +6,8 @@ the window (``GameSettings.menu_confirm_ms``, renewed by each press) pass
 cancels.  So "long, long" is a new match in the current mode, as it always was.
 
 The modes, in order (:data:`MODES`): Portes between two players; Portes with
-each friend's board the config names (``[opponent] remote``, :meth:`Menu.modes`); Portes with
+each friend's board the config names (``[opponent] remote``, :meth:`Menu.modes`), or
+against the online opponent it names (``[opponent] online``); Portes with
 the computer playing Black at each level, beginner to world class; with the
 computer playing White at each level; Plakoto, Fevga and a tavli match (the
 three in turn) between two players (the computer plays Portes only); then
@@ -37,30 +38,34 @@ from tavla_pi.rules.variants import DEFAULT
 class Mode:
     """What a match plays and who: the computer's colour (None: two players), its
     level, and the game (``variant``: "portes", "plakoto", "fevga" or "tavli");
-    ``remote``: the friend's board that plays ``color`` instead of the computer."""
+    ``remote``: the friend's board that plays ``color`` instead of the computer;
+    ``online``: the online opponent plays it."""
 
     color: Color | None = None
     level: Level = Level.EXPERT
     variant: str = DEFAULT
     remote: str | None = None
+    online: bool = False
 
     @classmethod
     def of(cls, opponent: OpponentSettings, variant: str = DEFAULT) -> Mode:
         """The mode of ``opponent`` playing ``variant`` (the two-player modes of a game are
         one mode whatever the level kept for next time)."""
         seat = seating(opponent)
-        return cls(seat.color, seat.level or Level.EXPERT, variant, seat.friend)
+        return cls(seat.color, seat.level or Level.EXPERT, variant, seat.friend, seat.online)
 
     @property
     def seat(self) -> Seating:
         """Who plays in this mode (the seat as a value)."""
-        return seating(OpponentSettings(self.color, self.level, remote=self.remote))
+        return seating(OpponentSettings(self.color, self.level, remote=self.remote,
+                                        online=self.online))
 
     def apply(self, opponent: OpponentSettings) -> OpponentSettings:
         """``opponent`` in this mode (two players keep the level for the next time)."""
         if self.color is None:
-            return replace(opponent, color=None, remote=None)
-        return replace(opponent, color=self.color, level=self.level, remote=self.remote)
+            return replace(opponent, color=None, remote=None, online=False)
+        return replace(opponent, color=self.color, level=self.level, remote=self.remote,
+                       online=self.online)
 
     @property
     def level_number(self) -> int:
@@ -74,7 +79,8 @@ class Mode:
 
     @property
     def index(self) -> int:
-        """Where this mode stands in :data:`MODES` (a friend's mode is not there)."""
+        """Where this mode stands in :data:`MODES` (a friend's or the online mode is not
+        there)."""
         return MODES.index(self.key)
 
 
@@ -109,7 +115,8 @@ class Menu:
         self.confirm_ms = confirm_ms
         self.engine_missing = engine_missing
         self.modes: tuple[Mode, ...] = (MODES[0], *(Mode.of(f) for f in friends), *MODES[1:])
-        """The modes short presses show, the friends' boards after two players."""
+        """The modes short presses show, the friends' boards (and the online opponent: the
+        seats the config names beyond the computer) after two players."""
         self.armed_until = -1
         self.mode = Mode()
         self.notice: str | None = None

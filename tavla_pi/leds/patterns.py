@@ -162,7 +162,8 @@ def menu(view: GameView) -> list[Light]:
     players: both ends, each in its player's colour, the values dark for
     Portes, and for a Greek game its LED of the column's 2, 4 and 8 (Portes,
     Plakoto, Fevga; all three for a tavli match) in the cube's colour; a friend's
-    board: its end of the column in its colour and the 64 in the cube's.  The rest
+    board: its end of the column in its colour and the 64 in the cube's; the online
+    opponent: its end in its colour and the 32 and 64 in the cube's.  The rest
     of the column is dark, so the cube's own light cannot be mistaken for it.  A match
     on the tournament clock lights both trays in the cube's colour too.
     """
@@ -180,6 +181,8 @@ def menu(view: GameView) -> list[Light]:
         lit += [Light(f"cube.{v}", colour, waves.MENU) for v in levels]
         if seat.friend is not None:  # the friend's board: the column's top
             lit.append(Light(f"cube.{CUBE_VALUES[-1]}", palette.CUBE, waves.MENU))
+        if seat.online:  # the online opponent: the column's two top values
+            lit += [Light(f"cube.{v}", palette.CUBE, waves.MENU) for v in CUBE_VALUES[-2:]]
     if view.menu.clock:
         lit += [Light(f"tray.{c.value}", palette.CUBE, waves.MENU) for c in Color]
     shown = {light.feature for light in lit}

@@ -122,9 +122,10 @@ def coaching(coach: Coaching) -> dict[str, Any]:
 
 
 def menu_state(view: MenuView | None) -> dict[str, Any] | None:
-    """The armed MENU's mode: the computer's (or the friend's board's) colour
-    (``opponent``, null for two players), its ``level`` (null for two players and a
-    friend), ``remote``: the friend's board (or null), the game (``variant``),
+    """The armed MENU's mode: the computer's (or the friend's board's, or the online
+    opponent's) colour (``opponent``, null for two players), its ``level`` (null for two
+    players, a friend and online), ``remote``: the friend's board (or null), the game
+    (``variant``),
     ``clock``: whether it is on the tournament clock, and ``notice``: what to install,
     or null."""
     if view is None:

@@ -1,0 +1,482 @@
+"""The online side of a match: the server's events as the seat's facts, the board's
+decisions as the server's commands (docs/ONLINE.md).
+
+The daemon calls :meth:`OnlineGame.before` at each scan, before the referee decides:
+what the connection read is taken in order.  Each server board is read against the
+last one (:mod:`tavla_pi.online.follow`) and what happened between them is told to the
+online seat (:class:`~tavla_pi.game.online.OnlineSeat`), which fits it to the game
+here.  It calls :meth:`OnlineGame.after` with every batch of events: this board's own
+decisions become commands (a play committed: its moves and ``ok``; a double, a take, a
+drop, a resignation), sent once the batch is journaled (:meth:`OnlineGame.publish`).
+
+Finding an opponent with buttons only: once the board is set up for a new match's
+first game (its opening to throw) and no server match is bound, the session asks for
+the list of matches, joins the oldest open public one of the match's length (1 point
+for money play, which the server does not have), else creates one named after the
+board and waits (``seeking``); MENU pressed meanwhile cancels.  The page may join a
+chosen match or a player's (:meth:`OnlineGame.join`).
+
+The link lost, or the board restarted: the connection logs in again with the same
+name and the server puts the board back in its match; its first board is then read
+against the game here (a play of this board's the server never got is sent again).  A
+server that no longer knows the match (restarted: it keeps matches in memory only)
+ends it here: a new match begins, and the trouble says why.  Where the game here and
+the server's disagree, the disagreement is logged with both positions and the board
+follows the server (:func:`~tavla_pi.online.follow.followed`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from tavla_pi.events.event import Event
+from tavla_pi.events.types import EventType
+from tavla_pi.game.online import OnlineSeat, ServerRefusal
+from tavla_pi.game.referee import Referee
+from tavla_pi.game.view import Phase
+from tavla_pi.online.board import server_moves
+from tavla_pi.online.follow import ServerView, facts, followed, view_here, view_of
+from tavla_pi.online.model import (
+    CommandRefused,
+    Dialect,
+    GameBoard,
+    GameWon,
+    Joined,
+    Left,
+    MatchList,
+    MatchListing,
+    Notice,
+    Said,
+    ServerEvent,
+    Welcome,
+)
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+
+log = logging.getLogger("tavla_pi.online")
+
+RETRY_MS = 3000
+"""How long a refused join or create waits before the matches are listed again."""
+CHAT_KEPT = 50
+"""The chat messages the page is shown (the newest)."""
+SHOWN_CHARS = 200
+"""How much of a server's words a log line repeats."""
+
+
+class ServerLink(Protocol):
+    """What the session needs of the server's connection
+    (:class:`~tavla_pi.online.connection.Connection`)."""
+
+    @property
+    def connected(self) -> bool:
+        """Whether the board is logged in on the server now."""
+        ...
+
+    def poll(self) -> Sequence[ServerEvent]:
+        """What the server said since the last call, in order."""
+        ...
+
+    def send(self, command: str) -> None:
+        """Send one command (a line the dialect formatted)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineMatch:
+    """The server's match this board plays: its id, the opponent's name (None until one
+    joined) and its length in points."""
+
+    match_id: int
+    opponent: str | None
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        """As ``/api/state`` and ``online_status`` show it."""
+        return {"id": self.match_id, "opponent": self.opponent, "points": self.points}
+
+
+class OnlineGame:
+    """The online side of the daemon: the server's events in, this board's commands out."""
+
+    def __init__(self, server: str, color: Color, link: ServerLink, dialect: Dialect,
+                 name: str) -> None:
+        self.server, self.color, self.link, self.dialect = server, color, link, dialect
+        self.hand = color.opponent
+        self.name = name
+        """What a match this board creates is called."""
+        self.user: str | None = None
+        self.match: OnlineMatch | None = None
+        self.seeking = False
+        self.trouble: str | None = None
+        self.matches: tuple[MatchListing, ...] = ()
+        """The server's open matches, as last listed (the page offers them)."""
+        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)
+        self._stage = ""
+        self._retry_at = 0
+        self._cancelled = False
+        self._ending = False
+        self._rejoining = False
+        self._last: ServerView | None = None
+        self._won: GameWon | None = None
+        self._turn: tuple[Position, tuple[int, int]] | None = None
+        self._roll_sent = False
+        self._outbox: list[str] = []
+        self._reported: tuple[bool, str | None, OnlineMatch | None] = (False, None, None)
+        self._out: list[Event] = []
+        self._now = 0
+
+    # -- the journal -------------------------------------------------------------------
+
+    def load(self, events: Sequence[Event]) -> None:
+        """Go on from the journal: the match bound last, and as whom."""
+        last = next((e for e in reversed(events) if e.type is EventType.ONLINE_STATUS), None)
+        if last is None:
+            return
+        match = last["match"]
+        self.user = last["user"]
+        self.match = None if match is None else OnlineMatch(
+            match["id"], match["opponent"], match["points"])
+        self._reported = (False, self.user, self.match)
+
+    # -- the daemon's hooks --------------------------------------------------------------
+
+    def before(self, referee: Referee, now: int) -> list[Event]:
+        """Take in what the server said; hand it on; look for an opponent if due."""
+        self._now = now
+        seat = online_seat(referee.seat)
+        for event in self.link.poll():
+            self._arrived(event, referee, seat)
+        if seat is not None:
+            self._follow(referee, seat)
+            self._seek(referee, seat, now)
+            seat.seeking = self.seeking
+            status = self.status(referee)
+            seat.trouble = None if status is None else status["trouble"]
+            self._remember_turn(referee)
+        self._report()
+        return self._flush()
+
+    def after(self, referee: Referee, events: Sequence[Event]) -> list[Event]:
+        """This batch's own decisions as commands (sent by :meth:`publish`)."""
+        seat = online_seat(referee.seat)
+        for event in events:
+            self._follow_event(event, referee)
+        if seat is not None and seat.roll_asked and not self._roll_sent \
+                and self.match is not None and self._may_roll():
+            self._send(self.dialect.roll())
+            self._roll_sent = True
+        self._report()
+        return self._flush()
+
+    def publish(self) -> None:
+        """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
+        for command in self._outbox:
+            self.link.send(command)
+        self._outbox.clear()
+
+    def status(self, referee: Referee) -> dict[str, Any] | None:
+        """``/api/state`` ``online`` (None: this match is not played online)."""
+        if online_seat(referee.seat) is None:
+            return None
+        connected = self.link.connected
+        trouble = self.trouble or (None if connected else
+                                   f"the server {self.server} is not reached")
+        return {"server": self.server, "connected": connected, "user": self.user,
+                "match": None if self.match is None else self.match.to_json(),
+                "seeking": self.seeking, "trouble": trouble}
+
+    # -- the page ------------------------------------------------------------------------
+
+    def join(self, match_id: int | None = None, player: str | None = None) -> None:
+        """Join match ``match_id``, or the match ``player`` is in (the page's choice); the
+        match bound so far is left.  ValueError for a name the server cannot take."""
+        command = self.dialect.join_player(player) if player is not None else \
+            self.dialect.join_match(int(match_id or 0))
+        self._leave()
+        self.seeking, self._stage, self._cancelled = True, "join", False
+        self._send(command)
+
+    def say(self, text: str) -> None:
+        """Send the opponent a chat message; ValueError for one the server cannot take."""
+        self._send(self.dialect.say(text))
+        self.chat.append((self.user or "", text))
+
+    # -- what the server said ------------------------------------------------------------
+
+    def _arrived(self, event: ServerEvent, referee: Referee, seat: OnlineSeat | None) -> None:
+        if isinstance(event, Welcome):
+            self._welcome(event)
+        elif isinstance(event, MatchList):
+            self._listed(event, referee)
+        elif isinstance(event, Joined):
+            self._joined(event)
+        elif isinstance(event, GameBoard):
+            self._board(event, referee, seat)
+        elif isinstance(event, GameWon):
+            self._won = event
+        elif isinstance(event, CommandRefused):
+            self._refused(event, seat)
+        elif isinstance(event, Said):
+            self.chat.append((event.player, event.message))
+            log.info("%s says: %s", event.player, event.message[:SHOWN_CHARS])
+        elif isinstance(event, Left):
+            self._left(event)
+        elif isinstance(event, Notice):
+            log.info("the server: %s", event.message[:SHOWN_CHARS])
+
+    def _welcome(self, event: Welcome) -> None:
+        if self.user is not None and event.name != self.user:
+            log.warning("logged in as %s, not %s: the server may not give this board its "
+                        "match back", event.name, self.user)
+        self.user = event.name
+        self._rejoining = self.match is not None
+        self._last = None
+        if self.seeking:
+            self._stage, self._retry_at = "list", self._now
+
+    def _listed(self, event: MatchList, referee: Referee) -> None:
+        self.matches = tuple(m for m in event.matches if m.players < 2 and not m.password)
+        if self._rejoining and self.match is not None:
+            self._rejoining = False
+            if all(m.match_id != self.match.match_id for m in event.matches):
+                self._gone(referee)
+                return
+        if self.seeking and self._stage == "listing":
+            self._choose(referee)
+
+    def _joined(self, event: Joined) -> None:
+        if event.player == self.user:
+            if self.match is None or self.match.match_id != event.match_id:
+                self.match = OnlineMatch(event.match_id, None, 0)
+                self._last = None
+            self._rejoining = False
+            self._stage = "waiting"
+        elif self.match is not None and event.match_id == self.match.match_id:
+            self.match = OnlineMatch(self.match.match_id, event.player, self.match.points)
+            self.seeking, self.trouble = False, None
+            log.info("%s joined match %d", event.player, self.match.match_id)
+
+    def _left(self, event: Left) -> None:
+        if self.match is not None and event.player == self.match.opponent:
+            self.trouble = f"{event.player} left the match: waiting for them to come back"
+            log.warning("%s", self.trouble)
+
+    def _refused(self, event: CommandRefused, seat: OnlineSeat | None) -> None:
+        log.warning("the server refused %s: %s", event.command, event.reason[:SHOWN_CHARS])
+        if event.command in ("join", "create") and self.seeking:
+            self._stage, self._retry_at = "list", self._now + RETRY_MS
+        elif event.command in ("move", "ok") and seat is not None:
+            self._send(self.dialect.undo())
+            seat.tell(ServerRefusal(event.reason[:SHOWN_CHARS]))
+        elif event.command == "roll":
+            self._roll_sent = False
+
+    def _board(self, event: GameBoard, referee: Referee, seat: OnlineSeat | None) -> None:
+        match = self.match
+        if match is None or event.spectating:
+            return
+        opponent = event.opponent.name or match.opponent
+        self.match = OnlineMatch(match.match_id, opponent, event.points)
+        if event.opponent.name:
+            self.seeking = False
+        view = view_of(event, self.hand)
+        if seat is None:
+            self._last = view
+            return
+        last = self._last
+        if last is None:
+            last = self._caught_up(view, referee, seat)
+        won = self._won
+        resigned = None if won is None or not won.resigned else (
+            self.hand if won.resigned == self.user else self.color)
+        for fact in facts(last, view, resigned, 0 if won is None else won.points):
+            seat.tell(fact)
+        self._last, self._won = view, None
+        if view.on_roll is not self.hand or view.dice is None:
+            self._roll_sent = False
+
+    def _caught_up(self, view: ServerView, referee: Referee, seat: OnlineSeat) -> ServerView:
+        """The first board of a match (joined, or rejoined): the game here as the last
+        board known, and what the server never got of this board's sent again."""
+        here = view_here(referee, referee.position().to_board(referee.match.on_roll))
+        if here.points != view.points:
+            seat.tell(followed(view, f"the server's match is of {view.points} points"))
+            return view
+        again = self._unsent_play(view, referee)
+        if again is not None:
+            log.info("the server never got this board's play %s: sent again", again.notation)
+            self._send_play(again)
+            return view
+        return here
+
+    # -- this board's decisions ----------------------------------------------------------
+
+    def _follow_event(self, event: Event, referee: Referee) -> None:
+        """Keep up with one of the referee's events; send what is this board's own."""
+        kind = event.type
+        if kind is EventType.NEW_MATCH:
+            self._leave()
+            if not self._ending:  # a new match of the player's: look for an opponent
+                self._cancelled, self.trouble = False, None
+            self._ending = False
+            return
+        player = event.fields.get("player")
+        if self.match is None or player not in (self.hand.value, self.color.value):
+            return
+        if kind is EventType.RESIGN_ACCEPTED and player == self.color.value:
+            self._send(self.dialect.resign())  # this board's player resigned
+        elif player != self.hand.value:
+            return
+        elif kind is EventType.PLAYED:
+            play = self._own_play(event)
+            if play is not None:
+                self._send_play(play)
+        elif kind is EventType.NO_LEGAL_MOVE:
+            self._send(self.dialect.ok())
+        else:
+            self._send_cube(kind)
+
+    def _send_cube(self, kind: EventType) -> None:
+        command = {EventType.DOUBLE_OFFERED: self.dialect.double,
+                   EventType.DOUBLE_TAKEN: self.dialect.ok,
+                   EventType.DOUBLE_DROPPED: self.dialect.resign}.get(kind)
+        if command is not None:
+            self._send(command())
+
+    def _own_play(self, event: Event) -> Play | None:
+        """The play the hand committed (its moves), from the turn it began at."""
+        if self._turn is None:
+            log.warning("this board's play %s: its turn was not seen; the server's board "
+                        "will be followed", event["play"])
+            return None
+        position, dice = self._turn
+        return next((p for p in position.legal_plays(dice)
+                     if p.result.position_id() == event["position_id"]), None)
+
+    def _send_play(self, play: Play) -> None:
+        if play.moves:
+            self._send(self.dialect.move(server_moves(play)))
+        self._send(self.dialect.ok())
+
+    def _unsent_play(self, view: ServerView, referee: Referee) -> Play | None:
+        """This board's last play, when the server still shows the turn it began at."""
+        undo = referee.undo
+        if undo is None or undo.player is not self.hand or view.on_roll is not self.hand \
+                or view.pending or view.dice != (max(undo.dice), min(undo.dice)):
+            return None
+        start = Position.from_position_id(undo.start.position_id())
+        if start.to_board(self.hand) != view.board:
+            return None
+        after = undo.result.position_id()
+        return next((p for p in start.legal_plays(undo.dice)
+                     if p.result.position_id() == after), None)
+
+    def _remember_turn(self, referee: Referee) -> None:
+        """The start of the hand's turn being moved (its play is found from it)."""
+        match = referee.match
+        if referee.phase is Phase.MOVING and match.on_roll is self.hand \
+                and match.dice is not None:
+            self._turn = (referee.position(), match.dice)
+
+    def _may_roll(self) -> bool:
+        """Whether the server waits for this board's ``roll`` (not rolled for it)."""
+        last = self._last
+        return last is not None and last.winner is None and (
+            last.on_roll is None or (last.on_roll is self.hand and last.dice is None))
+
+    # -- finding an opponent --------------------------------------------------------------
+
+    def _seek(self, referee: Referee, seat: OnlineSeat, now: int) -> None:
+        if self.seeking and referee.menu.armed(now):
+            log.info("MENU: looking for an online opponent cancelled")
+            self._leave()
+            self._cancelled = True
+            return
+        if self.match is None and not self.seeking and not self._cancelled \
+                and self.link.connected and _new_match_set_up(referee):
+            self.seeking, self._stage, self._retry_at = True, "list", now
+        if self.seeking and self._stage == "list" and now >= self._retry_at \
+                and self.link.connected:
+            self._stage = "listing"
+            self._send(self.dialect.list_matches())
+
+    def _choose(self, referee: Referee) -> None:
+        """Join the oldest open public match of the length wanted, else create one."""
+        points = max(referee.match.match_length, 1)
+        fitting = [m for m in self.matches if m.points == points and m.players == 1]
+        if fitting:
+            oldest = min(fitting, key=lambda m: m.match_id)
+            log.info("joining %s's match %d (%d points)", oldest.name, oldest.match_id,
+                     points)
+            self._stage = "join"
+            self._send(self.dialect.join_match(oldest.match_id))
+        else:
+            log.info("no open %d-point match: creating one, waiting for an opponent",
+                     points)
+            self._stage = "create"
+            self._send(self.dialect.create_match(points, self.name))
+
+    def _leave(self) -> None:
+        """Leave the match bound (and stop looking)."""
+        if self.match is not None:
+            self._send(self.dialect.leave())
+        self.match, self.seeking, self._stage = None, False, ""
+        self._last = self._won = None
+
+    def _gone(self, referee: Referee) -> None:
+        """The server no longer has the match (restarted): it ends here too."""
+        match = self.match
+        assert match is not None
+        self.trouble = f"the server no longer has match {match.match_id} (it restarted): " \
+                       "the match is over; a new one begins"
+        log.warning("%s", self.trouble)
+        self.match, self.seeking, self._last = None, False, None
+        self._cancelled = self._ending = True  # MENU starts the next one
+        self._out += referee.new_match(referee.match.match_length, self._now)
+
+    def _follow(self, referee: Referee, seat: OnlineSeat) -> None:
+        """A fact the game here could not follow: log both games, follow the server's."""
+        why, last = seat.disagreed, self._last
+        if why is None:
+            return
+        seat.disagreed = None
+        if last is None:
+            return
+        log.warning("the server and this board disagree: %s; here %s %s, the server %s "
+                    "(%s on roll, dice %s): the board follows the server", why,
+                    referee.position_id(), referee.match_id(),
+                    last.board.as_dict(), last.on_roll, last.dice)
+        seat.tell(followed(last, why))
+
+    # -- sending and reporting -----------------------------------------------------------
+
+    def _send(self, command: str) -> None:
+        self._outbox.append(command)
+
+    def _report(self) -> None:
+        now = (self.link.connected, self.user, self.match)
+        if now != self._reported:
+            self._reported = now
+            self._out.append(Event(EventType.ONLINE_STATUS, self._now, {
+                "connected": now[0], "user": now[1],
+                "match": None if now[2] is None else now[2].to_json()}))
+
+    def _flush(self) -> list[Event]:
+        out, self._out = self._out, []
+        return out
+
+
+def online_seat(seat: object) -> OnlineSeat | None:
+    """``seat`` when it is the online opponent's (the session tells it the server's facts);
+    None otherwise."""
+    return seat if isinstance(seat, OnlineSeat) else None
+
+
+def _new_match_set_up(referee: Referee) -> bool:
+    """Whether the board is set up for a new match's first game: its opening to throw."""
+    return referee.phase is Phase.OPENING and tuple(referee.match.score) == (0, 0)
