@@ -36,6 +36,7 @@ from tavla_pi.game.players import MAX_NAME_CHARS, PlayerNames, is_name
 from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
+from tavla_pi.online.settings import OnlineSettings, ServerAddress, server_address
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules import variants
 from tavla_pi.rules.color import Color
@@ -63,6 +64,9 @@ HOST_NAME = re.compile(r"(?=[A-Za-z0-9.-]{1,253}$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
                        r"(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 """A DNS name: dot-separated labels of letters, digits and inner hyphens, 253 at most."""
 BROKER_EXAMPLE = 'e.g. "mqtt://192.168.1.20:1883" or "mqtts://broker.example.org:8883"'
+ONLINE_NAME = re.compile(r"[A-Za-z0-9_]{1,24}")
+"""A login on the online server: letters, digits and underscores (bgammon.org's rule)."""
+SERVER_EXAMPLE = 'e.g. "wss://ws.bgammon.org" or "tcp://127.0.0.1:1337"'
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +104,7 @@ class Config:
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     network: NetworkSettings = field(default_factory=NetworkSettings)
+    online: OnlineSettings = field(default_factory=OnlineSettings)
     players: PlayerNames = field(default_factory=PlayerNames)
     clock: ClockRules | None = None
     listen: Listen = Listen("127.0.0.1", 8750)
@@ -224,6 +229,22 @@ def _broker(value: Any, where: str, _: Path) -> Broker:
     return parse_broker(value, where)
 
 
+def _server(value: Any, where: str, _: Path) -> ServerAddress:
+    if not isinstance(value, str):
+        raise _fail(where, f"a server address, {SERVER_EXAMPLE}", value)
+    try:
+        return server_address(value)
+    except ValueError as exc:
+        raise ConfigError(where, f"{exc} ({SERVER_EXAMPLE})") from None
+
+
+def _online_name(value: Any, where: str, _: Path) -> str:
+    if not isinstance(value, str) or not ONLINE_NAME.fullmatch(value) or value.isdigit():
+        raise _fail(where, "1 to 24 letters, digits and underscores, not digits only "
+                           '(e.g. "ayse_athens")', value)
+    return value
+
+
 def _token(value: Any, where: str, _: Path) -> str:
     if not isinstance(value, str) or not TOKEN_CHARS.fullmatch(value):
         raise ConfigError(where, "expected 16 to 256 printable ASCII characters without "
@@ -307,6 +328,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "coach": ("opponent_coach", _boolean),
         "blunder_threshold": ("opponent_blunder_threshold", _fraction),
         "remote": ("opponent_remote", _name("izmir")),
+        "online": ("opponent_online", _boolean),
     },
     "speech": {
         "enabled": ("speech_enabled", _boolean),
@@ -328,6 +350,12 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "club": ("network_club", _name("home")),
         "publish": ("network_publish", _boolean),
     },
+    "online": {
+        "server": ("online_server", _server),
+        "username": ("online_username", _online_name),
+        "password_file": ("online_password_file", _path),
+        "ca_file": ("online_ca_file", _path),
+    },
     "clock": {
         "enabled": ("clock_enabled", _boolean),
         "delay_s": ("clock_delay_s", _integer(0, MAX_DELAY_S)),
@@ -343,16 +371,18 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "log_level": ("log_level", _choice(LOG_LEVELS)),
     },
 }
+_NO_PASSWORD = ("the password is never in the config file: put it in a file of its own "
+                "(chmod 600) and name that file with password_file")
 REFUSED: dict[str, dict[str, str]] = {
-    "network": {
-        "password": "the password is never in the config file: put it in a file of its own "
-                    "(chmod 600) and name that file with password_file",
-    },
+    "network": {"password": _NO_PASSWORD},
+    "online": {"password": _NO_PASSWORD},
 }
 """Keys that are refused with a reason rather than as unknown: section -> key -> why."""
 FORM_REFUSED: dict[str, str] = {
     "remote": "the remote board is named in the config file ([opponent] remote) only; "
               "the web page cannot point the board at another board",
+    "online": "the online opponent is set in the config file ([opponent] online) only; "
+              "the web page chooses it as a mode",
 }
 """The [opponent] keys the web page's form may not change: key -> why."""
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
@@ -364,6 +394,8 @@ NETWORK_PREFIX = "network_"
 """The [network] keys' values go into :class:`NetworkSettings` under their own names."""
 PLAYERS_PREFIX = "players_"
 """The [players] keys' values go into :class:`PlayerNames` under their own names."""
+ONLINE_PREFIX = "online_"
+"""The [online] keys' values go into :class:`OnlineSettings` under their own names."""
 
 
 def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
@@ -393,15 +425,49 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
                                  for k in list(values) if k.startswith(NETWORK_PREFIX)})
     players = PlayerNames(**{k.removeprefix(PLAYERS_PREFIX): values.pop(k)
                          for k in list(values) if k.startswith(PLAYERS_PREFIX)})
+    online = _online(values, source)
     clock = _clock(values, source)
     variant = values.get("variant", variants.DEFAULT)
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
+    _check_online(opponent, rules, variant, source)
     if not computer_may_play(variant) and seating(opponent).engine_color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {variant!r}")
     return Config(source=source, rules=rules, tavli=tavli, opponent=opponent, speech=speech,
-                  network=network, players=players, clock=clock, **values)
+                  network=network, online=online, players=players, clock=clock, **values)
+
+
+def _online(values: dict[str, Any], source: str) -> OnlineSettings:
+    """``[online]``, checked as a whole: a password needs a username, and is refused over
+    a link that is not encrypted except to this machine; a CA file is for ``wss://``."""
+    fields = {k.removeprefix(ONLINE_PREFIX): values.pop(k)
+              for k in list(values) if k.startswith(ONLINE_PREFIX)}
+    try:
+        return OnlineSettings(**fields)
+    except ValueError as exc:
+        key, _, why = str(exc).partition(": ")
+        raise ConfigError(f"{source}: [online] {key}", why or str(exc)) from None
+
+
+def _check_online(opponent: OpponentSettings, rules: MatchRules, variant: str,
+                  source: str) -> None:
+    """``[opponent] online``: the online opponent plays ``color`` at Portes, as the server
+    plays it (the Crawford rule always), and no friend's board is named too."""
+    if not opponent.online:
+        return
+    where = f"{source}: [opponent] online"
+    if opponent.color is None:
+        raise ConfigError(where, 'needs [opponent] color, the colour the online opponent '
+                                 'plays on this board: "white" or "black"')
+    if opponent.remote is not None:
+        raise ConfigError(where, "and [opponent] remote name two opponents: choose one")
+    if not gnubg_match(variant):
+        raise ConfigError(where, f"the online server plays Portes only, not variant "
+                                 f"{variant!r}")
+    if not rules.crawford:
+        raise ConfigError(f"{source}: [game] crawford", "the online server plays the "
+                                                         "Crawford rule: leave it on")
 
 
 def _clock(values: dict[str, Any], source: str) -> ClockRules | None:

@@ -164,13 +164,13 @@ log_level = "debug"
     ('[opponent]\nblunder_threshold = true\n',
      "[opponent] blunder_threshold: expected a number 0..1, got True"),
     ('[opponent]\nlevels = "expert"\n', "[opponent] levels: unknown key (known: color, level, "
-                                         "coach, blunder_threshold, remote); did you mean "
+                                         "coach, blunder_threshold, remote, online); did you mean "
                                          "'level'?"),
     ('coach = true\n', "coach: belongs in the [opponent] table"),
     ('[board]\nbackend = "' + "x" * 100 + '"\n',
      "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),
     ('[bord]\n', "[bord]: unknown table (known: board, game, tavli, opponent, speech, http, "
-                 "network, clock, players, daemon); did you mean 'board'?"),
+                 "network, online, clock, players, daemon); did you mean 'board'?"),
     ('board = 3\n', "board: expected a table [board]"),
     ('[board]\nbrightness = [0.5]\n', "[board] brightness: expected a number 0..1, got [0.5]"),
     ('[board]\nbrightness = { a = 1 }\n',

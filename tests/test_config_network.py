@@ -198,7 +198,7 @@ def test_a_password_in_the_config_is_refused(tmp_path: Path, text: str) -> None:
     ('remote = "izmir"\n', "remote: belongs in the [opponent] table"),
     ("network = 1\n", "network: expected a table [network]"),
     ('[netwrok]\n', "[netwrok]: unknown table (known: board, game, tavli, opponent, speech, "
-                    "http, network, clock, players, daemon); did you mean 'network'?"),
+                    "http, network, online, clock, players, daemon); did you mean 'network'?"),
 ])
 def test_misplaced_keys_are_named(tmp_path: Path, text: str, problem: str) -> None:
     assert error_of(tmp_path, text) == problem

@@ -11,6 +11,10 @@ With a friend's board (``remote``, :class:`~tavla_pi.remote.session.RemoteGame`)
 each step first reads what the peer sent, and each batch of events carries the
 messages it sends, journaled with it and published once it is on disk.
 
+With an online opponent (``online``, :class:`~tavla_pi.online.session.OnlineGame`), each
+step first takes in what the server said, and each batch's own decisions become the
+server's commands, sent once the batch is journaled.
+
 With the broadcast on (``broadcast``, :class:`~tavla_pi.remote.broadcast.Broadcast`),
 each batch, once journaled, is offered to it with the viewer's state after it; the
 offer never waits for the broker.
@@ -31,6 +35,7 @@ from tavla_pi.events.hub import EventHub
 from tavla_pi.game.players import PlayerNames
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
+from tavla_pi.online.session import OnlineGame
 from tavla_pi.pipeline.snapshot import snapshot
 from tavla_pi.pipeline.step import Pipeline
 from tavla_pi.remote.broadcast import Broadcast, viewer_state
@@ -57,7 +62,8 @@ class Core:
     def __init__(self, pipeline: Pipeline, journal: EventJournal, hub: EventHub,
                  notifier: Notifier, *, rolls: simstore.RollCount | None = None,
                  reviews: Reviews | None = None, remote: RemoteGame | None = None,
-                 broadcast: Broadcast | None = None, players: PlayerNames | None = None) -> None:
+                 broadcast: Broadcast | None = None, players: PlayerNames | None = None,
+                 online: OnlineGame | None = None) -> None:
         self.pipeline = pipeline
         self.referee: Referee = pipeline.referee
         self.journal = journal
@@ -70,6 +76,8 @@ class Core:
         """The friend's board's side of the match (None: no remote board is configured)."""
         self.broadcast = broadcast
         """Where the game goes for the club's viewers (None: not broadcast)."""
+        self.online = online
+        """The online server's side of the match (None: no online opponent is configured)."""
         self.players = players or PlayerNames()
         self.on_fatal: Callable[[BaseException], None] | None = None
         self.failure: BaseException | None = None
@@ -78,8 +86,10 @@ class Core:
     def step(self) -> None:
         """One scan of the board: its events committed, then the LEDs show the result;
         then a review finished in the background, if any, is committed."""
-        early = [] if self.remote is None else self.remote.before(
-            self.referee, self.pipeline.clock.now_ms())
+        now = self.pipeline.clock.now_ms()
+        early = [] if self.remote is None else self.remote.before(self.referee, now)
+        if self.online is not None:
+            early += self.online.before(self.referee, now)
         self.commit(early + self.pipeline.decide())
         self.pipeline.show(self.pipeline.decided_at)
         if self.reviews is not None:
@@ -90,10 +100,14 @@ class Core:
         them, log them and update the status line."""
         if self.remote is not None:
             events = events + self.remote.after(self.referee, events)
+        if self.online is not None:
+            events = events + self.online.after(self.referee, events)
         if events:
             self._journal(events)
         if self.remote is not None:  # what the journal holds (and what is sent again)
             self.remote.publish()
+        if self.online is not None:
+            self.online.publish()
         if not events:
             return
         self.rolls = self.rolls.add(events)
@@ -135,6 +149,7 @@ class Core:
         state["events"] = len(self.hub.game)
         status = None if self.remote is None else self.remote.status(self.referee)
         state["remote"] = None if status is None else status.to_json()
+        state["online"] = None if self.online is None else self.online.status(self.referee)
         return state
 
 

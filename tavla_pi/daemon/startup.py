@@ -5,7 +5,7 @@ State directory, pin map, journal (and the game it holds), board backend
 the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
 pipeline, its speech (:mod:`tavla_pi.daemon.speech`),
 the games' reviews (by gnubg, if installed), the friend's board and the
-broadcast (:mod:`tavla_pi.daemon.remote`).  What fails to open closes what
+broadcast (:mod:`tavla_pi.daemon.remote`), the online server (:mod:`tavla_pi.daemon.online`).  What fails to open closes what
 was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
@@ -27,6 +27,7 @@ from tavla_pi.config import Config
 from tavla_pi.daemon import resume
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
+from tavla_pi.daemon.online import open_online
 from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
 from tavla_pi.daemon.remote import friends_of, open_network
 from tavla_pi.daemon.reviews import Reviews
@@ -141,9 +142,10 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         stack.callback(reviews.close)
         reviews.load(events)
         network = open_network(config, events, stack)
+        online = open_online(config, events, state_dir, clock, stack)
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
                     reviews=reviews, remote=network.remote, broadcast=network.broadcast,
-                    players=config.players)
+                    players=config.players, online=online)
         desk = None
         if isinstance(backend, SimBackend) and isinstance(dice, QueuedDice):
             desk = _open_desk(core, backend, dice, state_dir, config)

@@ -29,12 +29,12 @@ from tavla_pi.game.online import (
     server_level,
 )
 from tavla_pi.game.view import Phase
+from tavla_pi.online.board import to_board
 from tavla_pi.online.model import ME, NOBODY, OPPONENT, GameBoard
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState, Resignation
 from tavla_pi.rules.position import Position
-from tavla_pi.rules.side import BAR_INDEX, SLOTS
 
 NOT_UNDER_WAY = (Phase.SETUP, Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER)
 """The phases here in which no game is under way (the server's turn is nobody's)."""
@@ -65,21 +65,12 @@ def view_of(server: GameBoard, hand: Color) -> ServerView:
     dice = None if 0 in server.dice else (max(server.dice), min(server.dice))
     scores = {hand: server.me.score, hand.opponent: server.opponent.score}
     return ServerView(
-        board=server_board(server.spaces, hand), on_roll=seats[server.turn],
+        board=to_board(server.spaces, hand.opponent), on_roll=seats[server.turn],
         dice=dice if server.turn != NOBODY else None, cube=server.cube_value,
         cube_owner=seats[server.cube_owner], double_offered=server.double_offered,
         score=(scores[Color.WHITE], scores[Color.BLACK]), points=server.points,
         crawford=server.is_crawford, winner=seats[server.winner],
         pending=bool(server.pending))
-
-
-def server_board(spaces: tuple[int, ...], hand: Color) -> Board:
-    """The absolute board of a server board's spaces (the board's player's positive,
-    moving from 24 down; the opponent's negative; 26 and 27 the bars)."""
-    mine = [max(spaces[n + 1], 0) for n in range(24)] + [max(spaces[26], 0)]
-    theirs = [max(-spaces[24 - n], 0) for n in range(24)] + [max(-spaces[27], 0)]
-    assert len(mine) == len(theirs) == SLOTS and BAR_INDEX == 24
-    return Board.from_sides(hand, tuple(mine), tuple(theirs))
 
 
 def view_here(table: Table, committed: Board) -> ServerView:
@@ -131,8 +122,7 @@ def _turn_ended(last: ServerView, now: ServerView, resigned: Color | None,
         return [ServerResign(resigned, _level(last, resigned, points))]
     mover = last.on_roll
     ended = now.winner is not None or (now.on_roll is not None and now.on_roll is not mover)
-    if mover is None or last.dice is None or not ended or now.on_roll is None and \
-            now.winner is None:
+    if mover is None or last.dice is None or not ended:
         return []
     return [ServerPlay(mover, last.dice, now.board)]
 

@@ -338,7 +338,7 @@ class OnlineGame:
                 self._send_play(play)
         elif kind is EventType.NO_LEGAL_MOVE:
             self._send(self.dialect.ok())
-        else:
+        elif isinstance(kind, EventType):
             self._send_cube(kind)
 
     def _send_cube(self, kind: EventType) -> None:
@@ -449,7 +449,7 @@ class OnlineGame:
             return
         log.warning("the server and this board disagree: %s; here %s %s, the server %s "
                     "(%s on roll, dice %s): the board follows the server", why,
-                    referee.position_id(), referee.match_id(),
+                    referee.position_id(), referee.match.match_id(),
                     last.board.as_dict(), last.on_roll, last.dice)
         seat.tell(followed(last, why))
 
@@ -462,9 +462,11 @@ class OnlineGame:
         now = (self.link.connected, self.user, self.match)
         if now != self._reported:
             self._reported = now
-            self._out.append(Event(EventType.ONLINE_STATUS, self._now, {
-                "connected": now[0], "user": now[1],
-                "match": None if now[2] is None else now[2].to_json()}))
+            self._emit(EventType.ONLINE_STATUS, connected=now[0], user=now[1],
+                       match=None if now[2] is None else now[2].to_json())
+
+    def _emit(self, kind: EventType, /, **fields: Any) -> None:
+        self._out.append(Event(kind, self._now, fields))
 
     def _flush(self) -> list[Event]:
         out, self._out = self._out, []

@@ -95,6 +95,7 @@ def snapshot(referee: Referee, pipeline: Pipeline, backend: str,
         "cube_in_play": referee.tavli.cube_allowed,
         "clock": referee.clock_state(pipeline.clock.now_ms()),
         "remote": None,  # the daemon's: the friend's board (tavla_pi.remote.session)
+        "online": None,  # the daemon's: the online server (tavla_pi.online.session)
         "players": (players or PlayerNames()).to_json(),
     }
 
