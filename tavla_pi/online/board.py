@@ -127,17 +127,16 @@ def play_of(position: Position, dice: tuple[int, int], moves: Sequence[ServerMov
     server's ``moves`` reach, played in order (a move that reverses the one before it
     takes it back); ProtocolError naming the moves if they break our rules."""
     mine, theirs = position.mine, position.theirs
-    done: list[tuple[MoverStep, tuple[int, ...], tuple[int, ...]]] = []
+    done: list[tuple[ServerMove, tuple[int, ...], tuple[int, ...]]] = []
     for move in moves:
-        step = step_of(move, mover)
-        if done and done[-1][0] == (step[1], step[0]):
+        if done and done[-1][0] == (move[1], move[0]):
             _, mine, theirs = done.pop()
             continue
-        after = _apply(mine, theirs, step)
+        after = _apply(mine, theirs, step_of(move, mover))
         if after is None:
             raise ProtocolError(_WHERE, f"move {move[0]}/{move[1]}: no checker there, or "
                                         f"the point is the other side's ({_named(moves)})")
-        done.append((step, mine, theirs))
+        done.append((move, mine, theirs))
         mine, theirs = after
     return play_reaching(position, dice, Position(theirs, mine), _named(moves))
 
