@@ -5,8 +5,8 @@ State directory, pin map, journal (and the game it holds), board backend
 the computer opponent's engine (:mod:`tavla_pi.daemon.opponent`), calibration, referee,
 pipeline, its speech (:mod:`tavla_pi.daemon.speech`),
 the games' reviews (by gnubg, if installed), the friend's board and the
-broadcast (:mod:`tavla_pi.daemon.remote`), the online server (:mod:`tavla_pi.daemon.online`).  What fails to open closes what
-was opened.
+broadcast (:mod:`tavla_pi.daemon.remote`), the online server
+(:mod:`tavla_pi.daemon.online`).  What fails to open closes what was opened.
 A state directory, journal or saved simulated board that cannot be used is a
 :class:`StateDirError` (exit status 1, as when the journal fails at run time);
 a bad config stays a ``ConfigError`` (status 2).

@@ -59,7 +59,8 @@ What an event must do to follow:
   that turn passed.
 * ``review`` (gnubg's analysis of a finished game, which comes in the
   background whenever it is done) changes nothing and may come at any time,
-  even while another event is due.
+  even while another event is due; so do ``spoken``, the remote side's record
+  and ``online_status``.
 
 The journal does not record the optional rules, and the config may change
 between restarts, so what they decide is accepted either way: a beaver is
@@ -126,9 +127,10 @@ REMOTE_ASIDES = frozenset({EventType.REMOTE_STATUS, EventType.REMOTE_MATCH,
 """The remote side's record (:mod:`tavla_pi.remote`): the link, the messages, the dice's
 commitments; the game's state does not change by them (``tavla_pi.remote.audit`` checks
 the dice)."""
-ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN}) | REMOTE_ASIDES
+ASIDES = frozenset({EventType.REVIEW, EventType.SPOKEN, EventType.ONLINE_STATUS}) \
+    | REMOTE_ASIDES
 """Event types that come in the background, at any time, and change no state (a review,
-a sentence said aloud, the remote side's record)."""
+a sentence said aloud, the remote side's record, the online server's status)."""
 
 KEEPS_UNDO = frozenset({EventType.ROLLED, EventType.ENGINE_PLAY, EventType.REMOTE_PLAY,
                         EventType.OUT_OF_SYNC, EventType.CLOCK,

@@ -142,11 +142,12 @@ def fit_fact(fact: ServerFact, table: Table, color: Color, *, roll_asked: bool) 
     game here has not come to it, :data:`TAKEN` when it is as the game here is; else why
     our rules cannot follow it (a disagreement)."""
     if isinstance(fact, ServerGame):
-        return Follows(fact.position, fact.match)
+        return Follows(fact.position, fact.match) if table.phase is not Phase.MATCH_OVER \
+            else "the match is over here"
     if isinstance(fact, ServerScore):
         return _fit_score(fact, table)
-    if table.phase is Phase.MATCH_OVER:
-        return "the match is over here"
+    if table.phase is Phase.MATCH_OVER:  # only a last play can still be checked
+        return _own_play(fact, table) if isinstance(fact, ServerPlay) else TAKEN
     if isinstance(fact, ServerOpening | ServerRoll):
         return _fit_roll(fact, table, color, roll_asked=roll_asked)
     if isinstance(fact, ServerPlay | ServerRefusal):

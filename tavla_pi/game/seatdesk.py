@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from tavla_pi.decode.observation import Observation
+from tavla_pi.errors import RefusedEventError
+from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game import carry
 from tavla_pi.game.clockdesk import ClockDesk
@@ -31,9 +33,11 @@ from tavla_pi.game.deciding import (
     TakesBack,
     Throws,
 )
+from tavla_pi.game.fold import push
 from tavla_pi.game.moving import Moving
 from tavla_pi.game.offers import Offers
 from tavla_pi.game.rulings import Refused, Ruled, Ruling, Synced
+from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import high_first
 from tavla_pi.game.turn import Turn
@@ -50,6 +54,11 @@ class SeatTable(Protocol):
     @property
     def state(self) -> State:
         """The game's state."""
+        ...
+
+    @property
+    def settings(self) -> GameSettings:
+        """The match's settings."""
         ...
 
     seat: Seat
@@ -120,12 +129,23 @@ class SeatDesk:
             undo = table.moving.undo
             assert undo is not None  # the seat checked
             return [taken_back(undo), Refused(action.reason, color.opponent)]
+        return self._follows(action, color)
+
+    def _follows(self, action: Follows, color: Color) -> list[Ruling]:
+        """The ``game_started`` of the authority's game, with the board's fixes; refused
+        (and the game here kept) where the rules cannot hold it."""
+        table = self.table
+        fields = {"position_id": action.position.position_id(),
+                  "match_id": action.match.match_id(), "variant": DEFAULT}
+        try:
+            trial = Event.from_dict({"type": EventType.GAME_STARTED, "t": 0, **fields})
+            push(table.state, trial, table.settings)  # the fold's word, before it is written
+        except RefusedEventError as exc:
+            return [Refused(f"the game of {table.seat.name} cannot be followed: {exc}",
+                            color.opponent)]
         board = action.position.to_board(action.match.on_roll)
-        started = Ruled(EventType.GAME_STARTED, {
-            "position_id": action.position.position_id(),
-            "match_id": action.match.match_id(), "variant": DEFAULT})
         fixes = () if table.obs is None else board_fixes(board, table.obs)
-        return [started, Synced(fixes)]
+        return [Ruled(EventType.GAME_STARTED, fields), Synced(fixes)]
 
     def _about_play(self, action: TakesBack | KeepsPlay | LosesOnTime | Chooses, color: Color,
                     now: int) -> list[Ruling]:

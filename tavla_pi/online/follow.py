@@ -14,8 +14,10 @@ follow where the board and the server disagree.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
+from tavla_pi.errors import TavlaError
 from tavla_pi.game.deciding import Table
 from tavla_pi.game.online import (
     ServerCube,
@@ -35,6 +37,8 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import GameState, MatchState, Resignation
 from tavla_pi.rules.position import Position
+
+log = logging.getLogger("tavla_pi.online")
 
 NOT_UNDER_WAY = (Phase.SETUP, Phase.OPENING, Phase.GAME_OVER, Phase.MATCH_OVER)
 """The phases here in which no game is under way (the server's turn is nobody's)."""
@@ -147,17 +151,25 @@ def _score(last: ServerView, now: ServerView) -> list[ServerFact]:
     return [ServerScore(now.score)] if now.score != last.score else []
 
 
-def followed(view: ServerView, why: str) -> ServerGame:
+def followed(view: ServerView, why: str) -> ServerGame | None:
     """The server's whole game, for the board to follow: a game under way as it stands
-    (the player on roll's side), else the start of the next game at the server's score."""
+    (the player on roll's side), else the start of the next game at the server's score;
+    None when there is none to follow (the server's match is decided, or its state is
+    not one the rules can hold)."""
+    if view.points and max(view.score) >= view.points:
+        return None
     on_roll = view.on_roll
-    match = MatchState(match_length=view.points, score=view.score, crawford=view.crawford,
-                       game_state=GameState.NONE)
-    if on_roll is None or view.winner is not None:
-        return ServerGame(Position.initial(), match, why)
-    to_act = on_roll.opponent if view.double_offered else on_roll
-    playing = MatchState(cube=view.cube, cube_owner=view.cube_owner, on_roll=on_roll,
-                         to_act=to_act, double_offered=view.double_offered, dice=view.dice,
-                         match_length=view.points, score=view.score,
-                         crawford=view.crawford, game_state=GameState.PLAYING)
+    try:
+        if on_roll is None or view.winner is not None:
+            match = MatchState(match_length=view.points, score=view.score,
+                               crawford=view.crawford, game_state=GameState.NONE)
+            return ServerGame(Position.initial(), match, why)
+        to_act = on_roll.opponent if view.double_offered else on_roll
+        playing = MatchState(cube=view.cube, cube_owner=view.cube_owner, on_roll=on_roll,
+                             to_act=to_act, double_offered=view.double_offered,
+                             dice=view.dice, match_length=view.points, score=view.score,
+                             crawford=view.crawford, game_state=GameState.PLAYING)
+    except TavlaError as exc:
+        log.warning("the server's game cannot be followed: %s", exc)
+        return None
     return ServerGame(Position.from_board(view.board, on_roll), playing, why)

@@ -41,6 +41,7 @@ from tavla_pi.game.view import Phase
 from tavla_pi.online.board import server_moves
 from tavla_pi.online.follow import ServerView, facts, followed, view_here, view_of
 from tavla_pi.online.model import (
+    ME,
     CommandRefused,
     Dialect,
     GameBoard,
@@ -51,7 +52,7 @@ from tavla_pi.online.model import (
     MatchListing,
     Notice,
     Said,
-    ServerEvent,
+    ServerMove,
     Welcome,
 )
 from tavla_pi.rules.color import Color
@@ -64,7 +65,7 @@ RETRY_MS = 3000
 """How long a refused join or create waits before the matches are listed again."""
 CHAT_KEPT = 50
 """The chat messages the page is shown (the newest)."""
-SHOWN_CHARS = 200
+LOGGED_CHARS = 200
 """How much of a server's words a log line repeats."""
 
 
@@ -77,12 +78,13 @@ class ServerLink(Protocol):
         """Whether the board is logged in on the server now."""
         ...
 
-    def poll(self) -> Sequence[ServerEvent]:
-        """What the server said since the last call, in order."""
+    def poll(self) -> Sequence[object]:
+        """What the server said since the last call, in order (its events, and the link's
+        own changes, which the session reads from :attr:`connected`)."""
         ...
 
-    def send(self, command: str) -> None:
-        """Send one command (a line the dialect formatted)."""
+    def send(self, command: str) -> bool:
+        """Send one command (a line the dialect formatted); False when it cannot go now."""
         ...
 
 
@@ -125,6 +127,8 @@ class OnlineGame:
         self._won: GameWon | None = None
         self._turn: tuple[Position, tuple[int, int]] | None = None
         self._roll_sent = False
+        self._sending: tuple[tuple[ServerMove, ...], int] | None = None
+        """The moves of this board's play being sent, and how many are sent."""
         self._outbox: list[str] = []
         self._reported: tuple[bool, str | None, OnlineMatch | None] = (False, None, None)
         self._out: list[Event] = []
@@ -176,7 +180,9 @@ class OnlineGame:
     def publish(self) -> None:
         """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
         for command in self._outbox:
-            self.link.send(command)
+            if not self.link.send(command):
+                log.warning("not sent (the server is not reached): %s",
+                            command.split(" ", 1)[0])
         self._outbox.clear()
 
     def status(self, referee: Referee) -> dict[str, Any] | None:
@@ -208,7 +214,7 @@ class OnlineGame:
 
     # -- what the server said ------------------------------------------------------------
 
-    def _arrived(self, event: ServerEvent, referee: Referee, seat: OnlineSeat | None) -> None:
+    def _arrived(self, event: object, referee: Referee, seat: OnlineSeat | None) -> None:
         if isinstance(event, Welcome):
             self._welcome(event)
         elif isinstance(event, MatchList):
@@ -223,11 +229,11 @@ class OnlineGame:
             self._refused(event, seat)
         elif isinstance(event, Said):
             self.chat.append((event.player, event.message))
-            log.info("%s says: %s", event.player, event.message[:SHOWN_CHARS])
+            log.info("%s says: %s", event.player, event.message[:LOGGED_CHARS])
         elif isinstance(event, Left):
             self._left(event)
         elif isinstance(event, Notice):
-            log.info("the server: %s", event.message[:SHOWN_CHARS])
+            log.info("the server: %s", event.message[:LOGGED_CHARS])
 
     def _welcome(self, event: Welcome) -> None:
         if self.user is not None and event.name != self.user:
@@ -267,12 +273,14 @@ class OnlineGame:
             log.warning("%s", self.trouble)
 
     def _refused(self, event: CommandRefused, seat: OnlineSeat | None) -> None:
-        log.warning("the server refused %s: %s", event.command, event.reason[:SHOWN_CHARS])
+        log.warning("the server refused %s: %s", event.command, event.reason[:LOGGED_CHARS])
         if event.command in ("join", "create") and self.seeking:
             self._stage, self._retry_at = "list", self._now + RETRY_MS
-        elif event.command in ("move", "ok") and seat is not None:
+        elif event.command in ("move", "ok") and self._sending is not None:
+            self._sending = None  # the rest of the play is not sent
             self._send(self.dialect.undo())
-            seat.tell(ServerRefusal(event.reason[:SHOWN_CHARS]))
+            if seat is not None:
+                seat.tell(ServerRefusal(event.reason[:LOGGED_CHARS]))
         elif event.command == "roll":
             self._roll_sent = False
 
@@ -299,13 +307,16 @@ class OnlineGame:
         self._last, self._won = view, None
         if view.on_roll is not self.hand or view.dice is None:
             self._roll_sent = False
+        self._next_move(event)
 
     def _caught_up(self, view: ServerView, referee: Referee, seat: OnlineSeat) -> ServerView:
         """The first board of a match (joined, or rejoined): the game here as the last
         board known, and what the server never got of this board's sent again."""
         here = view_here(referee, referee.position().to_board(referee.match.on_roll))
         if here.points != view.points:
-            seat.tell(followed(view, f"the server's match is of {view.points} points"))
+            game = followed(view, f"the server's match is of {view.points} points")
+            if game is not None:
+                seat.tell(game)
             return view
         again = self._unsent_play(view, referee)
         if again is not None:
@@ -359,9 +370,25 @@ class OnlineGame:
                      if p.result.position_id() == event["position_id"]), None)
 
     def _send_play(self, play: Play) -> None:
-        if play.moves:
-            self._send(self.dialect.move(server_moves(play)))
-        self._send(self.dialect.ok())
+        """Send ``play``: one move at a time, each once the server shows the one before
+        (it checks every move of one command against the turn's start), then ``ok``."""
+        self._sending = (server_moves(play), 0)
+        self._next_move(None)
+
+    def _next_move(self, shown: GameBoard | None) -> None:
+        """The next command of the play being sent, once the server shows the moves so
+        far (``shown``: its board now; None: nothing sent yet)."""
+        if self._sending is None:
+            return
+        moves, sent = self._sending
+        if shown is not None and (shown.turn != ME or len(shown.pending) != sent):
+            return
+        if sent == len(moves):
+            self._sending = None
+            self._send(self.dialect.ok())
+            return
+        self._sending = (moves, sent + 1)
+        self._send(self.dialect.move((moves[sent],)))
 
     def _unsent_play(self, view: ServerView, referee: Referee) -> Play | None:
         """This board's last play, when the server still shows the turn it began at."""
@@ -447,11 +474,14 @@ class OnlineGame:
         seat.disagreed = None
         if last is None:
             return
+        game = None if referee.phase is Phase.MATCH_OVER else followed(last, why)
         log.warning("the server and this board disagree: %s; here %s %s, the server %s "
-                    "(%s on roll, dice %s): the board follows the server", why,
-                    referee.position_id(), referee.match.match_id(),
-                    last.board.as_dict(), last.on_roll, last.dice)
-        seat.tell(followed(last, why))
+                    "(%s on roll, dice %s, score %s): %s", why, referee.position_id(),
+                    referee.match.match_id(), last.board.as_dict(), last.on_roll,
+                    last.dice, last.score, "the board follows the server"
+                    if game is not None else "the game here stands")
+        if game is not None:
+            seat.tell(game)
 
     # -- sending and reporting -----------------------------------------------------------
 
