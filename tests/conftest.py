@@ -24,6 +24,7 @@ from sim_support import PINMAP
 from tavla_pi.clock import VirtualClock
 from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.testing.bgammon import BgammonServer
 from tavla_pi.testing.mosquitto import Mosquitto
 
 
@@ -57,6 +58,14 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     ``needs("mosquitto")``)."""
     with Mosquitto(tmp_path) as broker:
         yield broker
+
+
+@pytest.fixture
+def bgammon_server(tmp_path: Path) -> Iterator[BgammonServer]:
+    """A started bgammon-server on a free port (TCP only), stopped after the test (the test
+    carries ``needs("bgammon-server")``)."""
+    with BgammonServer(tmp_path) as server:
+        yield server
 
 
 def pytest_configure(config: pytest.Config) -> None:

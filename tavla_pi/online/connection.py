@@ -46,7 +46,7 @@ OUTGOING_BOUND = 100
 """Commands waiting to be written."""
 REFUSALS_LOGGED = 20
 """Refused lines logged on one link; after that one line says the rest are not."""
-PASSWORD_LIMIT = 1024
+_PASSWORD_LIMIT = 1024
 """The largest password file read."""
 
 
@@ -329,7 +329,7 @@ def _password(settings: OnlineSettings) -> str | None:
     """The password from ``settings.password_file`` (its last line break dropped)."""
     if settings.password_file is None:
         return None
-    text = read_text(settings.password_file, PASSWORD_LIMIT, "a password file", ConfigError)
+    text = read_text(settings.password_file, _PASSWORD_LIMIT, "a password file", ConfigError)
     password = text.rstrip("\r\n")
     if not password or "\n" in password:
         raise ConfigError(str(settings.password_file), "expected the password on one line")

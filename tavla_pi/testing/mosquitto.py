@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from tavla_pi.remote.settings import Broker
+from tavla_pi.testing.processes import end_process, log_tail
 
 HOST = "127.0.0.1"
 BROKER_START_TIMEOUT_S = 10.0
@@ -134,20 +135,11 @@ class Mosquitto:
 
     def _end(self, how: signal.Signals) -> None:
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(how)
-        process.send_signal(signal.SIGCONT)  # a frozen broker ends too
-        try:
-            process.wait(timeout=BROKER_STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end_process(process, how)
 
     def tail(self, lines: int = 20) -> str:
         """The last lines of the broker's log (for a failure's message)."""
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
+        return log_tail(self.log, lines)
 
     def __enter__(self) -> Mosquitto:
         self.start()
