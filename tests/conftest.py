@@ -24,7 +24,7 @@ from sim_support import PINMAP
 from tavla_pi.clock import VirtualClock
 from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
-from tavla_pi.testing.bgammon import BgammonServer
+from tavla_pi.testing.bgammon import BgammonServer, ConnectionOpener
 from tavla_pi.testing.mosquitto import Mosquitto
 
 
@@ -66,6 +66,15 @@ def bgammon_server(tmp_path: Path) -> Iterator[BgammonServer]:
     carries ``needs("bgammon-server")``)."""
     with BgammonServer(tmp_path) as server:
         yield server
+
+
+@pytest.fixture
+def online() -> Iterator[ConnectionOpener]:
+    """Opens online connections (``online(settings, clock=None, names=None)``: started,
+    polled as the scan loop polls), closed after the test."""
+    opener = ConnectionOpener()
+    yield opener
+    opener.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -8,15 +8,13 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from programs import needs
 
-from tavla_pi.clock import MonotonicClock
 from tavla_pi.online.board import play_of, position_of, server_moves, sides
-from tavla_pi.online.connection import LinkStatus, OnlineArrival, OnlineConnection
+from tavla_pi.online.connection import LinkStatus, OnlineArrival
 from tavla_pi.online.model import (
     ME,
     OPPONENT,
@@ -24,6 +22,7 @@ from tavla_pi.online.model import (
     GameBoard,
     GameWon,
     Joined,
+    Left,
     MatchList,
     Moved,
     Said,
@@ -32,7 +31,7 @@ from tavla_pi.online.model import (
 from tavla_pi.online.names import NameStore
 from tavla_pi.online.protocol import Bgammon, client_name
 from tavla_pi.online.settings import OnlineSettings
-from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
+from tavla_pi.testing.bgammon import BgammonServer, ConnectionOpener, PolledConnection, SocketPlayer
 
 pytestmark = needs("bgammon-server")
 
@@ -40,94 +39,40 @@ DEADLINE_S = 10.0
 PROTOCOL = Bgammon(client_name("0.1.0", "en"))
 
 
-class Driver:
-    """The test's side of an :class:`OnlineConnection`: what it polled, waited for."""
-
-    def __init__(self, connection: OnlineConnection) -> None:
-        self.connection = connection
-        self.seen: list[OnlineArrival] = []
-        self.board: GameBoard | None = None
-        self.cursor = 0  # seen[cursor:]: not yet looked at by wait
-
-    def pump(self) -> list[OnlineArrival]:
-        """What came since the last call (the last board kept)."""
-        new = self.connection.poll()
-        for item in new:
-            if isinstance(item, GameBoard):
-                self.board = item
-        self.seen += new
-        return new
-
-    def wait(self, where: Callable[[OnlineArrival], bool],
-             timeout_s: float = DEADLINE_S) -> OnlineArrival:
-        """The first arrival (from now on) for which ``where`` holds."""
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            self.pump()
-            while self.cursor < len(self.seen):
-                item = self.seen[self.cursor]
-                self.cursor += 1
-                if where(item):
-                    return item
-            time.sleep(0.005)
-        raise AssertionError(f"nothing came in {timeout_s} s; the last: {self.seen[-5:]}")
-
-    def send(self, command: str) -> None:
-        assert self.connection.send(command), command
-
-
-@pytest.fixture
-def connect(tmp_path: Path) -> Iterator[Callable[..., Driver]]:
-    """Opens connections (closed after the test): ``connect(settings, names=...)``."""
-    opened: list[OnlineConnection] = []
-
-    def open_one(settings: OnlineSettings, names: NameStore | None = None,
-                 **options: float) -> Driver:
-        connection = OnlineConnection(settings, PROTOCOL, MonotonicClock(), names=names,
-                                      retry_s=0.05, retry_max_s=0.2, **options)  # type: ignore[arg-type]
-        opened.append(connection)
-        connection.start()
-        return Driver(connection)
-
-    yield open_one
-    for connection in opened:
-        connection.close()
-
-
 def logged_in(item: OnlineArrival) -> bool:
     return isinstance(item, LinkStatus) and item.connected
 
 
 def test_a_guest_logs_in_and_keeps_its_name_for_the_next_time(
-        bgammon_server: BgammonServer, connect: Callable[..., Driver], tmp_path: Path) -> None:
+        bgammon_server: BgammonServer, online: ConnectionOpener, tmp_path: Path) -> None:
     names = NameStore.in_state_dir(tmp_path)
-    first = connect(bgammon_server.settings(), names)
+    first = online(bgammon_server.settings(), names=names)
     status = first.wait(logged_in)
     assert isinstance(status, LinkStatus) and status.user is not None
     assert status.user.startswith("Guest_") and names.load() == status.user
     first.connection.close()
-    again = connect(bgammon_server.settings(), names)
+    again = online(bgammon_server.settings(), names=names)
     assert again.wait(logged_in) == LinkStatus(connected=True, user=status.user,
                                                reason="logged in")
 
 
 def test_a_named_user_logs_in_under_that_name(bgammon_server: BgammonServer,
-                                              connect: Callable[..., Driver],
+                                              online: ConnectionOpener,
                                               tmp_path: Path) -> None:
     names = NameStore.in_state_dir(tmp_path)
-    driver = connect(bgammon_server.settings(username="tavla"), names)
+    driver = online(bgammon_server.settings(username="tavla"), names=names)
     assert isinstance(welcome := driver.wait(lambda e: isinstance(e, Welcome)), Welcome)
     assert welcome.name == "Guest_tavla"  # this server keeps no accounts: a guest's name
     assert names.load() is None  # a configured name is not a guest's to keep
 
 
 def test_a_refused_login_is_logged_with_the_servers_words_and_tried_again(
-        bgammon_server: BgammonServer, connect: Callable[..., Driver], tmp_path: Path,
+        bgammon_server: BgammonServer, online: ConnectionOpener, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     password = tmp_path / "password"
     password.write_text("not an account\n")
     with caplog.at_level(logging.WARNING, "tavla_pi.online"):
-        driver = connect(bgammon_server.settings(username="ann", password_file=password))
+        driver = online(bgammon_server.settings(username="ann", password_file=password))
         deadline = time.monotonic() + DEADLINE_S
         while sum("No account was found" in r.getMessage() for r in caplog.records) < 2:
             assert time.monotonic() < deadline, caplog.text
@@ -137,11 +82,11 @@ def test_a_refused_login_is_logged_with_the_servers_words_and_tried_again(
 
 
 def test_list_create_and_join_by_id_and_by_player(bgammon_server: BgammonServer,
-                                                  connect: Callable[..., Driver]) -> None:
+                                                  online: ConnectionOpener) -> None:
     with SocketPlayer(bgammon_server.port) as host, SocketPlayer(bgammon_server.port) as other:
         host.login()
         match = host.create(3, "open match")
-        board = connect(bgammon_server.settings())
+        board = online(bgammon_server.settings())
         board.wait(logged_in)
         board.send(PROTOCOL.list_matches())
         listed = board.wait(lambda e: isinstance(e, MatchList) and bool(e.matches))
@@ -161,12 +106,12 @@ def test_list_create_and_join_by_id_and_by_player(bgammon_server: BgammonServer,
 
 
 def test_a_whole_game_against_a_socket_opponent_follows_our_rules(
-        bgammon_server: BgammonServer, connect: Callable[..., Driver]) -> None:
+        bgammon_server: BgammonServer, online: ConnectionOpener) -> None:
     rng = random.Random(7)
     with SocketPlayer(bgammon_server.port) as opponent:
         opponent.login()
         match = opponent.create(1, "a whole game")
-        board = connect(bgammon_server.settings())
+        board = online(bgammon_server.settings())
         board.wait(logged_in)
         board.send(PROTOCOL.join_match(match))
         board.wait(lambda e: isinstance(e, GameBoard))
@@ -177,7 +122,7 @@ def test_a_whole_game_against_a_socket_opponent_follows_our_rules(
         assert won.player in (board.connection.user, opponent.name)
 
 
-def play_out(board: Driver, opponent: SocketPlayer, rng: random.Random) -> GameWon:
+def play_out(board: PolledConnection, opponent: SocketPlayer, rng: random.Random) -> GameWon:
     """Play a game to its end, both sides by random legal plays of our rules: each play
     of the opponent, as the connection saw it move by move, is a legal play by our rules
     leading to the next board, and at the end both players see the same position."""
@@ -239,3 +184,70 @@ class OpponentWatch:
             assert play.result == position_of(item.spaces, ME)
             self.start = None
             self.checked += 1
+
+
+@needs("bgammon-server", "openssl")
+def test_wss_with_a_self_signed_certificate_and_its_ca_file(
+        tmp_path: Path, online: ConnectionOpener,
+        caplog: pytest.LogCaptureFixture) -> None:
+    with BgammonServer(tmp_path, tls=True) as server:
+        trusted = online(server.settings(tls=True))
+        status = trusted.wait(logged_in)
+        assert isinstance(status, LinkStatus) and status.user is not None
+        with SocketPlayer(server.port) as opponent:  # TCP and WebSocket players meet
+            opponent.login()
+            match = opponent.create(1, "over tls")
+            trusted.send(PROTOCOL.join_match(match))
+            joined = trusted.wait(lambda e: isinstance(e, Joined))
+            assert joined == Joined(match, 1, status.user)
+        untrusting = OnlineSettings(server.wss_address)  # the system's CA store
+        with caplog.at_level(logging.WARNING, "tavla_pi.online"):
+            stranger = online(untrusting)
+            deadline = time.monotonic() + DEADLINE_S
+            while "certificate verify failed" not in caplog.text:
+                assert time.monotonic() < deadline, caplog.text
+                time.sleep(0.01)
+        assert not stranger.connection.connected
+        assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_the_server_killed_and_started_again_the_board_logs_in_again(
+        bgammon_server: BgammonServer, online: ConnectionOpener, tmp_path: Path) -> None:
+    names = NameStore.in_state_dir(tmp_path)
+    driver = online(bgammon_server.settings(), names=names)
+    first = driver.wait(logged_in)
+    bgammon_server.kill()
+    lost = driver.wait(lambda e: isinstance(e, LinkStatus) and not e.connected)
+    assert isinstance(lost, LinkStatus) and lost.reason
+    assert not driver.connection.connected
+    assert not driver.connection.send(PROTOCOL.list_matches())  # not sent while away
+    bgammon_server.start()
+    again = driver.wait(logged_in)
+    assert isinstance(first, LinkStatus) and isinstance(again, LinkStatus)
+    assert again.user == first.user  # the guest's name, kept
+
+
+def test_a_board_that_comes_back_is_rejoined_to_its_match(
+        bgammon_server: BgammonServer, online: ConnectionOpener, tmp_path: Path) -> None:
+    names = NameStore.in_state_dir(tmp_path)
+    with SocketPlayer(bgammon_server.port) as opponent:
+        opponent.login()
+        match = opponent.create(3)
+        board = online(bgammon_server.settings(), names=names)
+        board.wait(logged_in)
+        board.send(PROTOCOL.join_match(match))
+        board.wait(lambda e: isinstance(e, GameBoard))
+        board.send(PROTOCOL.roll())
+        opponent.roll()  # the server lets only these two rejoin once both have rolled
+        started = board.wait(lambda e: isinstance(e, GameBoard) and e.turn != 0)
+        board.connection.close()
+        opponent.wait_for(Left)
+        back = online(bgammon_server.settings(), names=names)
+        back.wait(logged_in)
+        rejoined = back.wait(lambda e: isinstance(e, Joined))
+        assert rejoined == Joined(match, 1, str(names.load()))
+        resumed = back.wait(lambda e: isinstance(e, GameBoard))
+        assert isinstance(started, GameBoard) and isinstance(resumed, GameBoard)
+        assert (resumed.spaces, resumed.turn, resumed.points) == (
+            started.spaces, started.turn, started.points)
+        assert resumed.opponent.name == opponent.name

@@ -173,10 +173,12 @@ class OnlineConnection:
                 if not failing:
                     log.warning("online: server %s: cannot connect (%s); retrying", where, exc)
                 failing = True
+            except Exception as exc:  # a fault of a library's: the link must not die of it
+                log.error("online: server %s: cannot connect (%s: %s); retrying", where,
+                          type(exc).__name__, exc)
             else:
                 failing = False
-                logged_in = self._session(transport, where)
-                if logged_in:
+                if self._session(transport, where):
                     pause = self._retry[0]
             if self._stop.wait(pause):
                 break
@@ -262,6 +264,8 @@ class _Link:
                 lines = self.transport.receive(TICK_S)
             except ConnectionError as exc:
                 return self._ended(str(exc))
+            except Exception as exc:  # a library's fault: this link ends, the next begins
+                return self._ended(f"{type(exc).__name__}: {exc}")
             now = owner._clock.now_ms()
             if lines:
                 self.heard_ms = now
@@ -281,6 +285,9 @@ class _Link:
             event = self.owner._dialect.read(line)
         except ProtocolError as exc:
             self._refused(str(exc))
+            return
+        except Exception as exc:  # a fault of the reader's own: the line is dropped
+            self._refused(f"server line: not read ({type(exc).__name__}: {exc})")
             return
         if event is None:
             return
@@ -319,7 +326,7 @@ class _Link:
                 return
             try:
                 self.transport.send(command)
-            except ConnectionError:
+            except Exception:  # whatever broke it, the link ends
                 self.transport.close()  # the reader sees it and ends the link
                 return
             self.said_ms = owner._clock.now_ms()

@@ -137,7 +137,8 @@ class WebSocketTransport:
         try:
             self._ws: ClientConnection = connect(
                 str(address), ssl=context, open_timeout=CONNECT_TIMEOUT_S,
-                close_timeout=2, max_size=limit, proxy=None, user_agent_header="tavla-pi")
+                close_timeout=2, max_size=limit, proxy=None, user_agent_header="tavla-pi",
+            ).__enter__()  # the connection itself, closed by close(), in every version
         except WebSocketException as exc:
             raise ConnectionError(_why(exc)) from None
 

@@ -28,8 +28,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import TypeVar
 
+from tavla_pi.clock import Clock, MonotonicClock
 from tavla_pi.online.board import position_of, server_moves
+from tavla_pi.online.connection import OnlineArrival, OnlineConnection
 from tavla_pi.online.model import ME, GameBoard, Joined, ServerEvent, ServerMove, Welcome
+from tavla_pi.online.names import NameStore
 from tavla_pi.online.protocol import Bgammon, client_name
 from tavla_pi.online.settings import OnlineSettings, ServerAddress
 from tavla_pi.online.transport import LineBuffer
@@ -162,6 +165,83 @@ class BgammonServer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.stop()
+
+
+class PolledConnection:
+    """An :class:`~tavla_pi.online.connection.OnlineConnection` polled as the scan loop
+    polls it: every arrival kept in ``seen`` (the last board in ``board``), the slowest
+    poll timed, and waits with a deadline."""
+
+    def __init__(self, connection: OnlineConnection) -> None:
+        self.connection = connection
+        self.seen: list[OnlineArrival] = []
+        self.board: GameBoard | None = None
+        self.slowest_poll_s = 0.0
+        self._cursor = 0  # seen[_cursor:]: not yet looked at by wait
+
+    def pump(self) -> list[OnlineArrival]:
+        """What came since the last call."""
+        began = time.perf_counter()
+        new = self.connection.poll()
+        self.slowest_poll_s = max(self.slowest_poll_s, time.perf_counter() - began)
+        for item in new:
+            if isinstance(item, GameBoard):
+                self.board = item
+        self.seen += new
+        return new
+
+    def wait(self, where: Callable[[OnlineArrival], bool],
+             timeout_s: float = EVENT_TIMEOUT_S) -> OnlineArrival:
+        """The first arrival not yet waited past for which ``where`` holds."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            while self._cursor < len(self.seen):
+                item = self.seen[self._cursor]
+                self._cursor += 1
+                if where(item):
+                    return item
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"nothing came in {timeout_s} s; the last: {self.seen[-5:]}")
+            self.pump()
+            time.sleep(POLL_S / 5)
+
+    def until(self, done: Callable[[list[OnlineArrival]], bool],
+              timeout_s: float = EVENT_TIMEOUT_S) -> None:
+        """Poll until ``done(seen)`` holds."""
+        deadline = time.monotonic() + timeout_s
+        while not done(self.seen):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"not done in {timeout_s} s: {self.seen[-5:]}")
+            self.pump()
+            time.sleep(POLL_S / 5)
+
+    def send(self, command: str) -> None:
+        """Send a command; AssertionError if the connection is not logged in."""
+        if not self.connection.send(command):
+            raise AssertionError(f"not sent (not logged in): {command}")
+
+
+class ConnectionOpener:
+    """Opens connections for a test (each started, polled through a
+    :class:`PolledConnection`) and closes them all at the end (:meth:`close`)."""
+
+    def __init__(self) -> None:
+        self.opened: list[OnlineConnection] = []
+
+    def __call__(self, settings: OnlineSettings, clock: Clock | None = None,
+                 names: NameStore | None = None) -> PolledConnection:
+        """A started connection to ``settings``' server (a short pause between retries)."""
+        connection = OnlineConnection(settings, Bgammon(client_name("test", "en")),
+                                      clock or MonotonicClock(), names=names, retry_s=0.02,
+                                      retry_max_s=0.2)
+        self.opened.append(connection)
+        connection.start()
+        return PolledConnection(connection)
+
+    def close(self) -> None:
+        """Close every connection opened."""
+        for connection in self.opened:
+            connection.close()
 
 
 class SocketPlayer:
