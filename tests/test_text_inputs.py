@@ -2,10 +2,10 @@
 a route, a program or a file.
 
 The check itself (:func:`tavla_pi.bounded.text_fault`), then the real HTTP server on
-loopback: every POST route of the daemon, found from its route table, refuses such a
-character in any string of the JSON body with a 400 naming the field and the
-character, and a body that is not UTF-8; the speech still renders a good text.  Then
-a scenario's fields.
+loopback: every route of the daemon and of the club page, found from their route
+tables, refuses such a character in the request target, a query parameter and (the
+daemon's POST routes) any string of the JSON body with a 400 naming the field and
+the character, and still takes a good text.  Then a scenario's fields.
 """
 
 from __future__ import annotations
@@ -22,8 +22,11 @@ from programs import needs
 from test_hostile_inputs import serving
 
 from tavla_pi.bounded import NOT_TEXT, check_texts, json_text_fault, text_fault
+from tavla_pi.club.model import ClubModel
+from tavla_pi.club.site import ClubSite
 from tavla_pi.errors import BadInputError, ScenarioError
 from tavla_pi.replay.actions import parse_line
+from tavla_pi.speech.settings import SpeechSettings
 from tavla_pi.testing.daemon import VirtualDaemon
 from tavla_pi.web.server import Request, Response, Stream
 
@@ -73,8 +76,17 @@ def test_every_string_value_of_a_json_value_is_checked_by_place() -> None:
         check_texts({"speech": {"language": "\x00"}}, "request body")
 
 
-# ---- over HTTP: every POST route of the daemon -----------------------------
+# ---- over HTTP: every route of the daemon and of the club page -----------------------------
 
+QUERY_FAULTS: list[tuple[str, str]] = [
+    ("q=a%00", 'query parameter "q": holds a NUL (U+0000) at index 1'),
+    ("q=%09", 'query parameter "q": holds a control character (U+0009, a tab) at index 0'),
+    ("q=x%1B", 'query parameter "q": holds a control character (U+001B) at index 1'),
+    ("q=%C2%85", 'query parameter "q": holds a control character (U+0085) at index 0'),
+    ("a%00=1", 'query parameter "a\\u0000": the name holds a NUL (U+0000) at index 1'),
+    ("q=%ED%A0%80", "the query is not UTF-8 once %-decoded"),  # an encoded surrogate
+    ("q=%FF", "the query is not UTF-8 once %-decoded"),
+]
 BODY_FAULTS: list[tuple[bytes, str]] = [
     (b'{"zz": "a\\u0000b"}', "holds a NUL (U+0000) at index 1"),
     (b'{"zz": "\\ud800"}', "holds a lone surrogate (U+D800) at index 0"),
@@ -129,6 +141,65 @@ def serve(handler: Handler, test: Callable[[int], Awaitable[None]],
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
 
 
+def every_target(paths: dict[str, tuple[str, ...]]) -> list[tuple[str, str]]:
+    """(method, path) of every route of a route table."""
+    return [(method, path) for path, methods in paths.items() for method in methods]
+
+
+def test_every_daemon_route_refuses_a_query_that_is_not_a_text(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    daemon = VirtualDaemon(tmp_path)
+    targets = [*every_target(daemon.api.routes), ("GET", "/static/style.css")]
+    assert len(targets) >= 9
+
+    async def test(port: int) -> None:
+        for method, path in targets:
+            for query, fault in QUERY_FAULTS:
+                answer = await exchange(port, request(method, f"{path}?{query}".encode(), b"{}"))
+                assert refusal(answer) == fault, (method, path, query)
+    serve(daemon.api.handle, test, caplog)
+
+
+def test_every_club_route_refuses_a_query_that_is_not_a_text_and_takes_no_body(
+        caplog: pytest.LogCaptureFixture) -> None:
+    site = ClubSite(ClubModel("home"))
+    paths = [*site.routes, "/static/club.js", "/api/matches/athens-1.mat"]
+    assert "/api/stream" in paths and "/api/club" in paths
+
+    async def test(port: int) -> None:
+        for path in paths:
+            for query, fault in QUERY_FAULTS:
+                answer = await exchange(port, request("GET", f"{path}?{query}".encode()))
+                assert refusal(answer) == fault, (path, query)
+            status, _ = await exchange(port, request("POST", path.encode(), b'{"zz": "\\u0000"}'))
+            assert status == 405, path  # no route of the club reads a body
+    serve(site.handle, test, caplog)
+
+
+@pytest.mark.parametrize(("target", "fault"), [
+    (b"/api/state\x01", "the request target holds a control character (U+0001) at index 10"),
+    (b"/api/matches/a\x7f.mat", "the request target holds a control character (U+007F, DEL) "
+                                "at index 14"),
+    (b"/static/\t", "the request target holds a control character (U+0009, a tab) at index 8"),
+    (b"/api/\xff", "the request target is not UTF-8"),
+    (b"/api/\xed\xa0\x80", "the request target is not UTF-8"),
+])
+def test_a_request_target_that_is_not_a_text_never_reaches_a_route(
+        target: bytes, fault: str, caplog: pytest.LogCaptureFixture) -> None:
+    seen: list[Request] = []
+
+    async def handler(request: Request) -> Response:
+        seen.append(request)
+        return Response.json({"path": request.path})
+
+    async def test(port: int) -> None:
+        assert refusal(await exchange(port, request("GET", target))) == fault
+        status, answer = await exchange(port, request("GET", "/api/Ayşe?q=έξι".encode()))
+        assert (status, json.loads(answer)) == (200, {"path": "/api/Ayşe"})
+    serve(handler, test, caplog)
+    assert [r.query for r in seen] == [{"q": "έξι"}]
+
+
 def test_every_post_route_of_the_daemon_refuses_a_body_string_that_is_not_a_text(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     daemon = VirtualDaemon(tmp_path)
@@ -146,6 +217,28 @@ def test_every_post_route_of_the_daemon_refuses_a_body_string_that_is_not_a_text
                 assert error.startswith("request body") and "not UTF-8" in error, (path, error)
         assert daemon.memory.events == []
     serve(daemon.api.handle, test, caplog)
+
+
+def test_good_texts_still_work_on_every_route(tmp_path: Path,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    daemon = VirtualDaemon(tmp_path, speech=SpeechSettings(enabled=True))
+    site = ClubSite(ClubModel("home"))
+
+    async def test(port: int) -> None:
+        for path, good in GOOD.items():
+            if path != "/api/speech/audio":  # rendered by espeak-ng: its own test
+                status, answer = await exchange(port, request("POST", path.encode(),
+                                                              json.dumps(good).encode()))
+                assert status == 200, (path, answer[:200])
+        assert (await exchange(port, request("GET", b"/api/events?leds=1")))[0] == 200
+        status, answer = await exchange(port, request("GET", b"/api/review?game=1"))
+        assert status == 404 and b"no reviews here" in answer  # the query was taken
+    serve(daemon.api.handle, test, caplog)
+
+    async def club(port: int) -> None:
+        assert (await exchange(port, request("GET", b"/api/stream")))[0] == 200
+        assert (await exchange(port, request("GET", b"/api/matches/izmir-1.mat")))[0] == 404
+    serve(site.handle, club, caplog)
 
 
 @needs("espeak-ng")
