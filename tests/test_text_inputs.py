@@ -1,11 +1,12 @@
-"""Every text input is a text: no NUL, no lone surrogate, no other control character reaches
-a route, a program or a file.
+"""Every text input is a text (docs/CONTRACTS.md §7 additions): no NUL, no lone surrogate, no
+other control character reaches a route, a program or a file.
 
 The check itself (:func:`tavla_pi.bounded.text_fault`), then the real HTTP server on
 loopback: every route of the daemon and of the club page, found from their route
 tables, refuses such a character in the request target, a query parameter and (the
 daemon's POST routes) any string of the JSON body with a 400 naming the field and
-the character, and still takes a good text.  Then a scenario's fields.
+the character, and still takes a good text.  Then the config's paths and names and a
+scenario's fields.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from test_hostile_inputs import serving
 from tavla_pi.bounded import NOT_TEXT, check_texts, json_text_fault, text_fault
 from tavla_pi.club.model import ClubModel
 from tavla_pi.club.site import ClubSite
-from tavla_pi.errors import BadInputError, ScenarioError
+from tavla_pi.config import parse_config
+from tavla_pi.errors import BadInputError, ConfigError, ScenarioError
 from tavla_pi.replay.actions import parse_line
 from tavla_pi.speech.settings import SpeechSettings
 from tavla_pi.testing.daemon import VirtualDaemon
@@ -257,7 +259,27 @@ def test_the_speech_renders_a_good_text_and_refuses_a_nul_without_a_traceback(
     serve(daemon.api.handle, test, caplog)
 
 
-# ---- a scenario's fields -------------------------------------
+# ---- the config's paths and names, a scenario's fields -------------------------------------
+
+@pytest.mark.parametrize(("section", "key"), [
+    ("board", "pinout"), ("daemon", "state_dir"), ("network", "ca_file"),
+    ("network", "password_file"), ("players", "white"), ("players", "black")])
+@pytest.mark.parametrize(("text", "fault"), NOT_TEXTS[:1] + NOT_TEXTS[3:],
+                         ids=[repr(t[0])[:12] for t in NOT_TEXTS[:1] + NOT_TEXTS[3:]])
+def test_a_config_path_or_name_that_is_not_a_text_is_named(section: str, key: str, text: str,
+                                                           fault: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        parse_config({section: {key: text}}, "c.toml", Path("/etc/tavla-pi"))
+    message = str(refused.value)
+    assert message.startswith(f"c.toml: [{section}] {key}: expected ")
+    assert message.endswith(f", got one that {fault}")
+
+
+def test_a_config_name_that_is_a_text_is_taken() -> None:
+    config = parse_config({"players": {"white": "Ayşe", "black": "Çağla"},
+                           "daemon": {"state_dir": "ş/state"}}, "c.toml", Path("/etc/tavla-pi"))
+    assert (config.players.white, config.state_dir) == ("Ayşe", Path("/etc/tavla-pi/ş/state"))
+
 
 @pytest.mark.parametrize(("line", "where"), [
     ('{"press": "white.roll\\u0000"}', 's.jsonl:3: field "press": holds a NUL'),
