@@ -10,9 +10,9 @@ and integers of at most :data:`MAX_INT_DIGITS` digits, so that no input can
 exhaust the stack or spend seconds converting one number.  TOML goes through
 :func:`parse_toml`, which turns the same faults into one line.
 
-Every text a request carries, and every path or name a config gives, is checked by
-:func:`text_fault` (every string value of a JSON request body by
-:func:`check_texts`): it holds no control character and no lone surrogate
+Every text a request carries (the request target, each query parameter, every string
+value of a JSON body: :func:`check_texts`) and every path or name a config gives is
+checked by :func:`text_fault`: it holds no control character and no lone surrogate
 (:data:`NOT_TEXT`), so that no NUL, newline or unencodable character reaches a
 program's arguments, a file name, a log line or the club.
 """
