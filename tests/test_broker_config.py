@@ -144,8 +144,20 @@ def test_a_second_run_refuses_what_the_folder_does_not_allow(
     for args, expected in cases:
         assert main(["broker-config", "--out", str(tmp_path), *args]) == 2
         assert capsys.readouterr().err.startswith(f"tavla-pi: {expected}")
+    passwords = tmp_path / "broker" / "passwords"
+    passwords.write_text(passwords.read_text() + f"ghost:{password_hash('x')}\n")
+    assert main(["broker-config", "--out", str(tmp_path), "--board", "x"]) == 2
+    assert capsys.readouterr().err.startswith(f"tavla-pi: {passwords}: ghost: a login ")
     acl = tmp_path / "broker" / "acl"
     acl.write_text(acl.read_text() + "topic readwrite tavla/#\n")
     assert main(["broker-config", "--out", str(tmp_path), "--board", "x"]) == 2
     assert capsys.readouterr().err.startswith(
         f"tavla-pi: {acl}:7: not a line broker-config writes")
+
+
+def test_a_folder_that_cannot_be_written_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "broker").write_text("a file where the folder goes")
+    assert main(["broker-config", "--out", str(tmp_path), "--board", "x"]) == 2
+    assert capsys.readouterr().err == f"tavla-pi: {tmp_path / 'broker'}: cannot write " \
+                                      "(File exists)\n"

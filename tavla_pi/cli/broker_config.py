@@ -129,17 +129,21 @@ def run(args: argparse.Namespace) -> int:
     if len(logins) == len(args.remove) and not asked:
         raise BadInputError("--board", "no login: name at least one board (--board NAME)")
     listener = _listener(args, folder) if _writes_listener(args, folder) else None
-    for name in args.remove:
-        del logins[name], hashes[name]
-        with contextlib.suppress(FileNotFoundError):
-            folder.login(name).unlink()
-        print(f"{name}: removed")
-    for login in asked:
-        _add(folder, login, hashes, show=args.show_passwords)
-        logins[login.name] = login
-    _write_logins(folder, club, logins, hashes)
-    if listener is not None:
-        _write_conf(folder, *listener)
+    try:
+        for name in args.remove:
+            del logins[name], hashes[name]
+            with contextlib.suppress(FileNotFoundError):
+                folder.login(name).unlink()
+            print(f"{name}: removed")
+        for login in asked:
+            _add(folder, login, hashes, show=args.show_passwords)
+            logins[login.name] = login
+        _write_logins(folder, club, logins, hashes)
+        if listener is not None:
+            _write_conf(folder, *listener)
+    except OSError as exc:
+        raise BadInputError(str(exc.filename or args.out),
+                            f"cannot write ({exc.strerror or exc})") from None
     return 0
 
 
@@ -147,11 +151,13 @@ def _existing(folder: Folder) -> tuple[str | None, dict[str, Login], dict[str, s
     """The club, logins and hashes the folder holds (nothing for a new folder)."""
     club, logins = read_acl(folder.acl) if folder.acl.exists() else (None, {})
     hashes = read_passwords(folder.passwords) if folder.passwords.exists() else {}
-    for name in hashes.keys() - logins.keys():
-        raise BadInputError(str(folder.passwords), f"{name}: a login {folder.acl} does not "
-                            "name (move the folder away to start again)")
-    for name in logins.keys() - hashes.keys():
-        raise BadInputError(str(folder.acl), f"{name}: a login without a password in "
+    unnamed = sorted(hashes.keys() - logins.keys())
+    without = sorted(logins.keys() - hashes.keys())
+    if unnamed:
+        raise BadInputError(str(folder.passwords), f"{unnamed[0]}: a login {folder.acl} does "
+                            "not name (move the folder away to start again)")
+    if without:
+        raise BadInputError(str(folder.acl), f"{without[0]}: a login without a password in "
                             f"{folder.passwords} (--remove it, or add it again)")
     return club, logins, hashes
 
