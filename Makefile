@@ -49,7 +49,7 @@ sim: $(STAMP)
 	$(BIN)/tavla-pi sim --open
 
 ## deps: on Debian or Raspberry Pi OS, the programs the full suite runs (root or sudo)
-DEPS := gnubg chromium systemd mosquitto mosquitto-clients espeak-ng openssl
+DEPS := gnubg chromium systemd mosquitto mosquitto-clients espeak-ng
 deps:
 	@missing=$$(for p in $(DEPS); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \

@@ -57,7 +57,6 @@ PROGRAMS: dict[str, Program] = {
         _which("mosquitto", "mosquitto"),
         _which("mosquitto_pub", "mosquitto-clients"),
         _which("espeak-ng", "espeak-ng"),
-        _which("openssl", "openssl"),
     )
 }
 """Every program a test may need, by name."""
