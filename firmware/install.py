@@ -31,7 +31,8 @@ DISABLED = "#tavla-pi: "
 CONFLICTS = {"dtparam=audio=off": ("dtparam=audio=on",)}
 """Active lines elsewhere in config.txt that a block line contradicts."""
 FAMILIES = {"Zero 2": "pi3", "3": "pi3", "4": "pi4", "400": "pi4", "5": "pi5", "500": "pi5"}
-AUTO_LEDS = {"pi3": "pwm", "pi4": "pwm", "pi5": "pio"}
+AUTO_LEDS = {"pi3": "spi", "pi4": "spi", "pi5": "pio"}
+"""What ``[leds] driver = "auto"`` means per family: SPI1 or PIO, never root's PWM."""
 MODEL = re.compile(r"Raspberry Pi (?:Compute Module )?(Zero 2|\d+)\b")
 
 

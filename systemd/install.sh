@@ -82,7 +82,7 @@ trap 'rm -f "$UNIT"' EXIT
 sed "s#/opt/tavla-pi/#$PREFIX/#g" "$HERE/systemd/tavla-pi.service" > "$UNIT"
 say "the unit: systemd/tavla-pi.service with ExecStart under $PREFIX"
 run install -D -m 0644 "$UNIT" "$UNIT_DIR/tavla-pi.service"
-if [ "$LEDS" = pwm ] || { [ "$LEDS" = auto ] && [ "$FAMILY" != pi5 ]; }; then
+if [ "$LEDS" = pwm ]; then  # the opt-in: "auto" is SPI1 (Pi 0-4) or PIO (Pi 5), no root
   say "the PWM LED driver maps /dev/mem: the service runs as root (pwm-root.conf);"
   say "choose [leds] driver = \"spi\" in hardware/pinout.toml to run it unprivileged"
   run install -D -m 0644 "$HERE/systemd/pwm-root.conf" "$UNIT_DIR/tavla-pi.service.d/pwm-root.conf"
