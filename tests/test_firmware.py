@@ -270,3 +270,42 @@ def test_runs_as_a_script() -> None:
     result = subprocess.run([sys.executable, str(FIRMWARE / "install.py"), "--help"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "--dry-run" in result.stdout
+
+
+def test_resolve_prints_what_it_would_do_and_needs_no_pi(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tmp_path, "--resolve", "--model", "Raspberry Pi 3 Model B Rev 1.2") == 0
+    assert capsys.readouterr().out == f"pi3 spi {install.PINOUT}\n"
+    assert run(tmp_path, "--resolve", "--model", "pi5") == 0
+    assert capsys.readouterr().out == f"pi5 pio {install.PINOUT}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_service_config_names_the_pin_map(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board that keeps its own pin map ([board] pinout, relative to the config) keeps the
+    driver of that map: the installer plans root only for what the service will read."""
+    (tmp_path / "etc").mkdir()
+    pinout = tmp_path / "etc" / "rev-a.toml"
+    pinout.write_text((ROOT / "hardware/pinout.toml").read_text()
+                      .replace(REFERENCE_LEDS, 'driver = "pwm"\npin = 18\n'))
+    service = tmp_path / "etc" / "config.toml"
+    service.write_text('[board]\nbackend = "pi"\npinout = "rev-a.toml"\n')
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 0
+    assert capsys.readouterr().out == f"pi4 pwm {pinout}\n"
+    service.write_text('[board]\nbackend = "pi"\n')
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 0
+    assert capsys.readouterr().out == f"pi4 spi {install.PINOUT}\n"
+
+
+@pytest.mark.parametrize(("text", "complaint"), [
+    ("[board\n", "cannot read [board] pinout"),
+    ("[board]\npinout = 7\n", "[board] pinout: expected a path, got 7"),
+])
+def test_a_bad_service_config_is_named(tmp_path: Path, text: str, complaint: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    service = tmp_path / "config.toml"
+    service.write_text(text)
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 2
+    err = capsys.readouterr().err
+    assert str(service) in err and complaint in err

@@ -154,6 +154,73 @@ def test_make_install_dry_run() -> None:
     assert not Path("/nonexistent/tavla-pi-prefix").exists()
 
 
+REFERENCE_PIS = [("Raspberry Pi Zero 2 W Rev 1.0", "pi3", "spi"),
+                 ("Raspberry Pi 3 Model B Plus Rev 1.3", "pi3", "spi"),
+                 ("Raspberry Pi 4 Model B Rev 1.5", "pi4", "spi"),
+                 ("Raspberry Pi 400 Rev 1.0", "pi4", "spi"),
+                 ("Raspberry Pi 5 Model B Rev 1.0", "pi5", "pio")]
+"""Each reference model as /proc/device-tree/model names it, its family, its LED driver."""
+DROP_IN_PATH = "/etc/systemd/system/tavla-pi.service.d/pwm-root.conf"
+PWM_LEDS = ('driver = "auto"\nspi_port = 1\npin = 20\n', 'driver = "pwm"\npin = 18\n')
+"""The reference pin map's [leds] lines, and the PWM opt-in of hardware/README.md."""
+
+
+def make_install_plan(*settings: str) -> subprocess.CompletedProcess[str]:
+    """``make install DRY_RUN=1`` with these make variables (``PI_MODEL=...``)."""
+    return dry_run("make", "--no-print-directory", "install", "DRY_RUN=1", *settings)
+
+
+def installed(plan: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """What the plan installs with ``install -D``: the target and where it comes from."""
+    steps = [line.split() for line in plan.stdout.splitlines()
+             if line.startswith("+ install -D -m 0644 ")]
+    return {step[-1]: step[-2] for step in steps}
+
+
+def pwm_pinout(tmp_path: Path) -> Path:
+    """The reference pin map with the LEDs on PWM, GPIO 18: the opt-in that needs root."""
+    path = tmp_path / "pinout.toml"
+    reference = (ROOT / "hardware" / "pinout.toml").read_text()
+    assert reference.count(PWM_LEDS[0]) == 1
+    path.write_text(reference.replace(*PWM_LEDS))
+    return path
+
+
+@pytest.mark.parametrize(("model", "family", "driver"), REFERENCE_PIS)
+def test_make_install_puts_no_root_drop_in_on_any_reference_pi(
+        model: str, family: str, driver: str) -> None:
+    plan = make_install_plan(f"PI_MODEL={model}")
+    assert plan.returncode == 0, plan.stderr
+    assert f"model: {model} ({family}), LED driver: {driver}" in plan.stdout
+    assert "/etc/systemd/system/tavla-pi.service" in installed(plan)
+    assert DROP_IN_PATH not in installed(plan)
+    assert f"+ rm -f {DROP_IN_PATH}" in plan.stdout, "a drop-in from before is taken away"
+    assert "as root" not in plan.stdout
+    pinout = ROOT / "hardware" / "pinout.toml"
+    assert f"firmware/install.py --model {family} --pinout {pinout}" in plan.stdout
+
+
+def test_make_install_puts_the_drop_in_for_the_pwm_opt_in(tmp_path: Path) -> None:
+    pinout = pwm_pinout(tmp_path)
+    plan = make_install_plan("PI_MODEL=Raspberry Pi 4 Model B Rev 1.5", f"PINOUT={pinout}")
+    assert plan.returncode == 0, plan.stderr
+    assert "LED driver: pwm" in plan.stdout and "as root (pwm-root.conf)" in plan.stdout
+    assert installed(plan)[DROP_IN_PATH] == str(DROP_IN)
+    assert f"firmware/install.py --model pi4 --pinout {pinout}" in plan.stdout
+
+
+@pytest.mark.parametrize(("model", "complaint"), [
+    ("Raspberry Pi 5 Model B Rev 1.0", "LED driver 'pwm' does not work on pi5"),
+    ("Raspberry Pi 2 Model B Rev 1.1", "unsupported model"),
+])
+def test_make_install_refuses_what_cannot_work_before_any_step(
+        tmp_path: Path, model: str, complaint: str) -> None:
+    plan = make_install_plan(f"PI_MODEL={model}", f"PINOUT={pwm_pinout(tmp_path)}")
+    assert plan.returncode == 2
+    assert complaint in plan.stderr
+    assert not [line for line in plan.stdout.splitlines() if line.startswith("+ ")]
+
+
 def test_install_refuses_a_desktop_and_bad_usage() -> None:
     if Path("/proc/device-tree/model").exists():
         pytest.skip("this is a Raspberry Pi")
