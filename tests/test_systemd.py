@@ -79,6 +79,9 @@ def test_the_unit_promises() -> None:
     assert service["User"] == "tavla-pi"
     assert service["SupplementaryGroups"].split() == ["gpio", "spi", "audio"]
     assert int(service["TimeoutStopSec"].rstrip("s")) <= 5
+    # lgpio (Pi 5) writes its FIFOs into the working directory: one it may write
+    assert (service["RuntimeDirectory"], service["WorkingDirectory"]) == ("tavla-pi",
+                                                                          "/run/tavla-pi")
     assert (service["NoNewPrivileges"], service["ProtectSystem"]) == ("yes", "strict")
     assert service["CapabilityBoundingSet"] == ""
     for cut, why in [("PrivateDevices", "its private /dev holds none of the board's devices"),
