@@ -360,11 +360,11 @@ def _svg_buttons(svg: Svg, pm: PinMap) -> None:
 def _svg_leds(svg: Svg, pm: PinMap) -> None:
     y = 870
     strip = pm.leds
-    source = f"GPIO {strip.pin}" + (f" (SPI{strip.spi_port} MOSI)" if strip.spi_port is not None
-                                    else f" ({strip.driver})")
+    via = f"SPI{strip.spi_port} MOSI" if strip.spi_port is not None else strip.driver
     svg.text(40, y - 40, f"LED chain: {strip.count} x WS2812B, {strip.order}, 5 V", 13,
              bold=True)
-    svg.text(40, y + 4, source, 11, colour=COLOURS["LED"])
+    svg.text(40, y + 4, f"GPIO {strip.pin}", 11, colour=COLOURS["LED"])
+    svg.text(40, y + 18, f"({via})", 10, colour=COLOURS["LED"])
     svg.rect(150, y - 16, 90, 32, fill="#fbeef5", stroke=COLOURS["LED"])
     svg.text(195, y + 4, "74AHCT125", 11, "middle")
     x = 266.0

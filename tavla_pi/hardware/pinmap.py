@@ -217,9 +217,9 @@ class PinMap:
             roles[self.leds.pin] = "LED data"
         else:
             led_bus = SPI_BUSES[self.leds.spi_port]
-            roles.update(_bus_roles(led_bus, "(unused, leave free)"))
+            roles.update(_bus_roles(led_bus, "(unused)"))
             roles[led_bus.mosi] = f"SPI{led_bus.port} MOSI LED data"
-            roles[led_bus.ce[0]] = f"SPI{led_bus.port} CE0 (unused, leave free)"
+            roles[led_bus.ce[0]] = f"SPI{led_bus.port} CE0 (unused)"
         return dict(sorted(roles.items()))
 
 
