@@ -215,7 +215,13 @@ class HttpServer:
                 self._waiting.pop(task, None)
             if request is None:
                 return
-            answer, more = await self._answer(request, reader)
+            try:
+                answer, more = await self._answer(request, reader)
+            except Exception:
+                log.exception("HTTP %s %s failed", request.method, request.path)
+                await _send(writer, Response.error(500, "the board failed to answer: its log "
+                                                   "says why"), keep=False)
+                return
             if answer is None:
                 return  # the client left: nobody to answer
             if isinstance(answer, Stream):
