@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import settings
 from programs import REQUIRE, missing, required, skipped_for
 from sim_support import PINMAP
 
@@ -26,6 +27,11 @@ from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.testing.bgammon import BgammonServer, ConnectionOpener
 from tavla_pi.testing.mosquitto import Mosquitto
+
+# Speed is measured in bench/, never asserted: Hypothesis' per-example deadline
+# (200 ms) failed a rules property on two cores shared with other work.
+settings.register_profile("tavla", deadline=None)
+settings.load_profile("tavla")
 
 
 @pytest.fixture(scope="session")

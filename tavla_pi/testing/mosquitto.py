@@ -1,6 +1,6 @@
 """A real Mosquitto broker for the tests and the benchmarks: its own config in a tmp
-directory, a free port on 127.0.0.1, started and stopped (or killed) at will, restarted on
-the same port.
+directory, a free port on 127.0.0.1 (or the listener of the configuration files it is
+given), started and stopped (or killed) at will, restarted on the same port.
 
 Tests that use it carry ``needs("mosquitto")`` (tests/programs.py finds the program, in
 /usr/sbin too); the ``mosquitto`` fixture of tests/conftest.py yields a started broker and
@@ -52,26 +52,31 @@ def _program(name: str) -> str:
 
 
 class Mosquitto:
-    """A Mosquitto broker on 127.0.0.1: anonymous, or with one ``user`` (name, password);
+    """A Mosquitto broker on 127.0.0.1: anonymous, or with one ``user`` (name, password),
+    or as the configuration files of a folder say, as a broker host's ``conf.d``
+    (``include``: the folder, and the port on 127.0.0.1 where their listener is);
     ``persistence`` keeps sessions and retained messages over a restart (a stop saves them)."""
 
     def __init__(self, directory: Path, *, user: tuple[str, str] | None = None,
-                 persistence: bool = False) -> None:
+                 persistence: bool = False, include: tuple[Path, int] | None = None) -> None:
         self.directory = directory
-        self.port = free_port()
+        self.port = free_port() if include is None else include[1]
         self.conf = directory / "mosquitto.conf"
         self.log = directory / "mosquitto.log"
         self._process: subprocess.Popen[bytes] | None = None
-        self.conf.write_text(self._config(user, persistence=persistence))
+        listener = self._listener(user) if include is None else [f"include_dir {include[0]}"]
+        self.conf.write_text(self._config(listener, persistence=persistence))
 
-    def _config(self, user: tuple[str, str] | None, *, persistence: bool) -> str:
-        lines = [f"listener {self.port} {HOST}", "log_dest stderr", "log_type all"]
+    def _listener(self, user: tuple[str, str] | None) -> list[str]:
+        lines = [f"listener {self.port} {HOST}"]
+        if user is None:
+            return [*lines, "allow_anonymous true"]
+        return [*lines, "allow_anonymous false", f"password_file {self._password_file(*user)}"]
+
+    def _config(self, listener: list[str], *, persistence: bool) -> str:
+        lines = [*listener, "log_dest stderr", "log_type all"]
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to user mosquitto: no tmp dir for it
-        if user is None:
-            lines.append("allow_anonymous true")
-        else:
-            lines += ["allow_anonymous false", f"password_file {self._password_file(*user)}"]
         if persistence:
             lines += ["persistence true", f"persistence_location {self.directory}/"]
         else:
