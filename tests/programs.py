@@ -55,8 +55,8 @@ def _chromium() -> Program:
 def _bgammon_server() -> Program:
     found = find_bgammon_server()
     return Program("bgammon-server", "", found, install=(
-        "build it with sh ../shared/bgammon/build.sh DIR and put DIR on the PATH "
-        f"or set {BGAMMON_SERVER_VARIABLE}=DIR/bgammon-server"))
+        "build it as .ci/run does and put it on the PATH or name it in "
+        f"{BGAMMON_SERVER_VARIABLE}"))
 
 
 PROGRAMS: dict[str, Program] = {

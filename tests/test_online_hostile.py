@@ -25,6 +25,7 @@ from tavla_pi.errors import ProtocolError
 from tavla_pi.online.board import play_of, position_of
 from tavla_pi.online.connection import (
     KEEPALIVE_MS,
+    REFUSALS_LOGGED,
     SILENCE_MS,
     LinkStatus,
     OnlineArrival,
@@ -162,6 +163,19 @@ def test_each_hostile_line_is_one_log_line_and_the_link_goes_on(
     assert watched.connection.connected
     assert [type(e) for e in watched.seen] == [LinkStatus, Welcome, Joined, GameBoard, Notice]
     assert watched.slowest_poll_s < 0.05
+
+
+def test_a_flood_of_bad_lines_is_logged_twenty_times_then_counted(
+        opened: Callable[..., PolledConnection], caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, "tavla_pi.online"):
+        watched = opened(HostileServer([WELCOME, *([b"junk"] * 500)], hang_up=True))
+        watched.until(lambda seen: any(isinstance(e, LinkStatus) and not e.connected
+                                       for e in seen))
+        watched.connection.close()
+    said = warnings_of(caplog)
+    assert sum("not a JSON event" in m for m in said) == REFUSALS_LOGGED
+    assert any("20 lines refused; the next are not logged" in m for m in said)
+    assert any("500 lines refused on this link (the first 20 logged)" in m for m in said)
 
 
 def test_a_move_our_rules_refuse_is_named_when_checked(

@@ -2,7 +2,7 @@
 refused with the event and field named, the commands formatted and checked.
 
 ``fixtures/bgammon_lines.txt`` holds lines exactly as the real ``bgammon-server`` (the
-snapshot in ``../shared/bgammon``) wrote them to two clients playing a 3-point match:
+one .ci/run builds) wrote them to two clients playing a 3-point match:
 every event type the board reads, boards of every kind (the opening, the bar, borne-off
 checkers, a pending turn, a double offered, the Crawford game, a won game).
 """

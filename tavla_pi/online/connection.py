@@ -45,7 +45,8 @@ ARRIVALS_BOUND = 1000
 OUTGOING_BOUND = 100
 """Commands waiting to be written."""
 REFUSALS_LOGGED = 20
-"""Refused lines logged on one link; after that one line says the rest are not."""
+"""Refused lines logged on one link; after that one line says the rest are not, and the
+link's end says how many there were."""
 _PASSWORD_LIMIT = 1024
 """The largest password file read."""
 
@@ -193,6 +194,9 @@ class OnlineConnection:
         self._outgoing.put(self._login())
         writer.start()
         reason = link.read()
+        if link.refusals > REFUSALS_LOGGED:
+            log.warning("online: server %s: %d lines refused on this link (the first %d "
+                        "logged)", where, link.refusals, REFUSALS_LOGGED)
         if self._stop.is_set():
             reason = "closed"
         transport.close()

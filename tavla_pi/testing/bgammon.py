@@ -1,7 +1,7 @@
 """A real bgammon-server for the tests and the benchmarks, and a plain-socket opponent.
 
 :class:`BgammonServer` runs the ``bgammon-server`` found on the ``PATH`` or at
-``$TAVLA_BGAMMON_SERVER`` (``sh ../shared/bgammon/build.sh DIR`` builds it) on a free
+``$TAVLA_BGAMMON_SERVER`` (built from bgammon's source as ``.ci/run`` builds it) on a free
 port of 127.0.0.1, with a WebSocket listener over TLS and a self-signed certificate when
 asked (bgammon's WebSocket listener is always TLS: ``BGAMMON_CERT_FILE`` and
 ``BGAMMON_CERT_KEY``), waits until it accepts connections (polling, with a deadline) and
@@ -83,8 +83,8 @@ class BgammonServer:
     def __init__(self, directory: Path, *, tls: bool = False) -> None:
         program = find_bgammon_server()
         if program is None:
-            raise FileNotFoundError("needs bgammon-server: build it with "
-                                    "sh ../shared/bgammon/build.sh DIR")
+            raise FileNotFoundError("needs bgammon-server: build it as .ci/run does and set "
+                                    f"{BGAMMON_SERVER_VARIABLE}")
         self.program = program
         self.directory = directory
         self.port = free_port()
