@@ -2,7 +2,7 @@
 refused with the event and field named, the commands formatted and checked.
 
 ``fixtures/bgammon_lines.txt`` holds lines exactly as the real ``bgammon-server`` (the
-snapshot in ``../shared/bgammon``) wrote them to two clients playing a 3-point match:
+one .ci/run builds) wrote them to two clients playing a 3-point match:
 every event type the board reads, boards of every kind (the opening, the bar, borne-off
 checkers, a pending turn, a double offered, the Crawford game, a won game).
 """
@@ -220,8 +220,13 @@ def test_a_board_without_a_field_it_needs_names_that_field(bgammon: Bgammon,
     ("Board", [0] * 27, "field Board: 27 spaces, expected 28"),
     ("Board", [0] * 29, "field Board: 29 items (at most 28)"),
     ("Board", [0] * 27 + [16], "field Board[27]: not a count of checkers -15..15: 16"),
+    ("Board", [0] * 28, "field Board: the board's player has 0 checkers on the board and 0 "
+                        "off: not 15"),
     ("Board", [0] * 27 + [None], "field Board[27]: not a count of checkers -15..15: null"),
     ("Board", {"0": 1}, 'field Board: expected a list, got {"0": 1}'),
+    ("Board", [0, -2, 0, 0, 0, 0, 6, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0,
+               2, 0, 0, 0],
+     "field Board: the board's player has 16 checkers on the board and 0 off: not 15"),
     ("Available", [[24, 28]], "field Available[0]: not a move [from, to] of spaces 0..27"),
     ("Moves", [[24]], "field Moves[0]: not a move [from, to] of spaces 0..27: [24]"),
     ("Moves", [[1, 2]] * 65, "field Moves: 65 items (at most 64)"),
@@ -295,6 +300,7 @@ def test_the_game_commands(bgammon: Bgammon) -> None:
     assert bgammon.join_match(12) == "join 12"
     assert bgammon.join_player("Guest_803") == "join Guest_803"
     assert bgammon.move(((26, 20), (13, 7), (6, 0))) == "move bar/20 13/7 6/off"
+    assert bgammon.play(((24, 23), (23, 22))) == ("move 24/23", "move 23/22")
     assert bgammon.say("  good   game ") == "say good game"
     assert [bgammon.list_matches(), bgammon.roll(), bgammon.ok(), bgammon.double(),
             bgammon.resign(), bgammon.leave(), bgammon.undo(), bgammon.request_board(),

@@ -45,8 +45,9 @@ ARRIVALS_BOUND = 1000
 OUTGOING_BOUND = 100
 """Commands waiting to be written."""
 REFUSALS_LOGGED = 20
-"""Refused lines logged on one link; after that one line says the rest are not."""
-PASSWORD_LIMIT = 1024
+"""Refused lines logged on one link; after that one line says the rest are not, and the
+link's end says how many there were."""
+_PASSWORD_LIMIT = 1024
 """The largest password file read."""
 
 
@@ -173,10 +174,12 @@ class OnlineConnection:
                 if not failing:
                     log.warning("online: server %s: cannot connect (%s); retrying", where, exc)
                 failing = True
+            except Exception as exc:  # a fault of a library's: the link must not die of it
+                log.error("online: server %s: cannot connect (%s: %s); retrying", where,
+                          type(exc).__name__, exc)
             else:
                 failing = False
-                logged_in = self._session(transport, where)
-                if logged_in:
+                if self._session(transport, where):
                     pause = self._retry[0]
             if self._stop.wait(pause):
                 break
@@ -191,6 +194,9 @@ class OnlineConnection:
         self._outgoing.put(self._login())
         writer.start()
         reason = link.read()
+        if link.refusals > REFUSALS_LOGGED:
+            log.warning("online: server %s: %d lines refused on this link (the first %d "
+                        "logged)", where, link.refusals, REFUSALS_LOGGED)
         if self._stop.is_set():
             reason = "closed"
         transport.close()
@@ -262,6 +268,8 @@ class _Link:
                 lines = self.transport.receive(TICK_S)
             except ConnectionError as exc:
                 return self._ended(str(exc))
+            except Exception as exc:  # a library's fault: this link ends, the next begins
+                return self._ended(f"{type(exc).__name__}: {exc}")
             now = owner._clock.now_ms()
             if lines:
                 self.heard_ms = now
@@ -281,6 +289,9 @@ class _Link:
             event = self.owner._dialect.read(line)
         except ProtocolError as exc:
             self._refused(str(exc))
+            return
+        except Exception as exc:  # a fault of the reader's own: the line is dropped
+            self._refused(f"server line: not read ({type(exc).__name__}: {exc})")
             return
         if event is None:
             return
@@ -319,7 +330,7 @@ class _Link:
                 return
             try:
                 self.transport.send(command)
-            except ConnectionError:
+            except Exception:  # whatever broke it, the link ends
                 self.transport.close()  # the reader sees it and ends the link
                 return
             self.said_ms = owner._clock.now_ms()
@@ -329,7 +340,7 @@ def _password(settings: OnlineSettings) -> str | None:
     """The password from ``settings.password_file`` (its last line break dropped)."""
     if settings.password_file is None:
         return None
-    text = read_text(settings.password_file, PASSWORD_LIMIT, "a password file", ConfigError)
+    text = read_text(settings.password_file, _PASSWORD_LIMIT, "a password file", ConfigError)
     password = text.rstrip("\r\n")
     if not password or "\n" in password:
         raise ConfigError(str(settings.password_file), "expected the password on one line")

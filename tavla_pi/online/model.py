@@ -255,6 +255,10 @@ class Dialect(Protocol):
         """Move the board's player's checkers (server numbering)."""
         ...
 
+    def play(self, moves: tuple[ServerMove, ...]) -> tuple[str, ...]:
+        """The commands that make a whole play, in order (server numbering)."""
+        ...
+
     def undo(self) -> str:
         """Take back the moves made so far this turn."""
         ...

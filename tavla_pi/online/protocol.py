@@ -25,6 +25,7 @@ from typing import Any
 
 from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.errors import ProtocolError
+from tavla_pi.online.board import sides
 from tavla_pi.online.model import (
     MY_BAR,
     MY_OFF,
@@ -205,6 +206,11 @@ def _board(f: _Fields) -> GameBoard:
     for i, n in enumerate(spaces):
         if type(n) is not int or not -15 <= n <= 15:
             raise f.fault(f"Board[{i}]", f"not a count of checkers -15..15: {_shown(n)}")
+    if f.integer("Variant", 0, 2) == VARIANT_BACKGAMMON:
+        try:
+            sides(spaces)
+        except ProtocolError as exc:
+            raise f.fault("Board", exc.problem) from None
     cube = f.integer("DoubleValue", 1, 64)
     if cube & (cube - 1):
         raise f.fault("DoubleValue", f"{cube} is not a power of two")
@@ -354,8 +360,16 @@ class Bgammon:
         return "roll"
 
     def move(self, moves: tuple[ServerMove, ...]) -> str:
-        """``move <from>/<to> ...`` of the board's player (``bar`` for 26, ``off`` for 0)."""
+        """``move <from>/<to> ...`` of the board's player (``bar`` for 26, ``off`` for 0).
+        The server checks every move of one command against the position before the
+        first: a play is sent with :meth:`play`."""
         return "move " + " ".join(_move_text(m) for m in _checked_moves(moves))
+
+    def play(self, moves: tuple[ServerMove, ...]) -> tuple[str, ...]:
+        """The commands of a whole play: one ``move`` a checker's move, in order (one
+        ``move`` of several is refused where a checker moves on from where an earlier
+        move of it put it: bgammon checks each against the position before the first)."""
+        return tuple(self.move((m,)) for m in _checked_moves(moves))
 
     def undo(self) -> str:
         """``reset``: the moves of this turn taken back."""

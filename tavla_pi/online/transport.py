@@ -29,9 +29,9 @@ log = logging.getLogger("tavla_pi.online")
 
 CONNECT_TIMEOUT_S = 10.0
 """How long opening a link may take (TCP connect, TLS and WebSocket handshakes)."""
-SEND_TIMEOUT_S = 10.0
+LINK_WRITE_TIMEOUT_S = 10.0
 """How long one write may wait for a server that does not read."""
-CA_LIMIT = 1 << 20
+_CA_LIMIT = 1 << 20
 """The largest CA file read."""
 _CHUNK = 65536
 
@@ -94,7 +94,7 @@ class TcpTransport:
 
     def __init__(self, address: ServerAddress, limit: int) -> None:
         self._sock = socket.create_connection((address.host, address.port), CONNECT_TIMEOUT_S)
-        self._sock.settimeout(SEND_TIMEOUT_S)
+        self._sock.settimeout(LINK_WRITE_TIMEOUT_S)
         self._lines = LineBuffer(limit)
         self._where = str(address)
 
@@ -137,7 +137,8 @@ class WebSocketTransport:
         try:
             self._ws: ClientConnection = connect(
                 str(address), ssl=context, open_timeout=CONNECT_TIMEOUT_S,
-                close_timeout=2, max_size=limit, proxy=None, user_agent_header="tavla-pi")
+                close_timeout=2, max_size=limit, proxy=None, user_agent_header="tavla-pi",
+            ).__enter__()  # the connection itself, closed by close(), in every version
         except WebSocketException as exc:
             raise ConnectionError(_why(exc)) from None
 
@@ -176,7 +177,7 @@ def tls_context(ca_file: Path | None) -> ssl.SSLContext:
     """TLS that checks the server against ``ca_file`` (None: the system's CA store)."""
     if ca_file is None:
         return ssl.create_default_context()
-    data = read_file(ca_file, CA_LIMIT, "a CA file", ConfigError)
+    data = read_file(ca_file, _CA_LIMIT, "a CA file", ConfigError)
     try:
         return ssl.create_default_context(cadata=data.decode("ascii"))
     except (ssl.SSLError, ValueError) as exc:
