@@ -1,0 +1,216 @@
+"""A board that plays online, and a match against it: a real daemon on the sim backend, a
+real bgammon-server (:mod:`tavla_pi.testing.bgammon`) and a plain-socket opponent.
+
+:class:`OnlineBoard` starts a daemon configured as docs/ONLINE.md says (``[online] server``
+the test's server, ``[opponent] online = true``, ``color = "black"``: the board's player
+plays White).  :class:`OnlineMatch` plays a match between the board's player, through
+POST /api/sim as a player would (ROLL, the checkers moved, DONE), and the
+:class:`~tavla_pi.testing.bgammon.SocketPlayer` (a random legal play of each roll, one
+move a command); after every play it checks that the board's position is the server's.
+Waiting is bounded polling (each poll a request or a read with a deadline).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tavla_pi.online.board import position_of, server_moves, to_board
+from tavla_pi.online.model import ME, OPPONENT, GameBoard
+from tavla_pi.rules.board import Board
+from tavla_pi.rules.color import Color
+from tavla_pi.rules.play import Play
+from tavla_pi.rules.position import Position
+from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
+from tavla_pi.testing.daemon_process import DaemonProcess
+from tavla_pi.testing.remote import FriendBoard
+
+HAND = Color.WHITE
+"""The colour the board's player plays (the online opponent plays the other)."""
+ONLINE = HAND.opponent
+BOARD_TIMEOUT_S = 30.0
+MAX_TURNS = 600
+"""The most turns a match is given (a long 3-point match is a few hundred)."""
+UNDER_WAY = ("await_roll", "moving", "no_move", "double_offered", "resign_offered")
+
+
+def board_config(server: BgammonServer, points: int, extra: str = "") -> str:
+    """The config of a board that plays ``points``-point matches on ``server``."""
+    return (f'[board]\nstable_ms = 40\n[daemon]\nlog_level = "info"\n'
+            f"[game]\nmatch_length = {points}\n"
+            f'[online]\nserver = "tcp://{server.address.host}:{server.address.port}"\n'
+            f'[opponent]\nonline = true\ncolor = "{ONLINE.value}"\n{extra}')
+
+
+class OnlineBoard(FriendBoard):
+    """The board's daemon (see the module), with the helpers of a friend's board."""
+
+    def __init__(self, folder: Path, server: BgammonServer, points: int = 1,
+                 extra: str = "") -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        config = folder / "config.toml"
+        config.write_text(board_config(server, points, extra))
+        super().__init__("board", HAND, DaemonProcess(folder / "state", folder / "notify",
+                                                      config))
+
+    def online(self) -> dict[str, Any]:
+        """``/api/state`` ``online``."""
+        found: dict[str, Any] = self.state()["online"]
+        return found
+
+    def restart(self) -> None:
+        """SIGKILL the daemon, start it again; until it is back in its match."""
+        self.daemon.kill()
+        self.daemon.start()
+        self.until(lambda s: s["online"]["connected"] and s["online"]["match"] is not None,
+                   "the match rejoined")
+
+    def board(self) -> Board:
+        """The board's committed position, as an absolute board."""
+        shown = self.state()["board"]
+        return Board.from_counts(shown["white"], shown["black"])
+
+
+@dataclass
+class OnlineMatch:
+    """A match between the board (White) and ``opponent`` (Black, on the server), played
+    turn by turn (:meth:`play_turn`); ``checked`` counts the plays after which the board
+    was compared with the server's."""
+
+    board: OnlineBoard
+    opponent: SocketPlayer
+    rng: random.Random
+    checked: int = 0
+    plays: list[str] = field(default_factory=list)
+
+    def join(self) -> None:
+        """The board, set up, joins the opponent's open match; both throw the opening."""
+        self.board.sim({"setup": "start"})
+        self.board.until(lambda s: (s["online"]["match"] or {}).get("opponent") is not None,
+                         "the opponent's match joined")
+        self.opponent.wait_board(lambda b: b.opponent.name != "")
+
+    def play(self, turns: int = MAX_TURNS, between: Callable[[int], object] | None = None,
+             ) -> dict[str, Any]:
+        """Play until the match is over (at most ``turns`` turns; ``between(n)`` after
+        turn n); the board's state then."""
+        for turn in range(turns):
+            state = self.board.state()
+            if state["phase"] == "match_over":
+                return state
+            self.step(state)
+            if between is not None:
+                between(turn)
+        raise AssertionError(f"no match over in {turns} turns: {self.board.state()['phase']}")
+
+    def step(self, state: dict[str, Any]) -> None:
+        """One step of the match from ``state``: a game set up, the opening thrown, or a
+        turn played."""
+        phase = state["phase"]
+        if phase in ("setup", "game_over"):
+            self.board.sim({"setup": "start"})
+            self.board.until(lambda s: s["phase"] not in ("setup", "game_over"),
+                             "the next game set up")
+        elif phase == "opening":
+            self.opening()
+        elif state["on_roll"] == HAND.value:
+            self.board_turn(state)
+        else:
+            self.opponent_turn()
+
+    def opening(self) -> None:
+        """Both players throw the opening on the server (it throws ties again itself)."""
+        self.opponent.roll()
+        self.board.sim({"press": f"{HAND.value}.roll"})
+        self.board.until(lambda s: s["phase"] != "opening", "the opening thrown")
+
+    def board_turn(self, state: dict[str, Any]) -> None:
+        """The board's player rolls, moves a random legal play and presses DONE; the server
+        shows it."""
+        self.opponent.wait_board(lambda b: b.turn == OPPONENT)  # read up to this turn
+        if state["phase"] == "await_roll":
+            self.board.sim({"press": f"{HAND.value}.roll"})
+            state = self.board.until(lambda s: s["phase"] != "await_roll", "the roll")
+        if state["phase"] == "no_move":
+            self.board.until(lambda s: s["on_roll"] != HAND.value or s["phase"] not in
+                             ("no_move", "moving"), "the pass")
+            return
+        position = Position.from_position_id(state["position_id"])
+        a, b = state["dice"]
+        play = self.rng.choice(position.legal_plays((a, b)))
+        self.board.move_own(play)
+        self.board.sim({"press": f"{HAND.value}.roll"})
+        self.board.until(lambda s: s["phase"] != "moving" or s["on_roll"] != HAND.value,
+                         "the play committed")
+        self.plays.append(play.notation)
+        self.check(lambda b: b.turn == ME or b.winner != 0 or b.turn == 0)
+
+    def opponent_turn(self) -> None:
+        """The opponent rolls (unless the server did), plays a random legal play one move
+        a command and ends its turn; the board's hand carries it out."""
+        server = self.opponent.wait_board(lambda b: b.turn == ME and b.winner == 0)
+        if server.dice[0] == 0:
+            self.opponent.roll()
+            server = self.opponent.wait_board(lambda b: b.turn == ME and b.dice[0] != 0)
+        play = self.opponent_play(server)
+        if play is None:
+            return
+        state = self.board.until(lambda s: s["engine_play"] is not None or
+                                 s["position_id"] == play.result.position_id(),
+                                 "the opponent's play shown")
+        if state["engine_play"] is not None:
+            self.board.carry_out(play, ONLINE)
+        self.plays.append(play.notation)
+        self.check(lambda b: b.turn != ME or b.winner != 0)
+
+    def opponent_play(self, server: GameBoard) -> Play | None:
+        """A random legal play of the server's board, sent one move a command, and ``ok``
+        (None: no legal move, the turn passed)."""
+        position = position_of(server.spaces, ME)
+        plays = position.legal_plays(server.dice)
+        if not plays:
+            self.opponent.ok()
+            self.board.until(lambda s: s["on_roll"] == HAND.value, "the opponent's pass")
+            return None
+        play = self.rng.choice(plays)
+        for sent, move in enumerate(server_moves(play), 1):
+            self.opponent.move((move,))
+            self.opponent.wait_board(_moved(sent))
+        if self.opponent.board is not None and self.opponent.board.winner == 0:
+            self.opponent.ok()
+        return play
+
+    def check(self, server_moved_on: Callable[[GameBoard], bool]) -> None:
+        """The board's position is the server's once the server shows the play."""
+        server = self.opponent.wait_board(server_moved_on)
+        if server.turn == 0 and server.winner == 0:  # reset for the next game already
+            return
+        expected = to_board(server.spaces, HAND)
+        shown = self.board.until(
+            lambda s: Board.from_counts(s["board"]["white"], s["board"]["black"]) == expected,
+            f"the server's board {expected.as_dict()}")
+        assert shown is not None
+        self.checked += 1
+
+    def server_result(self) -> tuple[int, int]:
+        """The match's score on the server (White, Black) at its end."""
+        board = self.opponent.wait_board(
+            lambda b: b.winner != 0 and max(b.me.score, b.opponent.score) >= b.points)
+        return board.opponent.score, board.me.score
+
+
+def _moved(count: int) -> Callable[[GameBoard], bool]:
+    """Whether a board shows ``count`` moves of the turn made (or the game won)."""
+    return lambda b: len(b.pending) == count or b.winner != 0
+
+
+def wait_until(done: Callable[[], bool], what: str, timeout_s: float = BOARD_TIMEOUT_S) -> None:
+    """Poll ``done`` until it holds; fails naming ``what`` on timeout."""
+    deadline = time.monotonic() + timeout_s
+    while not done():
+        assert time.monotonic() < deadline, f"no {what} in {timeout_s} s"
+        time.sleep(0.02)
