@@ -9,7 +9,8 @@ between two views as the facts the seat fits to the game here
 (:mod:`tavla_pi.game.online`): the opening throw that decided, a play (the mover's turn
 ended: the board after it), a roll, a cube action, a resignation or a drop (from the
 ``win`` between them), the score after a game.  :func:`followed` is the whole game to
-follow where the board and the server disagree.
+follow where the board and the server disagree, and :func:`settle` logs a disagreement
+and has the seat follow the server.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from tavla_pi.errors import TavlaError
 from tavla_pi.game.deciding import Table
 from tavla_pi.game.online import (
+    OnlineSeat,
     ServerCube,
     ServerFact,
     ServerGame,
@@ -173,3 +175,20 @@ def followed(view: ServerView, why: str) -> ServerGame | None:
         log.warning("the server's game cannot be followed: %s", exc)
         return None
     return ServerGame(Position.from_board(view.board, on_roll), playing, why)
+
+
+def settle(table: Table, seat: OnlineSeat, last: ServerView | None) -> None:
+    """A fact the game here could not follow (``seat.disagreed``): both games logged, and
+    the server's (``last``, its board last read) told to the seat to follow, where it
+    can be (not once the match is over here)."""
+    why, seat.disagreed = seat.disagreed, None
+    if why is None or last is None:
+        return
+    game = None if table.phase is Phase.MATCH_OVER else followed(last, why)
+    log.warning("the server and this board disagree: %s; here %s %s, the server %s "
+                "(%s on roll, dice %s, score %s): %s", why, table.position().position_id(),
+                table.match.match_id(), last.board.as_dict(), last.on_roll, last.dice,
+                last.score, "the board follows the server" if game is not None
+                else "the game here stands")
+    if game is not None:
+        seat.tell(game)

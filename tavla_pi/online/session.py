@@ -38,10 +38,8 @@ from tavla_pi.events.types import EventType
 from tavla_pi.game.online import OnlineSeat, ServerRefusal
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.view import Phase
-from tavla_pi.online.board import server_moves
-from tavla_pi.online.follow import ServerView, facts, followed, view_here, view_of
+from tavla_pi.online.follow import ServerView, facts, followed, settle, view_here, view_of
 from tavla_pi.online.model import (
-    ME,
     CommandRefused,
     Dialect,
     GameBoard,
@@ -52,17 +50,14 @@ from tavla_pi.online.model import (
     MatchListing,
     Notice,
     Said,
-    ServerMove,
     Welcome,
 )
+from tavla_pi.online.seeking import Seeker
+from tavla_pi.online.sending import Outgoing
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.play import Play
-from tavla_pi.rules.position import Position
 
 log = logging.getLogger("tavla_pi.online")
 
-RETRY_MS = 3000
-"""How long a refused join or create waits before the matches are listed again."""
 CHAT_KEPT = 50
 """The chat messages the page is shown (the newest)."""
 LOGGED_CHARS = 200
@@ -113,22 +108,19 @@ class OnlineGame:
         """What a match this board creates is called."""
         self.user: str | None = None
         self.match: OnlineMatch | None = None
-        self.seeking = False
         self.trouble: str | None = None
         self.matches: tuple[MatchListing, ...] = ()
         """The server's open matches, as last listed (the page offers them)."""
         self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)
-        self._stage = ""
-        self._retry_at = 0
-        self._cancelled = False
+        self.seeker = Seeker(dialect, name)
+        self.outgoing = Outgoing(dialect, color.opponent)
         self._ending = False
         self._rejoining = False
         self._last: ServerView | None = None
         self._won: GameWon | None = None
-        self._turn: tuple[Position, tuple[int, int]] | None = None
         self._roll_sent = False
-        self._sending: tuple[tuple[ServerMove, ...], int] | None = None
-        """The moves of this board's play being sent, and how many are sent."""
+        self._server: GameBoard | None = None
+        """The server's board last read."""
         self._outbox: list[str] = []
         self._reported: tuple[bool, str | None, OnlineMatch | None] = (False, None, None)
         self._out: list[Event] = []
@@ -156,12 +148,13 @@ class OnlineGame:
         for event in self.link.poll():
             self._arrived(event, referee, seat)
         if seat is not None:
-            self._follow(referee, seat)
-            self._seek(referee, seat, now)
-            seat.seeking = self.seeking
+            if seat.disagreed is not None:
+                settle(referee, seat, self._last)
+            self._seek(referee, now)
+            seat.seeking = self.seeker.seeking
             status = self.status(referee)
             seat.trouble = None if status is None else status["trouble"]
-            self._remember_turn(referee)
+            self.outgoing.remember(referee)
         self._report()
         return self._flush()
 
@@ -169,7 +162,7 @@ class OnlineGame:
         """This batch's own decisions as commands (sent by :meth:`publish`)."""
         seat = online_seat(referee.seat)
         for event in events:
-            self._follow_event(event, referee)
+            self._follow_event(event)
         if seat is not None and seat.roll_asked and not self._roll_sent \
                 and self.match is not None and self._may_roll():
             self._send(self.dialect.roll())
@@ -194,7 +187,7 @@ class OnlineGame:
                                    f"the server {self.server} is not reached")
         return {"server": self.server, "connected": connected, "user": self.user,
                 "match": None if self.match is None else self.match.to_json(),
-                "seeking": self.seeking, "trouble": trouble}
+                "seeking": self.seeker.seeking, "trouble": trouble}
 
     # -- the page ------------------------------------------------------------------------
 
@@ -204,7 +197,7 @@ class OnlineGame:
         command = self.dialect.join_player(player) if player is not None else \
             self.dialect.join_match(int(match_id or 0))
         self._leave()
-        self.seeking, self._stage, self._cancelled = True, "join", False
+        self.seeker.joining()
         self._send(command)
 
     def say(self, text: str) -> None:
@@ -242,8 +235,7 @@ class OnlineGame:
         self.user = event.name
         self._rejoining = self.match is not None
         self._last = None
-        if self.seeking:
-            self._stage, self._retry_at = "list", self._now
+        self.seeker.relisted(self._now)
 
     def _listed(self, event: MatchList, referee: Referee) -> None:
         self.matches = tuple(m for m in event.matches if m.players < 2 and not m.password)
@@ -252,8 +244,8 @@ class OnlineGame:
             if all(m.match_id != self.match.match_id for m in event.matches):
                 self._gone(referee)
                 return
-        if self.seeking and self._stage == "listing":
-            self._choose(referee)
+        for command in self.seeker.listed(self.matches, max(referee.match.match_length, 1)):
+            self._send(command)
 
     def _joined(self, event: Joined) -> None:
         if event.player == self.user:
@@ -261,10 +253,10 @@ class OnlineGame:
                 self.match = OnlineMatch(event.match_id, None, 0)
                 self._last = None
             self._rejoining = False
-            self._stage = "waiting"
         elif self.match is not None and event.match_id == self.match.match_id:
             self.match = OnlineMatch(self.match.match_id, event.player, self.match.points)
-            self.seeking, self.trouble = False, None
+            self.seeker.stop()
+            self.trouble = None
             log.info("%s joined match %d", event.player, self.match.match_id)
 
     def _left(self, event: Left) -> None:
@@ -274,24 +266,29 @@ class OnlineGame:
 
     def _refused(self, event: CommandRefused, seat: OnlineSeat | None) -> None:
         log.warning("the server refused %s: %s", event.command, event.reason[:LOGGED_CHARS])
-        if event.command in ("join", "create") and self.seeking:
-            self._stage, self._retry_at = "list", self._now + RETRY_MS
-        elif event.command in ("move", "ok") and self._sending is not None:
-            self._sending = None  # the rest of the play is not sent
-            self._send(self.dialect.undo())
-            if seat is not None:
-                seat.tell(ServerRefusal(event.reason[:LOGGED_CHARS]))
+        if event.command in ("join", "create"):
+            self.seeker.refused(self._now)
+        elif event.command in ("move", "ok") and self.outgoing.sender.refused():
+            self._refuse_play(event.reason[:LOGGED_CHARS], seat)
         elif event.command == "roll":
             self._roll_sent = False
 
+    def _refuse_play(self, reason: str, seat: OnlineSeat | None) -> None:
+        """The server did not take this board's play: its moves undone there, and the
+        turn open again here."""
+        self._send(self.dialect.undo())
+        if seat is not None:
+            seat.tell(ServerRefusal(reason))
+
     def _board(self, event: GameBoard, referee: Referee, seat: OnlineSeat | None) -> None:
+        self._server = event
         match = self.match
         if match is None or event.spectating:
             return
         opponent = event.opponent.name or match.opponent
         self.match = OnlineMatch(match.match_id, opponent, event.points)
         if event.opponent.name:
-            self.seeking = False
+            self.seeker.stop()
         view = view_of(event, self.hand)
         if seat is None:
             self._last = view
@@ -307,7 +304,12 @@ class OnlineGame:
         self._last, self._won = view, None
         if view.on_roll is not self.hand or view.dice is None:
             self._roll_sent = False
-        self._next_move(event)
+        commands, refusal = self.outgoing.sender.shown(event)
+        for command in commands:
+            self._send(command)
+        if refusal is not None:
+            log.warning("the server did not take this board's play: %s", refusal)
+            self._refuse_play(refusal, seat)
 
     def _caught_up(self, view: ServerView, referee: Referee, seat: OnlineSeat) -> ServerView:
         """The first board of a match (joined, or rejoined): the game here as the last
@@ -318,97 +320,24 @@ class OnlineGame:
             if game is not None:
                 seat.tell(game)
             return view
-        again = self._unsent_play(view, referee)
-        if again is not None:
-            log.info("the server never got this board's play %s: sent again", again.notation)
-            self._send_play(again)
-            return view
-        return here
+        again = self.outgoing.unsent(view, referee, self._server)
+        for command in again:
+            self._send(command)
+        return view if again else here
 
     # -- this board's decisions ----------------------------------------------------------
 
-    def _follow_event(self, event: Event, referee: Referee) -> None:
+    def _follow_event(self, event: Event) -> None:
         """Keep up with one of the referee's events; send what is this board's own."""
-        kind = event.type
-        if kind is EventType.NEW_MATCH:
+        if event.type is EventType.NEW_MATCH:
             self._leave()
             if not self._ending:  # a new match of the player's: look for an opponent
-                self._cancelled, self.trouble = False, None
+                self.seeker.new_match()
+                self.trouble = None
             self._ending = False
-            return
-        player = event.fields.get("player")
-        if self.match is None or player not in (self.hand.value, self.color.value):
-            return
-        if kind is EventType.RESIGN_ACCEPTED and player == self.color.value:
-            self._send(self.dialect.resign())  # this board's player resigned
-        elif player != self.hand.value:
-            return
-        elif kind is EventType.PLAYED:
-            play = self._own_play(event)
-            if play is not None:
-                self._send_play(play)
-        elif kind is EventType.NO_LEGAL_MOVE:
-            self._send(self.dialect.ok())
-        elif isinstance(kind, EventType):
-            self._send_cube(kind)
-
-    def _send_cube(self, kind: EventType) -> None:
-        command = {EventType.DOUBLE_OFFERED: self.dialect.double,
-                   EventType.DOUBLE_TAKEN: self.dialect.ok,
-                   EventType.DOUBLE_DROPPED: self.dialect.resign}.get(kind)
-        if command is not None:
-            self._send(command())
-
-    def _own_play(self, event: Event) -> Play | None:
-        """The play the hand committed (its moves), from the turn it began at."""
-        if self._turn is None:
-            log.warning("this board's play %s: its turn was not seen; the server's board "
-                        "will be followed", event["play"])
-            return None
-        position, dice = self._turn
-        return next((p for p in position.legal_plays(dice)
-                     if p.result.position_id() == event["position_id"]), None)
-
-    def _send_play(self, play: Play) -> None:
-        """Send ``play``: one move at a time, each once the server shows the one before
-        (it checks every move of one command against the turn's start), then ``ok``."""
-        self._sending = (server_moves(play), 0)
-        self._next_move(None)
-
-    def _next_move(self, shown: GameBoard | None) -> None:
-        """The next command of the play being sent, once the server shows the moves so
-        far (``shown``: its board now; None: nothing sent yet)."""
-        if self._sending is None:
-            return
-        moves, sent = self._sending
-        if shown is not None and (shown.turn != ME or len(shown.pending) != sent):
-            return
-        if sent == len(moves):
-            self._sending = None
-            self._send(self.dialect.ok())
-            return
-        self._sending = (moves, sent + 1)
-        self._send(self.dialect.move((moves[sent],)))
-
-    def _unsent_play(self, view: ServerView, referee: Referee) -> Play | None:
-        """This board's last play, when the server still shows the turn it began at."""
-        undo = referee.undo
-        if undo is None or undo.player is not self.hand or view.on_roll is not self.hand \
-                or view.pending or view.dice != (max(undo.dice), min(undo.dice)):
-            return None
-        start = Position.from_position_id(undo.start.position_id())
-        if start.to_board(self.hand) != view.board:
-            return None
-        after = undo.result.position_id()
-        return next((p for p in start.legal_plays(undo.dice)
-                     if p.result.position_id() == after), None)
-
-    def _remember_turn(self, referee: Referee) -> None:
-        """The start of the hand's turn being moved (its play is found from it)."""
-        match = referee.match
-        if referee.phase is Phase.MOVING and match.on_roll is self.hand \
-                and match.dice is not None:
-            self._turn = (referee.position(), match.dice)
+        elif self.match is not None:
+            for command in self.outgoing.of_event(event, self._server):
+                self._send(command)
 
     def _may_roll(self) -> bool:
         """Whether the server waits for this board's ``roll`` (not rolled for it)."""
@@ -418,42 +347,23 @@ class OnlineGame:
 
     # -- finding an opponent --------------------------------------------------------------
 
-    def _seek(self, referee: Referee, seat: OnlineSeat, now: int) -> None:
-        if self.seeking and referee.menu.armed(now):
+    def _seek(self, referee: Referee, now: int) -> None:
+        """The search for an opponent, while one is due; MENU cancels it."""
+        if self.seeker.seeking and referee.menu.armed(now):
             log.info("MENU: looking for an online opponent cancelled")
             self._leave()
-            self._cancelled = True
+            self.seeker.stop(cancel=True)
             return
-        if self.match is None and not self.seeking and not self._cancelled \
-                and self.link.connected and _new_match_set_up(referee):
-            self.seeking, self._stage, self._retry_at = True, "list", now
-        if self.seeking and self._stage == "list" and now >= self._retry_at \
-                and self.link.connected:
-            self._stage = "listing"
-            self._send(self.dialect.list_matches())
-
-    def _choose(self, referee: Referee) -> None:
-        """Join the oldest open public match of the length wanted, else create one."""
-        points = max(referee.match.match_length, 1)
-        fitting = [m for m in self.matches if m.points == points and m.players == 1]
-        if fitting:
-            oldest = min(fitting, key=lambda m: m.match_id)
-            log.info("joining %s's match %d (%d points)", oldest.name, oldest.match_id,
-                     points)
-            self._stage = "join"
-            self._send(self.dialect.join_match(oldest.match_id))
-        else:
-            log.info("no open %d-point match: creating one, waiting for an opponent",
-                     points)
-            self._stage = "create"
-            self._send(self.dialect.create_match(points, self.name))
+        due = self.match is None and _new_match_set_up(referee)
+        for command in self.seeker.step(due=due, connected=self.link.connected, now=now):
+            self._send(command)
 
     def _leave(self) -> None:
         """Leave the match bound (and stop looking)."""
         if self.match is not None:
             self._send(self.dialect.leave())
-        self.match, self.seeking, self._stage = None, False, ""
-        self._last = self._won = None
+        self.match, self._last, self._won = None, None, None
+        self.seeker.stop()
 
     def _gone(self, referee: Referee) -> None:
         """The server no longer has the match (restarted): it ends here too."""
@@ -462,26 +372,10 @@ class OnlineGame:
         self.trouble = f"the server no longer has match {match.match_id} (it restarted): " \
                        "the match is over; a new one begins"
         log.warning("%s", self.trouble)
-        self.match, self.seeking, self._last = None, False, None
-        self._cancelled = self._ending = True  # MENU starts the next one
+        self.match, self._last = None, None
+        self.seeker.stop(cancel=True)  # MENU starts the next one
+        self._ending = True
         self._out += referee.new_match(referee.match.match_length, self._now)
-
-    def _follow(self, referee: Referee, seat: OnlineSeat) -> None:
-        """A fact the game here could not follow: log both games, follow the server's."""
-        why, last = seat.disagreed, self._last
-        if why is None:
-            return
-        seat.disagreed = None
-        if last is None:
-            return
-        game = None if referee.phase is Phase.MATCH_OVER else followed(last, why)
-        log.warning("the server and this board disagree: %s; here %s %s, the server %s "
-                    "(%s on roll, dice %s, score %s): %s", why, referee.position_id(),
-                    referee.match.match_id(), last.board.as_dict(), last.on_roll,
-                    last.dice, last.score, "the board follows the server"
-                    if game is not None else "the game here stands")
-        if game is not None:
-            seat.tell(game)
 
     # -- sending and reporting -----------------------------------------------------------
 

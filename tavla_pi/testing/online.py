@@ -131,7 +131,7 @@ class OnlineMatch:
     def board_turn(self, state: dict[str, Any]) -> None:
         """The board's player rolls, moves a random legal play and presses DONE; the server
         shows it."""
-        self.opponent.wait_board(lambda b: b.turn == OPPONENT)  # read up to this turn
+        self.opponent.wait_board(lambda b: b.turn == OPPONENT and b.winner == 0)  # this turn
         if state["phase"] == "await_roll":
             self.board.sim({"press": f"{HAND.value}.roll"})
             state = self.board.until(lambda s: s["phase"] != "await_roll", "the roll")
@@ -143,7 +143,7 @@ class OnlineMatch:
         a, b = state["dice"]
         play = self.rng.choice(position.legal_plays((a, b)))
         self.board.move_own(play)
-        self.board.sim({"press": f"{HAND.value}.roll"})
+        self.press_done(play)
         self.board.until(lambda s: s["phase"] != "moving" or s["on_roll"] != HAND.value,
                          "the play committed")
         self.plays.append(play.notation)
@@ -181,8 +181,16 @@ class OnlineMatch:
             self.opponent.move((move,))
             self.opponent.wait_board(_moved(sent))
         if self.opponent.board is not None and self.opponent.board.winner == 0:
-            self.opponent.ok()
+            self.end_turn()
         return play
+
+    def press_done(self, play: Play) -> None:
+        """The board's player presses DONE after moving ``play``."""
+        self.board.sim({"press": f"{HAND.value}.roll"})
+
+    def end_turn(self) -> None:
+        """The opponent ends its turn (``ok``) once its moves are made."""
+        self.opponent.ok()
 
     def check(self, server_moved_on: Callable[[GameBoard], bool]) -> None:
         """The board's position is the server's once the server shows the play."""
