@@ -393,7 +393,7 @@ FORM_REFUSED: dict[str, str] = {
     "remote": "the remote board is named in the config file ([opponent] remote) only; "
               "the web page cannot point the board at another board",
     "online": "the online opponent is set in the config file ([opponent] online) only; "
-              "the web page chooses it as a mode",
+              "the web page chooses it for a match (true or false)",
 }
 """The [opponent] keys the web page's form may not change: key -> why."""
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")

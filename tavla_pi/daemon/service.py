@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tavla_pi.config import Listen
 from tavla_pi.daemon.core import Core
+from tavla_pi.daemon.online import OnlineDesk
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.daemon.simdesk import SimDesk
 from tavla_pi.daemon.speech import SpeechDesk
@@ -49,10 +50,11 @@ class Service:
         self.sim = sim
         self.listen = listen
         self.period = 1.0 / scan_hz
+        online = None if core.online is None else OnlineDesk(core, core.online,
+                                                            core.online.color)
         self.api = Api(core.state, core.hub, sim, token=token, loopback=listen.loopback,
                        leds=lambda: core.pipeline.frame, settings=SettingsDesk(core, speech),
-                       speech=speech,
-                       reviews=core.reviews)
+                       speech=speech, reviews=core.reviews, online=online)
         self.http = HttpServer(self.api.handle, listen.host, listen.port)
         self.url = ""
         self.on_ready = on_ready

@@ -19,6 +19,10 @@ it.  ``null`` is a match without a friend's board; so is a ``color`` sent alone
 (the computer's, or two players).  The page can never name a board the config
 does not.
 
+``online`` (``true`` or ``false``) chooses the online opponent the config names
+(``[opponent] online``: the page's ``online_color``, the colour it plays; docs/ONLINE.md)
+for the next match, or leaves it (two players, unless a ``color`` is sent).
+
 ``clock`` is the tournament clock of the next new match (docs/CLOCK.md):
 ``{"delay_s": 12, "reserve_s_per_point": 120}`` (either key defaulted) or
 ``null`` for none; the referee's ``next_clock`` (``choose_clock``), at once while
@@ -61,8 +65,11 @@ class SettingsDesk:
         """The settings the next new match takes, and whether the computer can play here."""
         referee = self.core.referee
         missing = referee.menu.engine_missing
+        online = online_color(referee.menu.modes)
+        chosen = {} if online is None else {"online": referee.next_opponent.online,
+                                            "online_color": online.value}
         return {**settings_json(referee.next_opponent, tuple(friends(referee.menu.modes))),
-                "variant": self.core.referee.next_variant,
+                **chosen, "variant": self.core.referee.next_variant,
                 "clock": None if referee.next_clock is None else referee.next_clock.fields(),
                 "engine": {"installed": missing is None, "message": missing},
                 "speech": self.speech.json()}
@@ -75,14 +82,17 @@ class SettingsDesk:
         computer is asked for where gnubg is not installed (nothing changes).
         """
         referee = self.core.referee
-        changes = _object(body)
+        changes = request_object(body)
         speak = self.speech.checked(changes.pop("speech", {}))
         variant = parse_variant(changes.pop("variant", referee.next_variant))
         clock = parse_clock(changes.pop("clock", KEEP), referee.next_clock,
                             referee.match.match_length)
         remote = changes.pop("remote", KEEP)
+        online = changes.pop("online", KEEP)
         chosen = with_friend(parse_opponent(changes, WHERE, referee.next_opponent), remote,
                              color_sent="color" in changes, known=friends(referee.menu.modes))
+        chosen = with_online(chosen, online, color_sent="color" in changes,
+                             color=online_color(referee.menu.modes))
         seat = seating(chosen)
         if not computer_may_play(variant) and seat.portes_only:
             raise BadInputError(f"{WHERE}: variant",
@@ -137,6 +147,32 @@ def friends(modes: tuple[Mode, ...]) -> dict[str, Color]:
     return friend_boards(m.seat for m in modes)
 
 
+def online_color(modes: tuple[Mode, ...]) -> Color | None:
+    """The colour the online opponent among the MENU's ``modes`` plays (None: none)."""
+    return next((m.color for m in modes if m.online), None)
+
+
+def with_online(chosen: OpponentSettings, online: object, *, color_sent: bool,
+                color: Color | None) -> OpponentSettings:
+    """``chosen`` with the online opponent (``online``: true, false, or :data:`KEEP`: as it
+    was unless a ``color`` was sent); a BadInputError naming ``online`` where the config
+    names none, or for a colour that is not its."""
+    if online is KEEP:
+        return replace(chosen, online=False) if color_sent else chosen
+    if not isinstance(online, bool):
+        raise BadInputError(f"{WHERE}: online", f"expected true or false, got {online!r}"[:80])
+    if not online:
+        leaving = chosen.online and not color_sent
+        return replace(chosen, online=False, color=None if leaving else chosen.color)
+    if color is None:
+        raise BadInputError(f"{WHERE}: online", "this board is not set for online play "
+                                                "([opponent] online in the config)")
+    if color_sent and chosen.color is not color:
+        raise BadInputError(f"{WHERE}: color",
+                            f"the online opponent plays {color.value}, as the config says")
+    return replace(chosen, color=color, online=True, remote=None)
+
+
 def with_friend(chosen: OpponentSettings, remote: object, *, color_sent: bool,
                 known: dict[str, Color]) -> OpponentSettings:
     """``chosen`` with the friend's board ``remote`` names (:data:`KEEP`: as it was, unless
@@ -171,7 +207,10 @@ def settings_json(opponent: OpponentSettings,
             "remote": opponent.remote, "friends": list(friends)}
 
 
-def _object(body: bytes) -> dict[str, Any]:
+def request_object(body: bytes, example: str = 'of settings, e.g. {"color": "black", '
+                                              '"level": "expert"}') -> dict[str, Any]:
+    """A request body's JSON object, its texts checked; :class:`BadInputError` naming the
+    body (``example``: what the object is, and what one looks like)."""
     try:
         data = parse_json(body.decode("utf-8"))
     except UnicodeDecodeError:
@@ -182,7 +221,6 @@ def _object(body: bytes) -> dict[str, Any]:
     except LimitError as exc:
         raise BadInputError(WHERE, str(exc)) from None
     if not isinstance(data, dict):
-        raise BadInputError(WHERE, "expected a JSON object of settings, e.g. "
-                                   '{"color": "black", "level": "expert"}')
+        raise BadInputError(WHERE, f"expected a JSON object {example}")
     check_texts(data, WHERE)
     return data

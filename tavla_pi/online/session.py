@@ -84,7 +84,7 @@ class ServerLink(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class OnlineMatch:
+class BoundMatch:
     """The server's match this board plays: its id, the opponent's name (None until one
     joined) and its length in points."""
 
@@ -107,7 +107,7 @@ class OnlineGame:
         self.name = name
         """What a match this board creates is called."""
         self.user: str | None = None
-        self.match: OnlineMatch | None = None
+        self.match: BoundMatch | None = None
         self.trouble: str | None = None
         self.matches: tuple[MatchListing, ...] = ()
         """The server's open matches, as last listed (the page offers them)."""
@@ -122,7 +122,7 @@ class OnlineGame:
         self._server: GameBoard | None = None
         """The server's board last read."""
         self._outbox: list[str] = []
-        self._reported: tuple[bool, str | None, OnlineMatch | None] = (False, None, None)
+        self._reported: tuple[bool, str | None, BoundMatch | None] = (False, None, None)
         self._out: list[Event] = []
         self._now = 0
 
@@ -135,7 +135,7 @@ class OnlineGame:
             return
         match = last["match"]
         self.user = last["user"]
-        self.match = None if match is None else OnlineMatch(
+        self.match = None if match is None else BoundMatch(
             match["id"], match["opponent"], match["points"])
         self._reported = (False, self.user, self.match)
 
@@ -200,6 +200,10 @@ class OnlineGame:
         self.seeker.joining()
         self._send(command)
 
+    def list_matches(self) -> None:
+        """Ask the server for its matches again (the page's list)."""
+        self._send(self.dialect.list_matches())
+
     def say(self, text: str) -> None:
         """Send the opponent a chat message; ValueError for one the server cannot take."""
         self._send(self.dialect.say(text))
@@ -250,11 +254,11 @@ class OnlineGame:
     def _joined(self, event: Joined) -> None:
         if event.player == self.user:
             if self.match is None or self.match.match_id != event.match_id:
-                self.match = OnlineMatch(event.match_id, None, 0)
+                self.match = BoundMatch(event.match_id, None, 0)
                 self._last = None
             self._rejoining = False
         elif self.match is not None and event.match_id == self.match.match_id:
-            self.match = OnlineMatch(self.match.match_id, event.player, self.match.points)
+            self.match = BoundMatch(self.match.match_id, event.player, self.match.points)
             self.seeker.stop()
             self.trouble = None
             log.info("%s joined match %d", event.player, self.match.match_id)
@@ -286,7 +290,7 @@ class OnlineGame:
         if match is None or event.spectating:
             return
         opponent = event.opponent.name or match.opponent
-        self.match = OnlineMatch(match.match_id, opponent, event.points)
+        self.match = BoundMatch(match.match_id, opponent, event.points)
         if event.opponent.name:
             self.seeker.stop()
         view = view_of(event, self.hand)

@@ -27,18 +27,17 @@ from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
 from tavla_pi.testing.daemon_process import DaemonProcess
-from tavla_pi.testing.remote import FriendBoard
+from tavla_pi.testing.remote import BOARD_TIMEOUT_S, FriendBoard
 
 HAND = Color.WHITE
 """The colour the board's player plays (the online opponent plays the other)."""
 ONLINE = HAND.opponent
-BOARD_TIMEOUT_S = 30.0
-MAX_TURNS = 600
+TURNS_AT_MOST = 600
 """The most turns a match is given (a long 3-point match is a few hundred)."""
 UNDER_WAY = ("await_roll", "moving", "no_move", "double_offered", "resign_offered")
 
 
-def board_config(server: BgammonServer, points: int, extra: str = "") -> str:
+def online_config(server: BgammonServer, points: int, extra: str = "") -> str:
     """The config of a board that plays ``points``-point matches on ``server``."""
     return (f'[board]\nstable_ms = 40\n[daemon]\nlog_level = "info"\n'
             f"[game]\nmatch_length = {points}\n"
@@ -53,7 +52,7 @@ class OnlineBoard(FriendBoard):
                  extra: str = "") -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config = folder / "config.toml"
-        config.write_text(board_config(server, points, extra))
+        config.write_text(online_config(server, points, extra))
         super().__init__("board", HAND, DaemonProcess(folder / "state", folder / "notify",
                                                       config))
 
@@ -94,7 +93,7 @@ class OnlineMatch:
                          "the opponent's match joined")
         self.opponent.wait_board(lambda b: b.opponent.name != "")
 
-    def play(self, turns: int = MAX_TURNS, between: Callable[[int], object] | None = None,
+    def play(self, turns: int = TURNS_AT_MOST, between: Callable[[int], object] | None = None,
              ) -> dict[str, Any]:
         """Play until the match is over (at most ``turns`` turns; ``between(n)`` after
         turn n); the board's state then."""

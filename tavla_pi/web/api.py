@@ -14,6 +14,9 @@
 | ``POST /api/speech/audio`` | ``{"text", "language"}`` rendered by espeak-ng as ``audio/wav`` |
 | ``GET /api/review`` | gnubg's review of the latest reviewed game; ``?game=N`` of game N; |
 | | ``?match=1`` of the whole match (202 ``{"status": "running"}`` until it is done) |
+| ``GET /api/online`` | the online server's open matches and the chat (docs/ONLINE.md) |
+| ``POST /api/online`` | ``{"join": ID}``, ``{"player": NAME}``, ``{"say": TEXT}``, |
+| | or ``{"list": true}``: a match joined, a chat message sent, the matches listed |
 
 With a token configured every ``/api/`` request needs ``Authorization:
 Bearer <token>``.  On a loopback address only requests naming this machine
@@ -118,6 +121,19 @@ class SpeechControl(Protocol):
         ...
 
 
+class OnlineControl(Protocol):
+    """What ``/api/online`` needs of the daemon (its online desk, docs/ONLINE.md)."""
+
+    def listing(self) -> dict[str, Any]:
+        """The server's open matches and the chat, as JSON."""
+        ...
+
+    def act(self, body: bytes) -> dict[str, Any]:
+        """Join a match or a player's, send a chat message, or list the matches again;
+        the listing after it.  :class:`BadInputError` for a wrong body."""
+        ...
+
+
 class ReviewAnswer(Protocol):
     """An answer of :class:`ReviewSource`: an HTTP status and its JSON body."""
 
@@ -153,8 +169,10 @@ class Api:
                  leds: Callable[[], Sequence[RGB]] | None = None,
                  settings: SettingsControl | None = None,
                  reviews: ReviewSource | None = None,
-                 speech: SpeechControl | None = None) -> None:
+                 speech: SpeechControl | None = None,
+                 online: OnlineControl | None = None) -> None:
         self._state = state
+        self._online = online
         self._speech = speech
         self._hub = hub
         self._sim = sim
@@ -175,6 +193,7 @@ class Api:
             "/api/review": {"GET": self._get_review},
             "/api/speech": {"POST": self._post_speech},
             "/api/speech/audio": {"POST": self._post_speech_audio},
+            "/api/online": {"GET": self._get_online, "POST": self._post_online},
         }
 
     @property
@@ -352,6 +371,23 @@ class Api:
         return Response(200, wav, "audio/wav", (("Cache-Control", "no-store"),))
 
 
+    async def _get_online(self, _: Request) -> Response:
+        if self._online is None:
+            return Response.error(404, NO_ONLINE)
+        return Response.json(self._online.listing(), headers=(("Cache-Control", "no-store"),))
+
+    async def _post_online(self, request: Request) -> Response:
+        if self._online is None:
+            return Response.error(404, NO_ONLINE)
+        if request.media_type != JSON:
+            return Response.error(415, f"expected Content-Type: {JSON}")
+        try:
+            return Response.json(self._online.act(request.body))
+        except (TavlaError, OSError) as exc:
+            return refusal(exc)
+
+
+NO_ONLINE = "this board is not set for online play ([opponent] online)"
 NO_SPEECH = "speech is not configured"
 SPEECH_ASKS = ("repeat", "position")
 MAX_SPEECH_TEXT = 2000

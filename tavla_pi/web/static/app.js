@@ -7,6 +7,7 @@ import {
   LANGUAGES, language, onLanguage, setLanguage, startLanguage, t, translatePage,
 } from "./i18n.js";
 import { Link } from "./link.js";
+import { OnlinePanel } from "./online.js";
 import { renderReview } from "./review.js";
 import { SettingsPanel } from "./settings.js";
 import * as words from "./words.js";
@@ -35,6 +36,7 @@ const link = new Link({
   event: onEvent, leds: onLeds, reset: onReset, status: onStatus, acted: () => refresh(),
 });
 const settings = new SettingsPanel($("settings"), link);
+const online = new OnlinePanel($("online"), link);
 
 // ---- state -------------------------------------------------------------------
 
@@ -82,6 +84,7 @@ function show(s, withLeds) {
     document.body.dataset.phase = s.phase;
     view.render(s);
     renderPanel();
+    online.update(s.online);
   }
   if (withLeds) {
     lastFrame = s.leds;
@@ -125,6 +128,7 @@ function onEvent(event) {
   }
   events.push(event);
   if (event.type === "new_match") settings.load(); // MENU may have chosen another mode
+  if (event.type === "online_status" || event.type === "new_match") online.load();
   if (events.length > MAX_LOG) events = events.slice(-MAX_LOG);
   if (event.type === "review" || event.type === "new_match") {
     review = event.type === "review" ? event : null;
@@ -142,7 +146,7 @@ function announce(event) {
     $("announce").textContent = event.text;
     if ($("speech-audio").checked) playAudio(event.text, event.language);
   } else if (!spokenSeen && (ANNOUNCED.has(event.type) || event.type.startsWith("double_"))) {
-    $("announce").textContent = words.eventText(event, "portes", false, state && state.remote && state.remote.peer);
+    $("announce").textContent = words.eventText(event, "portes", false, opponentName());
   }
 }
 
@@ -185,12 +189,19 @@ function onStatus(status) {
   if (status === "live") refresh();
 }
 
+/** The name of the friend's board, or of the online opponent; null for neither. */
+function opponentName() {
+  if (state && state.remote) return state.remote.peer;
+  const match = state && state.online && state.online.match;
+  return (match && match.opponent) || null;
+}
+
 function renderLog() {
   const list = $("log");
   const t0 = events.length ? events[0].t : 0;
   let variant = "portes"; // the game each event belongs to: its game_started says
   let tavli = false; // whether it is of a tavli match: its new_match says
-  let peer = (state && state.remote && state.remote.peer) || null; // the friend's board
+  let peer = opponentName(); // the friend's board, or the online opponent
   const games = events.map((e) => {
     if (e.type === "new_match") [tavli, peer] = [e.variant === "tavli", e.remote || peer];
     if (e.type === "remote_match") peer = e.peer;
@@ -347,6 +358,7 @@ function relabel() {
   color.value = pick;
   onStatus($("conn").dataset.state || "connecting");
   settings.relabel();
+  if (state) online.update(state.online);
   if (state) view.render(state); // the board's titles (a pin's) are words too
   renderPanel();
   renderLog();
@@ -372,6 +384,7 @@ function start() {
   settings.load();
   link.follow();
   setInterval(() => { if ($("conn").dataset.state === "live") refresh(); }, POLL_MS);
+  setInterval(() => online.load(), POLL_MS); // the chat and the open matches
   setInterval(renderClock, CLOCK_MS);
 }
 

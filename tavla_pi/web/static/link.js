@@ -1,5 +1,5 @@
 // The page's line to the daemon: GET /api/state, POST /api/sim (one action at a
-// time, in order), GET and POST /api/settings, and the event stream GET /api/events?leds=1, followed for as long
+// time, in order), GET and POST /api/settings and /api/online, and the event stream GET /api/events?leds=1, followed for as long
 // as the page is open and reconnected by itself when the daemon goes away and comes back.
 //
 // With a token configured, open the page as /#token=YOUR_TOKEN: it is sent as
@@ -29,6 +29,16 @@ export class Link {
   /** POST changes of the opponent settings; resolves to {ok, status, body}. */
   saveSettings(changes) {
     return this._post("/api/settings", changes);
+  }
+
+  /** The online server's open matches and the chat (GET /api/online). */
+  async online() {
+    return this._get("/api/online");
+  }
+
+  /** Join a match or a player's, chat, or list again (POST /api/online): {ok, status, body}. */
+  online_act(request) {
+    return this._post("/api/online", request);
   }
 
   /** Ask the board's voice to repeat or read the position; resolves to {ok, status, body}. */

@@ -1,7 +1,7 @@
 // The settings panel: the game of the next new match (Portes, Plakoto, Fevga or a
 // tavli match), who plays it (two players, the computer as Black or White at one
-// of six levels, or a friend's board the config names: `friends` of /api/settings,
-// each in its configured colour), the coach and its blunder threshold, and the
+// of six levels, a friend's board the config names: `friends` of /api/settings,
+// each in its configured colour, or the online opponent it names: `online_color`), the coach and its blunder threshold, and the
 // tournament clock, read from and saved to /api/settings.  The computer and the coach
 // play Portes only: another game disables their choices.  Without GNU Backgammon they are disabled too, and the one line that
 // says how to install it is shown.
@@ -11,6 +11,7 @@ import { VARIANTS, gameName, levelText } from "./words.js";
 
 const COLORS = ["none", "black", "white"];
 const FRIEND = "remote:"; // the "Who plays" value of a friend's board: FRIEND + its name
+const ONLINE = "online"; // the "Who plays" value of the online opponent the config names
 const LEVELS = ["beginner", "casual", "intermediate", "advanced", "expert", "world class"];
 
 export class SettingsPanel {
@@ -45,7 +46,7 @@ export class SettingsPanel {
     const color = this.$("set-color").value;
     const friend = color.startsWith(FRIEND) ? color.slice(FRIEND.length) : null;
     const changes = {
-      color: color === "none" ? null : color,
+      color: color === "none" || color === ONLINE ? null : color,
       remote: friend,
       level: this.$("set-level").value,
       coach: this.$("set-coach").checked,
@@ -57,6 +58,8 @@ export class SettingsPanel {
       } : null,
     };
     if (friend !== null) delete changes.color; // the friend's board plays its own colour
+    if (this.current && this.current.online_color) changes.online = color === ONLINE;
+    if (color === ONLINE) delete changes.color; // so does the online opponent
     if (!this.installed()) delete changes.level;
     if (this.current && this.current.speech) changes.speech = this.speechChanges();
     const r = await this.link.saveSettings(changes);
@@ -79,7 +82,7 @@ export class SettingsPanel {
     this.current = s;
     this.relabel();
     this.$("set-variant").value = s.variant || "portes";
-    this.$("set-color").value = s.remote ? FRIEND + s.remote : s.color || "none";
+    this.$("set-color").value = s.online ? ONLINE : s.remote ? FRIEND + s.remote : s.color || "none";
     this.$("set-level").value = s.level;
     this.$("set-coach").checked = s.coach;
     this.$("set-threshold").value = String(s.blunder_threshold);
@@ -128,8 +131,10 @@ export class SettingsPanel {
     variant.replaceChildren(...VARIANTS.map((v) => new Option(gameName(v), v)));
     if (chosen[2]) variant.value = chosen[2];
     const friends = (this.current && this.current.friends) || [];
+    const online = this.current && this.current.online_color;
     color.replaceChildren(...COLORS.map((c) => new Option(t(`set_color_${c}`), c)),
-      ...friends.map((name) => new Option(t("set_color_remote", { name }), FRIEND + name)));
+      ...friends.map((name) => new Option(t("set_color_remote", { name }), FRIEND + name)),
+      ...(online ? [new Option(t("set_color_online", { color: t(`c_${online}`) }), ONLINE)] : []));
     level.replaceChildren(...LEVELS.map((l) => new Option(levelText(l), l)));
     if (chosen[0]) color.value = chosen[0];
     if (chosen[1]) level.value = chosen[1];
@@ -152,10 +157,11 @@ export class SettingsPanel {
     note.textContent = missing ? t("set_engine_missing", { message: this.current.engine.message })
       : portes ? "" : t("set_variant_computer");
     const human = missing || !portes;
-    const shut = (value) => value !== "none" && (!portes || (missing && !value.startsWith(FRIEND)));
+    const needsNoEngine = (value) => value.startsWith(FRIEND) || value === ONLINE;
+    const shut = (value) => value !== "none" && (!portes || (missing && !needsNoEngine(value)));
     for (const option of this.$("set-color").options) option.disabled = shut(option.value);
     if (shut(this.$("set-color").value)) this.$("set-color").value = "none";
-    this.$("set-level").disabled = human || this.$("set-color").value.startsWith(FRIEND);
+    this.$("set-level").disabled = human || needsNoEngine(this.$("set-color").value);
     this.$("set-coach").disabled = human;  // the coach reads GNU Backgammon's Portes
     this.$("set-threshold").disabled = human;
   }

@@ -128,7 +128,7 @@ export function hints(s) {
     if (s.menu.notice) out.push(t("set_engine_missing", { message: s.menu.notice }));
     if (s.match_length) out.push(t(s.menu.clock ? "hint_menu_clock_on" : "hint_menu_clock_off"));
   }
-  out.push(...(s.remote ? remoteHints(s) : computerHints(s)));
+  out.push(...(s.remote ? remoteHints(s) : s.online ? onlineHints(s) : computerHints(s)));
   if (s.first_checker) out.push(t("hint_first_checker", { at: location(s.first_checker) }));
   const pins = pinnedText(s.pinned);
   if (pins) out.push(pins);
@@ -176,6 +176,19 @@ function remoteHints(s) {
   if (!r.connected) out.push(t("hint_remote_unreached", { name }));
   const troubles = [r.trouble, s.engine_trouble].filter((x, i, all) => x && all.indexOf(x) === i);
   for (const trouble of troubles) out.push(t("hint_remote_trouble", { name, reason: syncReason(trouble, name) }));
+  out.push(...playHints(s.engine_play, "hint_remote_play", "hint_remote_fix", { name }));
+  return out;
+}
+
+/** The online opponent's side (`online` of /api/state): an opponent sought, awaited, the
+ * server's trouble, its play being carried out (never "the computer"). */
+function onlineHints(s) {
+  const o = s.online;
+  const name = (o.match && o.match.opponent) || t("online_opponent");
+  const out = [];
+  if (o.seeking) out.push(t("hint_online_seeking"));
+  else if (s.engine_thinking) out.push(t("hint_remote_waiting", { name }));
+  if (o.trouble) out.push(t("hint_online_trouble", { reason: o.trouble }));
   out.push(...playHints(s.engine_play, "hint_remote_play", "hint_remote_fix", { name }));
   return out;
 }
@@ -329,7 +342,8 @@ const LINES = {
 
 /** The bookkeeping of a remote match (its messages and dice shares): in the journal,
  * not in the log (a board's own share of a roll to come is not shown either). */
-export const UNSAID = new Set(["remote_sent", "remote_taken", "dice_commit", "dice_reveal"]);
+export const UNSAID = new Set(["remote_sent", "remote_taken", "dice_commit", "dice_reveal",
+  "online_status"]);
 
 /** The log line of one event of a game of `variant` (Plakoto and Fevga have no cube;
  * `inTavli`: of a tavli match, whose Portes has one only by its house rules; `peer`:
