@@ -71,7 +71,7 @@ class OnlineDesk:
         bound = None if self.game.match is None else self.game.match.match_id
         return {"matches": [{"id": m.match_id, "name": m.name, "points": m.points}
                             for m in self.game.matches if m.match_id != bound],
-                "chat": [{"player": p, "message": m} for p, m in self.game.chat]}
+                "chat": [{"player": p, "message": m} for p, m in self.game.chat.lines]}
 
     def act(self, body: bytes) -> dict[str, Any]:
         """One of ``{"join": ID}``, ``{"player": NAME}``, ``{"say": TEXT}``,

@@ -23,6 +23,8 @@ from tavla_pi.speech.speaker import Speech
 from tavla_pi.speech.voice import Voice, open_voice, render_wav
 
 SPEECH_FIELD = "request body: speech"
+CHAT_SAID_CHARS = 500
+"""The most of a chat message the board says (a chat line is at most this long)."""
 ASKS = ("repeat", "position")
 
 
@@ -78,6 +80,12 @@ class SpeechDesk:
         if speaker is None:
             raise BadInputError(SPEECH_FIELD, "speech is off: turn it on in the settings")
         speaker.ask(what, self.pipeline.referee)
+
+    def say_chat(self, player: str, text: str) -> None:
+        """The online opponent's chat message, said with speech on (docs/ONLINE.md)."""
+        speaker = self.speech.speaker
+        if speaker is not None:
+            speaker.say_first(f"{player}: {text}"[:CHAT_SAID_CHARS], "say")
 
     def audio(self, text: str, language: str) -> bytes:
         """``text`` as the board says it, as WAV bytes (SpeechError without eSpeak NG)."""

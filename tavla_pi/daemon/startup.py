@@ -143,6 +143,8 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         reviews.load(events)
         network = open_network(config, events, stack)
         online = open_online(config, events, state_dir, clock, stack)
+        if online is not None:
+            online.chat.heard = speech.say_chat
         core = Core(pipeline, journal, hub, notifier, rolls=RollCount().add(events),
                     reviews=reviews, remote=network.remote, broadcast=network.broadcast,
                     players=config.players, online=online)

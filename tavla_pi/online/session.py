@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -97,6 +97,22 @@ class BoundMatch:
         return {"id": self.match_id, "opponent": self.opponent, "points": self.points}
 
 
+class Chat:
+    """The chat with the opponent: the newest messages (the page shows them), each of the
+    opponent's told to ``heard`` (the board says it, with speech on)."""
+
+    def __init__(self) -> None:
+        self.lines: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)
+        self.heard: Callable[[str, str], None] | None = None
+
+    def said(self, player: str, message: str) -> None:
+        """The opponent's ``message``: kept, logged and told."""
+        self.lines.append((player, message))
+        log.info("%s says: %s", player, message[:LOGGED_CHARS])
+        if self.heard is not None:
+            self.heard(player, message)
+
+
 class OnlineGame:
     """The online side of the daemon: the server's events in, this board's commands out."""
 
@@ -104,14 +120,12 @@ class OnlineGame:
                  name: str) -> None:
         self.server, self.color, self.link, self.dialect = server, color, link, dialect
         self.hand = color.opponent
-        self.name = name
-        """What a match this board creates is called."""
         self.user: str | None = None
         self.match: BoundMatch | None = None
         self.trouble: str | None = None
         self.matches: tuple[MatchListing, ...] = ()
         """The server's open matches, as last listed (the page offers them)."""
-        self.chat: deque[tuple[str, str]] = deque(maxlen=CHAT_KEPT)
+        self.chat = Chat()
         self.seeker = Seeker(dialect, name)
         self.outgoing = Outgoing(dialect, color.opponent)
         self._ending = False
@@ -119,8 +133,7 @@ class OnlineGame:
         self._last: ServerView | None = None
         self._won: GameWon | None = None
         self._roll_sent = False
-        self._server: GameBoard | None = None
-        """The server's board last read."""
+        self._server: GameBoard | None = None  # the server's board last read
         self._outbox: list[str] = []
         self._reported: tuple[bool, str | None, BoundMatch | None] = (False, None, None)
         self._out: list[Event] = []
@@ -207,7 +220,7 @@ class OnlineGame:
     def say(self, text: str) -> None:
         """Send the opponent a chat message; ValueError for one the server cannot take."""
         self._send(self.dialect.say(text))
-        self.chat.append((self.user or "", text))
+        self.chat.lines.append((self.user or "", text))
 
     # -- what the server said ------------------------------------------------------------
 
@@ -225,8 +238,7 @@ class OnlineGame:
         elif isinstance(event, CommandRefused):
             self._refused(event, seat)
         elif isinstance(event, Said):
-            self.chat.append((event.player, event.message))
-            log.info("%s says: %s", event.player, event.message[:LOGGED_CHARS])
+            self.chat.said(event.player, event.message)
         elif isinstance(event, Left):
             self._left(event)
         elif isinstance(event, Notice):
