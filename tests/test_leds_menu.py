@@ -99,3 +99,14 @@ def test_the_online_opponent_lights_its_end_and_the_32_and_64_in_the_cubes_colou
     assert column(view) == {f"cube.owner.{color.value}", "cube.32", "cube.64"}
     assert {frame(view)[f"cube.{v}"] for v in (32, 64)} == {palette.CUBE}
     assert column(view) != column(menu_view(Mode(color, remote="izmir")))
+
+
+def test_an_online_opponent_sought_breathes_on_the_cube_column() -> None:
+    view = GameView(Phase.OPENING, None, seat_color=B, seat_thinking=True)
+    assert column(view) == {"cube.owner.black", "cube.32", "cube.64"}
+    assert frame(view, 1200)["cube.32"] == palette.CUBE  # bright in its second half
+    assert all(on_off(view, "cube.32"))  # a breath: never dark
+    assert luminance(frame(view, 100)["cube.32"]) < luminance(palette.CUBE) / 3
+    assert "cube.32" not in column(GameView(Phase.OPENING, None, seat_color=B))  # not sought
+    moving = GameView(Phase.AWAIT_ROLL, B, seat_color=B, seat_thinking=True)
+    assert {"cube.32", "cube.64"} - column(moving)  # the computer thinking: not this light

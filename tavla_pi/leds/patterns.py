@@ -114,6 +114,17 @@ def seat_step(view: GameView) -> list[Light]:
     ]
 
 
+def seat_waiting(view: GameView) -> list[Light]:
+    """The seat keeps the game from beginning (an online opponent sought, the server's
+    opening dice asked for): the seat's end of the cube column and its 32 and 64 pulse,
+    as the online mode shows them in MENU."""
+    color = view.seat_color
+    if view.phase is not Phase.OPENING or not view.seat_thinking or color is None:
+        return []
+    lit = [Light(f"cube.{v}", palette.CUBE, waves.SEEKING) for v in CUBE_VALUES[-2:]]
+    return [*lit, Light(f"cube.owner.{color.value}", palette.player(color), waves.SEEKING)]
+
+
 def seat_trouble(view: GameView) -> list[Light]:
     """The engine cannot answer: the computer's turn LED flashes vermillion."""
     if view.seat_trouble is None or view.seat_color is None:

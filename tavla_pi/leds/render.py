@@ -22,6 +22,7 @@ Pattern = Callable[[GameView], list[Light]]
 PRIORITY: tuple[Pattern, ...] = (
     patterns.fixes,         # the board must match before anything else counts
     patterns.menu,          # the armed MENU holds the cube column while it chooses
+    patterns.seat_waiting,  # an online opponent sought: the cube column breathes
     patterns.to_bar,
     patterns.candidates,
     tavli.first_checker_lights,  # Fevga: the one checker that may move, even in the hand

@@ -131,6 +131,9 @@ leaves lights 0.5 s, then the point it reaches 0.5 s, then a 0.2 s pause."""
 MENU = Wave.steps((700, 1.0), (300, 0.15))
 """The armed MENU's mode on the cube column: on, with a short dip, never dark (1 s)."""
 
+SEEKING = Wave.steps((900, 0.15), (900, 1.0))
+"""An opponent sought before the game begins: a slow breath on the cube column (1.8 s)."""
+
 PIN_BREAK = Wave.steps((1400, 1.0), (200, 0.0))
 """A pinned checker's point (Plakoto): on, with a short dark break every 1.6 s."""
 
