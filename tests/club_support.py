@@ -59,8 +59,8 @@ def a_state(**changes: Any) -> dict[str, Any]:
         "match_id": "cAkgAAAAAAAE", "dice": [], "dice_used": [],
         "board": {"white": {"6": 5, "8": 3, "13": 5, "24": 2},
                   "black": {"1": 2, "12": 5, "17": 3, "19": 5}},
-        "cube": {"value": 1, "owner": None}, "score": [0, 0], "match_length": 3,
-        "winner": None, "points_won": None, "clock": None,
+        "cube": {"value": 1, "owner": None, "offered": False}, "score": [0, 0],
+        "match_length": 3, "variant": "portes", "winner": None, "points_won": 0, "clock": None,
         "players": {"white": "Ayşe", "black": "Berk"}, "remote": None, "events": 3}
     state.update(changes)
     return state
