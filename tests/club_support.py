@@ -1,5 +1,6 @@
 """The club page's test parts: real events of a finished match (``tavla-pi replay`` of
-``examples/full_game.jsonl``) and the payloads a board broadcasts them in (SPEC: docs/CLUB.md)."""
+``examples/full_game.jsonl``), the payloads a board broadcasts them in, signed by its key,
+and the ``--boards`` file that names it (SPEC: docs/CLUB.md)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.cli import main
+from tavla_pi.remote.keys import BoardKey
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL_GAME = ROOT / "examples" / "full_game.jsonl"
@@ -64,3 +66,16 @@ def a_state(**changes: Any) -> dict[str, Any]:
         "players": {"white": "Ayşe", "black": "Berk"}, "remote": None, "events": 3}
     state.update(changes)
     return state
+
+
+def signed(key: BoardKey, topic: str, payload: bytes) -> bytes:
+    """``payload`` (a topic's payload) as the board of ``key`` signs it for ``topic``."""
+    return compact(key.signed(topic, json.loads(payload)))
+
+
+def boards_file(path: Path, keys: dict[str, BoardKey]) -> Path:
+    """A ``--boards`` file naming each board with its key, as a club writes it."""
+    lines = ["# the club's boards: name, then the line 'tavla-pi key' prints", ""]
+    lines += [f"{name}  {key.public.text}" for name, key in keys.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
