@@ -7,6 +7,9 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
+import subprocess
+import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
@@ -79,3 +82,28 @@ def boards_file(path: Path, keys: dict[str, BoardKey]) -> Path:
     lines += [f"{name}  {key.public.text}" for name, key in keys.items()]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+class ClubProcess:
+    """``python -m tavla_pi club --broker URL --http 127.0.0.1:0 [options]``; its URL from
+    its first line, its log in ``log``."""
+
+    def __init__(self, broker_url: str, log: Path, *options: str) -> None:
+        self.log = log
+        self._log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tavla_pi", "club", "--broker", broker_url,
+             "--http", "127.0.0.1:0", *options],
+            stdout=subprocess.PIPE, stderr=self._log, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, f"no address in {line!r}: {log.read_text()}"
+        self.url = found[0]
+
+    def close(self) -> int:
+        """Stop it (SIGTERM); its exit status."""
+        self.proc.terminate()
+        status = self.proc.wait(10)
+        self._log.close()
+        return status

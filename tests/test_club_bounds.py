@@ -26,7 +26,7 @@ from tavla_pi.club.model import (
     ClubModel,
     FinishedMatch,
 )
-from tavla_pi.club.ring import EventRing
+from tavla_pi.club.ring import EventRing, compact_json
 from tavla_pi.club.site import STREAM_BYTES, ClubSite
 from tavla_pi.ratelog import RefusalLog
 from tavla_pi.remote.keys import BoardKey
@@ -57,11 +57,11 @@ def _big(board: str, seq: int) -> bytes:
 def test_a_ring_keeps_the_newest_within_its_count_and_bytes() -> None:
     ring = EventRing(count=3, size=1000)
     for n in range(5):
-        ring.append(_rolled(n))
+        ring.append(compact_json(_rolled(n)))
     assert [e["t"] for e in ring] == [2, 3, 4] and ring.dropped == 2
-    ring.append(_rolled(5, pad=900))
+    ring.append(compact_json(_rolled(5, pad=900)))
     assert [e["t"] for e in ring] == [5] and ring.dropped == 5 and ring.used <= 1000
-    ring.append(_rolled(6, pad=2000))  # too big for the ring at all
+    ring.append(compact_json(_rolled(6, pad=2000)))  # too big for the ring at all
     assert [e["t"] for e in ring] == [5] and ring.dropped == 6
     ring.clear()
     assert len(ring) == 0 and ring.used == 0

@@ -158,3 +158,16 @@ def test_a_flood_of_forgeries_is_one_line_per_interval(
     assert len(lines) == 4, lines
     assert "4999 more refused (board athens)" in lines[2] + lines[3]
     assert "4999 more refused (board izmir)" in lines[2] + lines[3]
+
+
+def test_an_event_of_odd_numbers_or_text_is_refused_or_kept_whole(
+        caplog: pytest.LogCaptureFixture) -> None:
+    model = ClubModel(CLUB)
+    topic = _topic("smyrna", "event")
+    nan = b'{"v":1,"board":"smyrna","seq":1,"at":5,"event":{"t":1,"type":"later","x":NaN}}'
+    with caplog.at_level(logging.WARNING, "tavla_pi.club"):
+        assert model.receive(topic, nan) is None
+    assert "event: a number that is not finite" in caplog.records[0].getMessage()
+    odd = b'{"v":1,"board":"smyrna","seq":2,"at":5,"event":{"t":1,"type":"later","x":"\\ud800"}}'
+    assert model.receive(topic, odd) is not None
+    assert model.summary()["boards"]["smyrna"]["log"] == [{"t": 1, "type": "later", "x": "\ud800"}]

@@ -12,15 +12,13 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-from club_support import a_state, compact, state_payload, status_payload
+from club_support import ClubProcess, a_state, compact, state_payload, status_payload
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
@@ -49,27 +47,6 @@ SLIPPED = {"status": "online", "at": 1, "seq": 0, "log": [{"t": 1, "type": 42}, 
            "state": {**a_state(dice="ab", score="x", players={"white": "W" * 5000}),
                      "board": {"white": {"off": 200000, "5": -3}, "black": {"off": "many"}}}}
 """A board's entry the server would never send, slipped into /api/club."""
-
-
-class ClubProcess:
-    """``python -m tavla_pi club --broker URL --http 127.0.0.1:0``; its URL from its first line."""
-
-    def __init__(self, broker: Mosquitto, log: Path) -> None:
-        self._log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tavla_pi", "club", "--broker", broker.url,
-             "--http", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=self._log, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert found, f"no address in {line!r}: {log.read_text()}"
-        self.url = found[0]
-
-    def close(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-        self._log.close()
 
 
 def _board(folder: Path, broker: Mosquitto, name: str) -> DaemonProcess:
@@ -115,7 +92,7 @@ def club(tmp_path: Path) -> Iterator[tuple[dict[str, DaemonProcess], ClubProcess
             for daemon in daemons.values():
                 daemon.start()
             _publish_bad_states(broker)
-            server = ClubProcess(broker, tmp_path / "club.log")
+            server = ClubProcess(broker.url, tmp_path / "club.log")
             yield daemons, server
         finally:
             if server is not None:

@@ -34,7 +34,7 @@ from tavla_pi.remote.messages import MAX_CAST_BYTES
 from tavla_pi.remote.settings import NetworkSettings
 
 SUBSCRIBE_QOS = 1
-HANDOFF_BYTES = 1024 * 1024
+HANDOFF_BYTES = 512 * 1024
 """The bytes of messages that may wait for the asyncio loop at once."""
 log = logging.getLogger("tavla_pi.club")
 

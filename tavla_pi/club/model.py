@@ -19,6 +19,7 @@ too, those of unverified boards apart.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -27,7 +28,7 @@ from typing import Any
 
 from tavla_pi.clock import MonotonicClock
 from tavla_pi.club.payloads import ClubMessage, club_message, topic_parts
-from tavla_pi.club.ring import EventRing
+from tavla_pi.club.ring import EventRing, compact_json
 from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.schema import OPTIONAL, REQUIRED
@@ -39,7 +40,7 @@ from tavla_pi.remote.messages import FORMAT
 
 LOG_BOUND = 500
 """The events of a board's current match kept for its log (the newest)."""
-LOG_BYTES = 256 * 1024
+LOG_BYTES = 128 * 1024
 """The bytes of a board's log."""
 RECORD_BOUND = 20_000
 """The events of a board's current match kept for its ``.mat`` file."""
@@ -49,12 +50,14 @@ is under 1 MB)."""
 MAX_UNVERIFIED = 32
 """The boards followed that the ``--boards`` file does not name; a message of one more
 is refused."""
-UNVERIFIED_BYTES = 4 * 1024 * 1024
+UNVERIFIED_BYTES = 1024 * 1024
 """The bytes of events all unverified boards keep together."""
 MAX_FINISHED = 1000
 """The finished matches kept (the oldest go first)."""
 MAX_UNVERIFIED_FINISHED = 100
 """Of them, the most kept of unverified boards."""
+UNVERIFIED_FINISHED_BYTES = 1024 * 1024
+"""The bytes of the match files of unverified boards kept together."""
 RECORDED_TYPES = frozenset({
     EventType.NEW_MATCH, EventType.GAME_STARTED, EventType.OPENING_ROLL, EventType.ROLLED,
     EventType.PLAYED, EventType.NO_LEGAL_MOVE, EventType.DOUBLE_OFFERED,
@@ -110,10 +113,15 @@ class ClubBoard:
         if not self.log.shed():
             self.recorded.shed()
 
-    def summary(self) -> dict[str, Any]:
-        """The board's entry of ``GET /api/club``."""
-        return {"status": self.status, "state": self.state, "at": self.at, "seq": self.seq,
-                "log": list(self.log), "verified": self.verified}
+    def summary_parts(self) -> list[bytes]:
+        """The board's entry of ``GET /api/club`` as pieces of JSON, its log the kept
+        bytes themselves."""
+        head = compact_json({"status": self.status, "state": self.state, "at": self.at,
+                             "seq": self.seq, "verified": self.verified})
+        parts = [head[:-1], b',"log":[']
+        for number, item in enumerate(self.log.raw()):
+            parts += [b"," if number else b"", item]
+        return [*parts, b"]}"]
 
 
 def recorded_fields(event: dict[str, Any]) -> dict[str, Any]:
@@ -203,17 +211,18 @@ class ClubModel:
             board.state, board.at = data["state"], data["at"]
             board.status = board.status or "online"
         else:
-            self._event(board, data["event"], data["seq"], data["at"])
+            self._event(board, message)
 
-    def _event(self, board: ClubBoard, event: dict[str, Any], seq: int, at: int) -> None:
+    def _event(self, board: ClubBoard, message: ClubMessage) -> None:
+        event, at = message.payload["event"], message.payload["at"]
         kind = event["type"]
         if kind == EventType.NEW_MATCH:
             board.log.clear()
             board.recorded.clear()
-        board.seq, board.at = seq, at
-        board.log.append(event)
+        board.seq, board.at = message.payload["seq"], at
+        board.log.append(message.event_json)
         if kind in RECORDED_TYPES:
-            board.recorded.append(recorded_fields(event))
+            board.recorded.append(compact_json(recorded_fields(event)))
         if kind == EventType.MATCH_OVER:
             self._finish(board, at)
             board.recorded.clear()  # each file is made of its own match's events once
@@ -252,17 +261,31 @@ class ClubModel:
         self.finished.pop(match.name, None)
         self.finished[match.name] = match
         if not verified:
-            theirs = [name for name, kept in self.finished.items()
+            theirs = [kept for kept in self.finished.values()
                       if not self.boards[kept.board].verified]
-            for name in theirs[:-MAX_UNVERIFIED_FINISHED]:
-                del self.finished[name]
+            size = sum(len(kept.text) for kept in theirs)
+            for number, kept in enumerate(theirs[:-1]):
+                if len(theirs) - number <= MAX_UNVERIFIED_FINISHED and (
+                        size <= UNVERIFIED_FINISHED_BYTES):
+                    break
+                del self.finished[kept.name]
+                size -= len(kept.text)
         for name in list(self.finished)[:-MAX_FINISHED]:
             del self.finished[name]
 
+    def summary_json(self) -> bytes:
+        """``GET /api/club``: the club and each board, as JSON joined once of the kept
+        bytes (a flooded club's answer costs its size, not a parse of every event)."""
+        parts = [compact_json({"v": FORMAT, "club": self.club})[:-1], b',"boards":{']
+        for number, (name, board) in enumerate(sorted(self.boards.items())):
+            parts += [b"," if number else b"", compact_json(name), b":",
+                      *board.summary_parts()]
+        return b"".join([*parts, b"}}"])
+
     def summary(self) -> dict[str, Any]:
-        """``GET /api/club``: the club and each board."""
-        return {"v": FORMAT, "club": self.club,
-                "boards": {name: board.summary() for name, board in sorted(self.boards.items())}}
+        """``GET /api/club`` as an object."""
+        club: dict[str, Any] = json.loads(self.summary_json())
+        return club
 
     def matches(self) -> list[dict[str, Any]]:
         """``GET /api/matches``: the finished matches, oldest first."""

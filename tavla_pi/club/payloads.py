@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavla_pi.bounded import LimitError, parse_json
+from tavla_pi.club.ring import compact_json
 from tavla_pi.club.trust import open_payload
 from tavla_pi.events.schema import event_problem
 from tavla_pi.remote.keys import PublicKey
@@ -45,13 +46,15 @@ class ClubMessage:
     kind: str
     payload: dict[str, Any]
     verified: bool = False
+    event_json: bytes = b""
+    """An event's ``event`` as compact JSON (what the board's log keeps)."""
 
 
 def club_message(club: str, topic: str, payload: bytes,
                  keys: Mapping[str, PublicKey] | None = None) -> ClubMessage:
     """The checked message of ``topic``; :class:`MessageError` naming the topic and the
-    field for anything wrong, :class:`SignatureError` when ``keys`` has the board's key
-    and the payload is not signed by it."""
+    field for anything wrong (a number that is not finite too), :class:`SignatureError`
+    when ``keys`` has the board's key and the payload is not signed by it."""
     board, kind = topic_parts(club, topic)
     if len(payload) > LIMITS[kind]:
         raise MessageError(topic, f"a payload of {len(payload)} bytes (at most {LIMITS[kind]})")
@@ -69,7 +72,13 @@ def club_message(club: str, topic: str, payload: bytes,
     if data.get("board") != board:
         raise MessageError(topic, "board: not the topic's board")
     _CHECKS[kind](data, topic)
-    return ClubMessage(board, kind, data, verified)
+    if kind != "event":
+        return ClubMessage(board, kind, data, verified)
+    try:
+        event_json = compact_json(data["event"])
+    except ValueError:
+        raise MessageError(topic, "event: a number that is not finite") from None
+    return ClubMessage(board, kind, data, verified, event_json)
 
 
 def topic_parts(club: str, topic: str) -> tuple[str, str]:

@@ -1,8 +1,9 @@
 """The events a club page keeps of a board: a ring bounded in count and in bytes.
 
 Each event is kept as its compact JSON bytes, so what a ring holds in memory is what it
-counts (a parsed object of many small parts could take ten times its text); it is
-parsed again when read.  When an event would pass either bound, the oldest go first.
+counts (a parsed object of many small parts could take ten times its text), and a page's
+``/api/club`` is made of those bytes without parsing them again (:meth:`EventRing.raw`).
+When an event would pass either bound, the oldest go first.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 
-def _compact(value: Any) -> bytes:
-    """``value`` as compact UTF-8 JSON."""
+def compact_json(value: Any) -> bytes:
+    """``value`` as compact UTF-8 JSON (a lone surrogate as its JSON escape)."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+                      allow_nan=False).encode("utf-8", "backslashreplace")
 
 
 class EventRing:
@@ -32,9 +33,9 @@ class EventRing:
         self.dropped = 0
         """The events that went to make room (or were too big), since the last clear."""
 
-    def append(self, event: dict[str, Any]) -> None:
-        """Keep ``event``, dropping the oldest to stay within both bounds."""
-        item = _compact(event)
+    def append(self, item: bytes) -> None:
+        """Keep ``item`` (an event's compact JSON), dropping the oldest to stay within
+        both bounds."""
         if len(item) > self.size:
             self.dropped += 1
             return
@@ -59,6 +60,10 @@ class EventRing:
 
     def __len__(self) -> int:
         return len(self._items)
+
+    def raw(self) -> list[bytes]:
+        """The events as kept: compact JSON, oldest first."""
+        return list(self._items)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for item in list(self._items):

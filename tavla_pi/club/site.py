@@ -129,7 +129,7 @@ class ClubSite:
         return Response(200, content, content_type, PAGE_HEADERS)
 
     async def _club(self, _: Request) -> Response:
-        return Response.json(self.model.summary(), headers=NO_STORE)
+        return Response(200, self.model.summary_json(), "application/json", NO_STORE)
 
     async def _matches(self, _: Request) -> Response:
         return Response.json(self.model.matches(), headers=NO_STORE)
