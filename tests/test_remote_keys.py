@@ -31,6 +31,8 @@ def test_the_public_line_reads_back_however_it_is_typed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change", [
     lambda t: t[:-1] + ("b" if t[-1] == "a" else "a"),
+    lambda t: t[:-1] + ("q" if t[-1] == "a" else "a"),
+    lambda t: t[:-2] + ("b" if t[-2] == "a" else "a") + t[-1],
     lambda t: t.replace("tavla-ed25519:", ""),
     lambda t: t + "!",
     lambda t: t[:-6],
@@ -65,3 +67,12 @@ def test_a_damaged_key_file_is_one_config_error(tmp_path: Path) -> None:
     (tmp_path / KEY_FILE).write_text("not a key")
     with pytest.raises(ConfigError, match=KEY_FILE):
         BoardKey.load_or_make(tmp_path)
+
+
+def test_a_last_character_that_decodes_the_same_is_still_a_typo() -> None:
+    line = PublicKey(bytes(range(32))).text
+    twins = [line[:-1] + c for c in "abcdefghijklmnopqrstuvwxyz234567" if c != line[-1]]
+    assert any(twin.endswith(("a", "b")) for twin in twins)
+    for twin in twins:
+        with pytest.raises(KeyTextError):
+            PublicKey.parse(twin, "x")

@@ -86,6 +86,12 @@ class ClubSite:
             "/": self._index, "/api/club": self._club, "/api/stream": self._stream,
             "/api/matches": self._matches, "/api/matches.zip": self._zip}
 
+    @property
+    def routes(self) -> tuple[str, ...]:
+        """The paths this page answers exactly, each to GET (``/static/FILE`` and
+        ``/api/matches/NAME.mat`` besides); it takes no request body."""
+        return tuple(self._routes)
+
     def arrive(self, topic: str, payload: bytes) -> None:
         """One message from the broker (on the loop): apply it and send it to every page."""
         message = self.model.receive(topic, payload)

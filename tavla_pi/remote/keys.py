@@ -76,9 +76,11 @@ class PublicKey:
                                " (print it with 'tavla-pi key')")
         data = _base32(body[len(prefix):], where)
         raw, check = data[:_KEY_BYTES], data[_KEY_BYTES:]
-        if len(raw) != _KEY_BYTES or check != _check(raw):
+        key = cls(raw)
+        if (len(raw) != _KEY_BYTES or check != _check(raw)
+                or key.text.replace("-", "") != body.replace("-", "")):
             raise KeyTextError(where, "the key is mistyped (its check does not match)")
-        return cls(raw)
+        return key
 
     @property
     def text(self) -> str:
