@@ -4,7 +4,8 @@
 | --- | --- |
 | ``GET /`` | the club page (``tavla_pi/club/static/index.html``) |
 | ``GET /static/<file>`` | the club page's files, then the board page's (board.js, ...) |
-| ``GET /api/club`` | every board: status, latest state, when, its current match's log |
+| ``GET /api/club`` | every board: status, latest state, when, its current match's log, |
+| | whether its key signed it (``verified``) |
 | ``GET /api/stream`` | server-sent events: each message as it comes from the broker, |
 | | ``{"board", "kind": "event"/"state"/"status", "verified", "payload"}`` |
 | ``GET /api/matches`` | the matches finished tonight |
