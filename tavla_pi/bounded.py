@@ -110,9 +110,16 @@ def parse_json(text: str) -> Any:
     """The JSON value of ``text``: :class:`LimitError` if it passes a limit,
     ``json.JSONDecodeError`` if it is not JSON (each reader words that its own way)."""
     _check_depth(text)
-    if _LONG_DIGITS.search(text) is None:
-        return json.loads(text)
-    return _check_ints(json.loads(text, parse_int=_bounded_int), "")
+    long_ints: list[_LongInt] = []
+
+    def bounded_int(literal: str) -> int | _LongInt:
+        value = _bounded_int(literal)
+        if isinstance(value, _LongInt):
+            long_ints.append(value)
+        return value
+
+    value = json.loads(text, parse_int=bounded_int)
+    return _check_ints(value, "") if long_ints else value
 
 
 def parse_toml(text: str) -> dict[str, Any]:

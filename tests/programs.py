@@ -68,7 +68,6 @@ PROGRAMS: dict[str, Program] = {
         _which("mosquitto", "mosquitto"),
         _which("mosquitto_pub", "mosquitto-clients"),
         _which("espeak-ng", "espeak-ng"),
-        _which("openssl", "openssl"),
         _bgammon_server(),
     )
 }

@@ -10,8 +10,6 @@ Every wait is on an event or a queue with a deadline; nothing sleeps.
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import queue
 import socket
 import threading
@@ -21,10 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from paho.mqtt.client import Client, ConnectFlags, DisconnectFlags, MQTTMessage
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.properties import Properties
@@ -36,6 +30,7 @@ from tavla_pi.remote.brokerconf import PACKET_LIMIT
 from tavla_pi.remote.link import log_in
 from tavla_pi.remote.messages import MAX_CAST_BYTES
 from tavla_pi.remote.settings import Broker, NetworkSettings
+from tavla_pi.testing.certs import self_signed_certificate
 from tavla_pi.testing.mosquitto import HOST, Mosquitto, free_port
 
 pytestmark = needs("mosquitto")
@@ -239,29 +234,8 @@ def test_a_packet_over_the_limit_ends_its_senders_connection(club: Club) -> None
     assert reader.until(topic("athens", "game")) == [(topic("athens", "game"), b"next", False)]
 
 
-def self_signed(folder: Path) -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 signed by its own key (PEM files: cert, key)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, HOST)])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address(HOST))]), critical=False)
-            .sign(key, hashes.SHA256()))
-    cert_file, key_file = folder / "broker.pem", folder / "broker.key"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_file, key_file
-
-
 def test_the_tls_listener_serves_a_board_that_checks_it(tmp_path: Path) -> None:
-    cert, key = self_signed(tmp_path)
+    cert, key = self_signed_certificate(tmp_path)
     out, port = configured(tmp_path, "--tls-cert", str(cert), "--tls-key", str(key))
     with Mosquitto(tmp_path, include=(out / "broker", port)) as broker:
         club = Club(broker, out, tls=True, ca_file=cert)

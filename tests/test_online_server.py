@@ -186,7 +186,7 @@ class OpponentWatch:
             self.checked += 1
 
 
-@needs("bgammon-server", "openssl")
+@needs("bgammon-server")
 def test_wss_with_a_self_signed_certificate_and_its_ca_file(
         tmp_path: Path, online: ConnectionOpener,
         caplog: pytest.LogCaptureFixture) -> None:

@@ -37,6 +37,7 @@ from tavla_pi.online.protocol import Bgammon, client_name
 from tavla_pi.online.settings import OnlineSettings, ServerAddress
 from tavla_pi.online.transport import LineBuffer
 from tavla_pi.rules import Play
+from tavla_pi.testing.certs import self_signed_certificate
 from tavla_pi.testing.mosquitto import HOST, POLL_S, free_port, listening
 from tavla_pi.testing.processes import end_process, log_tail
 
@@ -61,19 +62,6 @@ def find_bgammon_server() -> Path | None:
         return path if path.is_file() and os.access(path, os.X_OK) else None
     found = shutil.which("bgammon-server")
     return Path(found) if found else None
-
-
-def self_signed_certificate(directory: Path, name: str = "localhost") -> tuple[Path, Path]:
-    """A certificate for 127.0.0.1 and ``localhost``, its own CA, and its key, written by
-    ``openssl`` into ``directory``: (certificate, key)."""
-    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-         "-nodes", "-days", "2", "-subj", f"/CN={name}", "-keyout", str(key), "-out", str(cert),
-         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-         "-addext", "basicConstraints=critical,CA:TRUE"],
-        check=True, capture_output=True, timeout=SERVER_STOP_TIMEOUT_S)
-    return cert, key
 
 
 class BgammonServer:
