@@ -94,7 +94,7 @@ def test_the_state_says_the_server_is_not_reached(tmp_path: Path) -> None:
     ({"say": "x" * 501}, 400, "request body: say: chat message: 501 characters"),
     ({"list": 1}, 400, "request body: list: expected true"),
     ({"join": 3, "say": "hi"}, 400, 'expected one of "join", "player", "say", "list"'),
-    ([], 400, "expected a JSON object of one request"),
+    ([], 400, "request body: expected a JSON object"),
 ])
 def test_a_wrong_online_request_is_refused_naming_its_key(
         tmp_path: Path, request_body: Any, status: int, error: str) -> None:

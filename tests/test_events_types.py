@@ -21,7 +21,8 @@ WIRE_NAMES = ["new_match", "game_started", "opening_roll", "rolled", "lifted", "
               "double_taken", "double_dropped", "game_over", "match_over",
               "hint", "blunder_warning", "resign_offered", "resign_accepted", "resign_declined",
               "review", "engine_play", "takeback", "spoken", "remote_play", "remote_status",
-              "remote_match", "remote_sent", "remote_taken", "dice_commit", "dice_reveal", "clock"]
+              "remote_match", "remote_sent", "remote_taken", "dice_commit", "dice_reveal", "clock",
+              "online_status"]
 """The ``"type"`` strings of the journal and the wire: those before the enumeration, then
 the ones added since."""
 

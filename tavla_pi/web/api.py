@@ -377,10 +377,14 @@ class Api:
         return Response.json(self._online.listing(), headers=(("Cache-Control", "no-store"),))
 
     async def _post_online(self, request: Request) -> Response:
-        if self._online is None:
-            return Response.error(404, NO_ONLINE)
         if request.media_type != JSON:
             return Response.error(415, f"expected Content-Type: {JSON}")
+        try:
+            json_object(request.body, "request body")  # its texts, checked in any case
+        except BadInputError as exc:
+            return Response.error(400, str(exc))
+        if self._online is None:
+            return Response.error(404, NO_ONLINE)
         try:
             return Response.json(self._online.act(request.body))
         except (TavlaError, OSError) as exc:
