@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tavla_pi.errors import TavlaError
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.online import OnlineSeat, ServerRefusal
@@ -52,6 +53,7 @@ from tavla_pi.online.model import (
     Said,
     Welcome,
 )
+from tavla_pi.online.protocol import VARIANT_BACKGAMMON
 from tavla_pi.online.seeking import Seeker
 from tavla_pi.online.sending import Outgoing
 from tavla_pi.rules.color import Color
@@ -159,7 +161,10 @@ class OnlineGame:
         self._now = now
         seat = online_seat(referee.seat)
         for event in self.link.poll():
-            self._arrived(event, referee, seat)
+            try:
+                self._arrived(event, referee, seat)
+            except (TavlaError, ValueError) as exc:  # what the reader let through, at odds
+                log.warning("the server's %s: %s; dropped", type(event).__name__, exc)
         if seat is not None:
             if seat.disagreed is not None:
                 settle(referee, seat, self._last)
@@ -187,8 +192,7 @@ class OnlineGame:
         """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
         for command in self._outbox:
             if not self.link.send(command):
-                log.warning("not sent (the server is not reached): %s",
-                            command.split(" ", 1)[0])
+                log.warning("not sent (the server not reached): %s", command.split(" ")[0])
         self._outbox.clear()
 
     def status(self, referee: Referee) -> dict[str, Any] | None:
@@ -299,7 +303,7 @@ class OnlineGame:
     def _board(self, event: GameBoard, referee: Referee, seat: OnlineSeat | None) -> None:
         self._server = event
         match = self.match
-        if match is None or event.spectating:
+        if match is None or event.spectating or event.variant != VARIANT_BACKGAMMON:
             return
         opponent = event.opponent.name or match.opponent
         self.match = BoundMatch(match.match_id, opponent, event.points)
