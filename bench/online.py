@@ -31,7 +31,7 @@ from remote import Stream, figures, p99
 
 from tavla_pi.online.model import Moved
 from tavla_pi.rules.play import Play
-from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
+from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer, find_bgammon_server
 from tavla_pi.testing.online import OnlineBoard, OnlineMatch
 
 AIM_MS = 150.0
@@ -129,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plays", type=int, default=sys.maxsize,
                         help="stop after this many plays timed (a smoke test's budget)")
     args = parser.parse_args(argv)
+    if find_bgammon_server() is None:
+        print("bench/online.py: needs bgammon-server (sh ../shared/bgammon/build.sh DIR; "
+              "then DIR on the PATH or TAVLA_BGAMMON_SERVER=DIR/bgammon-server)",
+              file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         (tmp / "server").mkdir()
