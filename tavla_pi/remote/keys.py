@@ -41,6 +41,12 @@ PREFIX = "tavla-ed25519:"
 """What a public key's line starts with."""
 DOMAIN = b"tavla-pi signed message 1\n"
 """Signed before the topic, so a signature means nothing to any other program."""
+CLIENT_ID_DOMAIN = b"tavla-pi mqtt client id 1\n"
+"""Hashed before the private key into the board's MQTT client id."""
+CLIENT_ID_PREFIX = "tavla-"
+CLIENT_ID_DIGITS = 16
+"""Hex digits of the client id after its prefix (64 bits; 22 characters in all, within
+MQTT 3.1.1's 23)."""
 SIGNATURE = "sig"
 """The payload key that holds the signature (base64url, no padding)."""
 _KEY_BYTES = 32
@@ -128,6 +134,14 @@ class BoardKey:
             raise ConfigError(str(path), "not an Ed25519 key")
         return cls(private)
 
+    def client_id(self) -> str:
+        """The board's MQTT client id: the same on every start (the broker keeps the board's
+        session by it), and guessed by nobody without the private key (a client that takes
+        it throws the board off the broker)."""
+        raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        digest = hashlib.sha256(CLIENT_ID_DOMAIN + raw).hexdigest()
+        return CLIENT_ID_PREFIX + digest[:CLIENT_ID_DIGITS]
+
     def signed(self, topic: str, data: dict[str, Any]) -> dict[str, Any]:
         """``data`` with its signature for ``topic`` added."""
         body = {key: value for key, value in data.items() if key != SIGNATURE}
@@ -147,11 +161,16 @@ def _check(raw: bytes) -> bytes:
 
 
 def _base32(digits: str, where: str) -> bytes:
+    """The bytes ``digits`` (lowercase base32, unpadded) spell, written only one way: a last
+    digit whose unused bits are not zero is a typo too."""
     padded = digits.upper() + "=" * (-len(digits) % 8)
     try:
-        return base64.b32decode(padded)
+        data = base64.b32decode(padded)
     except binascii.Error:
         raise KeyTextError(where, "the key is mistyped (not base32)") from None
+    if base64.b32encode(data).decode().rstrip("=").lower() != digits:
+        raise KeyTextError(where, "the key is mistyped (its last letter)")
+    return data
 
 
 def _write_new(path: Path) -> None:
