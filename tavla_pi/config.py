@@ -36,6 +36,7 @@ from tavla_pi.game.players import MAX_NAME_CHARS, PlayerNames, is_name
 from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
+from tavla_pi.remote.keys import PublicKey
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules import variants
 from tavla_pi.rules.color import Color
@@ -98,6 +99,8 @@ class Config:
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
+    remote_key: PublicKey | None = None
+    """``[opponent] remote_key``: the friend's board's public key."""
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     network: NetworkSettings = field(default_factory=NetworkSettings)
     players: PlayerNames = field(default_factory=PlayerNames)
@@ -224,6 +227,13 @@ def _broker(value: Any, where: str, _: Path) -> Broker:
     return parse_broker(value, where)
 
 
+def _remote_key(value: Any, where: str, _: Path) -> PublicKey:
+    if not isinstance(value, str):
+        raise _fail(where, "the friend's board's key as 'tavla-pi key' prints it "
+                           '("tavla-ed25519:...")', value)
+    return PublicKey.parse(value, where)
+
+
 def _token(value: Any, where: str, _: Path) -> str:
     if not isinstance(value, str) or not TOKEN_CHARS.fullmatch(value):
         raise ConfigError(where, "expected 16 to 256 printable ASCII characters without "
@@ -307,6 +317,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "coach": ("opponent_coach", _boolean),
         "blunder_threshold": ("opponent_blunder_threshold", _fraction),
         "remote": ("opponent_remote", _name("izmir")),
+        "remote_key": ("remote_key", _remote_key),
     },
     "speech": {
         "enabled": ("speech_enabled", _boolean),
@@ -353,6 +364,8 @@ REFUSED: dict[str, dict[str, str]] = {
 FORM_REFUSED: dict[str, str] = {
     "remote": "the remote board is named in the config file ([opponent] remote) only; "
               "the web page cannot point the board at another board",
+    "remote_key": "the friend's board's key is in the config file ([opponent] remote_key) "
+                  "only; the web page cannot change whom the board trusts",
 }
 """The [opponent] keys the web page's form may not change: key -> why."""
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
@@ -397,6 +410,10 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
     variant = values.get("variant", variants.DEFAULT)
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
+    if "remote_key" in values and opponent.remote is None:
+        raise ConfigError(f"{source}: [opponent] remote_key",
+                          "is the key of the friend's board that [opponent] remote names, "
+                          "and no remote is set")
     if not computer_may_play(variant) and seating(opponent).engine_color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {variant!r}")

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from programs import needs
 
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -247,6 +248,12 @@ def publish(broker: Mosquitto, topic: str, payload: bytes) -> None:
                     "-t", topic, "-s"], input=payload, check=True, timeout=10)
 
 
+def signed_by(key: BoardKey, topic: str, data: dict[str, Any]) -> bytes:
+    """``data`` signed with ``key`` for ``topic``: what that board itself could send, or
+    anyone who kept a message it sent."""
+    return json.dumps(key.signed(topic, data)).encode()
+
+
 def sent_by(board: FriendBoard) -> list[dict[str, Any]]:
     """The messages ``board`` sent in the match it plays now, as its journal holds them."""
     events = journal(board)
@@ -271,30 +278,34 @@ def until_logged(board: FriendBoard, text: str, timeout_s: float = 15.0) -> None
 
 
 @needs("mosquitto_pub")
-def test_forged_replayed_foreign_and_malformed_messages_are_refused(pair: Pair) -> None:
+def test_replayed_foreign_illegal_and_malformed_messages_are_refused(pair: Pair) -> None:
+    """Signed by izmir's key (kept and sent again, or izmir's own mistakes), each is
+    refused by what it says; unsigned, by its signature first."""
     pair.set_up()
     rng = random.Random(11)
     pair.play_turn(rng)
     pair.play_turn(rng)
     athens, izmir = pair.boards
+    key = pair.keys["izmir"]
     before, events = athens.state(), game_events(athens)
     last = sent_by(izmir)[-1]
     topic = "tavla/home/izmir/game"
-    replayed = json.dumps(last).encode()
-    publish(pair.broker, topic, replayed)
+    publish(pair.broker, topic, signed_by(key, topic, last))
     until_logged(athens, f"izmir's message {last['seq']} again")
-    forged = {"v": 1, "kind": "play", "board": "izmir", "match": last["match"],
-              "seq": len(sent_by(izmir)) + 1, "dice": [6, 6], "play": "24/18(4)",
-              "position_id": "4HPwATDgc/ABMA"}
-    publish(pair.broker, topic, json.dumps(forged).encode())
-    until_logged(athens, f"refused izmir's message {forged['seq']}")
-    other_match = {**forged, "match": "f" * 32, "seq": 1}
-    publish(pair.broker, topic, json.dumps(other_match).encode())
+    illegal = {"v": 1, "kind": "play", "board": "izmir", "match": last["match"],
+               "seq": len(sent_by(izmir)) + 1, "dice": [6, 6], "play": "24/18(4)",
+               "position_id": "4HPwATDgc/ABMA"}
+    publish(pair.broker, topic, signed_by(key, topic, illegal))
+    until_logged(athens, f"refused izmir's message {illegal['seq']}")
+    other_match = {**illegal, "match": "f" * 32, "seq": 1}
+    publish(pair.broker, topic, signed_by(key, topic, other_match))
     until_logged(athens, "is for match " + "f" * 32)
     publish(pair.broker, topic, b'{"v": 1, "kind": "play", "seq": "x"')
-    until_logged(athens, "refused: tavla/home/izmir/game")
-    publish(pair.broker, topic, json.dumps({**forged, "board": "rhodes"}).encode())
+    until_logged(athens, "refused: tavla/home/izmir/game: not JSON")
+    publish(pair.broker, topic, signed_by(key, topic, {**illegal, "board": "rhodes"}))
     until_logged(athens, "rhodes")
+    publish(pair.broker, topic, json.dumps({**illegal, "seq": 1}).encode())
+    until_logged(athens, "refused: tavla/home/izmir/game: no signature")
     after = athens.state()
     assert (after["position_id"], after["match_id"]) == \
         (before["position_id"], before["match_id"])
@@ -318,7 +329,8 @@ def test_a_board_that_chooses_its_dice_after_seeing_the_others_is_caught(
     cheat = {"v": 1, "kind": "reveal", "board": "izmir", "match": last["match"],
              "seq": len(sent_by(izmir)) + 1, "roll": rolls, "contribution": "ab" * 32,
              "commit": "cd" * 32}
-    publish(pair.broker, "tavla/home/izmir/game", json.dumps(cheat).encode())
+    topic = "tavla/home/izmir/game"
+    publish(pair.broker, topic, signed_by(pair.keys["izmir"], topic, cheat))  # izmir's own
     until_logged(athens, f"roll {rolls}: board izmir's contribution does not match its "
                          "commitment")
     assert athens.state()["phase"] == "await_roll"
