@@ -103,7 +103,9 @@ class FriendBoard:
     def carry_out(self, play: Play, mover: Color) -> dict[str, Any]:
         """The hand here carries out the other board's ``play`` (``mover``'s), and presses
         this board's DONE where the board cannot see the rest of it (a tall stack reads
-        the same: ``press_done``); the state once it is committed."""
+        the same as another play: ``press_done`` with ``candidates``); the state once it
+        is committed.  Where the board reads the whole play it commits it by itself: a
+        press then could come just after, and be this board's player's ROLL."""
         for action in hand_moves(play, mover):
             self.sim(action)
         result = play.result.position_id()
@@ -111,7 +113,8 @@ class FriendBoard:
         def committed(s: dict[str, Any]) -> bool:
             return bool(s["position_id"] == result and s["phase"] != "moving")
 
-        state = self.until(lambda s: committed(s) or s["press_done"], "the play carried out")
+        state = self.until(lambda s: committed(s) or (s["press_done"] and s["candidates"]),
+                           "the play carried out")
         if not committed(state):
             self.sim({"press": f"{self.color.value}.roll"})
             state = self.until(committed, "the play confirmed by DONE")
