@@ -60,10 +60,12 @@ deps:
 	$$sudo apt-get update -qq && \
 	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null
 
-## install: on a Raspberry Pi, install the service (sudo make install; DRY_RUN=1 only prints the plan)
+## install: on a Raspberry Pi, install the service (sudo make install; DRY_RUN=1 only prints the plan,
+## PI_MODEL=pi3|pi4|pi5 plans for another model, PINOUT=FILE for another pin map)
 PREFIX ?= /opt/tavla-pi
 install:
-	@PREFIX="$(PREFIX)" PYTHON="$(PYTHON)" sh systemd/install.sh $(if $(filter-out 0 no,$(DRY_RUN)),--dry-run)
+	@PREFIX="$(PREFIX)" PYTHON="$(PYTHON)" PI_MODEL="$(PI_MODEL)" PINOUT="$(PINOUT)" \
+	  sh systemd/install.sh $(if $(filter-out 0 no,$(DRY_RUN)),--dry-run)
 
 ## hardware: regenerate hardware/wiring.svg, hardware/WIRING.md and the packaged pinout copy
 hardware: $(STAMP)

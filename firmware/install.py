@@ -8,8 +8,12 @@ rules ``firmware/99-tavla-pi.rules``.  ``--dry-run`` prints the diff and
 changes nothing; ``--remove`` takes the block out again.  Reboot afterwards.
 
 The model comes from ``/proc/device-tree/model`` (or ``--model``), the LED
-driver from ``hardware/pinout.toml`` (or ``--leds``).  Standard library only,
-Python 3.9 or newer (3.11 to read the pinout): it runs before tavla-pi is installed.
+driver from ``hardware/pinout.toml`` (or ``--pinout``, or the ``[board] pinout``
+that ``--service-config`` names, or ``--leds``).  ``--resolve`` only prints the
+family, the LED driver and the pin map it read (``pi4 spi /path/pinout.toml``):
+systemd/install.sh decides by it whether the service needs root.  Standard
+library only, Python 3.9 or newer (3.11 to read TOML): it runs before tavla-pi
+is installed.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ DISABLED = "#tavla-pi: "
 CONFLICTS = {"dtparam=audio=off": ("dtparam=audio=on",)}
 """Active lines elsewhere in config.txt that a block line contradicts."""
 FAMILIES = {"Zero 2": "pi3", "3": "pi3", "4": "pi4", "400": "pi4", "5": "pi5", "500": "pi5"}
-AUTO_LEDS = {"pi3": "pwm", "pi4": "pwm", "pi5": "pio"}
+AUTO_LEDS = {"pi3": "spi", "pi4": "spi", "pi5": "pio"}
+"""What ``[leds] driver = "auto"`` means per family: SPI1 or PIO, never root's PWM."""
 MODEL = re.compile(r"Raspberry Pi (?:Compute Module )?(Zero 2|\d+)\b")
 
 
@@ -75,6 +80,28 @@ def leds_from_pinout(pinout: Path) -> str:
     if driver not in ("auto", "pwm", "spi", "pio"):
         raise SetupError(f"{pinout}: [leds] driver: unknown driver {driver!r}")
     return str(driver)
+
+
+def pinout_of(service_config: Path) -> Path | None:
+    """The pin map a tavla-pi config names in ``[board] pinout`` (None: the shipped one).
+
+    A relative path is taken from the config's directory, as the daemon takes it.
+    """
+    try:
+        import tomllib
+    except ImportError as exc:  # Python before 3.11
+        raise SetupError("reading the config needs Python 3.11 or newer; give --pinout") from exc
+    try:
+        board = tomllib.loads(service_config.read_text(encoding="utf-8")).get("board", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SetupError(f"{service_config}: cannot read [board] pinout ({exc}); "
+                         "give --pinout") from exc
+    value = board.get("pinout") if isinstance(board, dict) else None
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise SetupError(f"{service_config}: [board] pinout: expected a path, got {value!r}")
+    return service_config.parent / value
 
 
 def fragment(family: str, leds: str) -> list[str]:
@@ -195,7 +222,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         "(default: from /proc/device-tree/model)")
     parser.add_argument("--leds", choices=("auto", "pwm", "spi", "pio"),
                         help="LED driver (default: [leds] driver of --pinout)")
-    parser.add_argument("--pinout", type=Path, default=PINOUT, help="default: %(default)s")
+    parser.add_argument("--pinout", type=Path, help=f"the pin map (default: the one "
+                        f"--service-config names, else {PINOUT})")
+    parser.add_argument("--service-config", type=Path, help="a tavla-pi config.toml whose "
+                        "[board] pinout, if any, is the pin map")
+    parser.add_argument("--resolve", action="store_true", help="print the family, the LED "
+                        "driver and the pin map, change nothing")
     parser.add_argument("--rules-dir", type=Path, help="default: /etc/udev/rules.d")
     parser.add_argument("--no-udev", action="store_true", help="leave the udev rules alone")
     parser.add_argument("--remove", action="store_true", help="undo: take the block out")
@@ -204,16 +236,27 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def resolve(args: argparse.Namespace) -> tuple[str, str, Path]:
+    """The Pi family, the LED driver on it (``auto`` resolved) and the pin map read."""
+    family = family_of(args.model or read_model(args.root))
+    pinout = args.pinout or (args.service_config and pinout_of(args.service_config)) or PINOUT
+    leds = args.leds or leds_from_pinout(pinout)
+    fragment(family, leds)  # refuses a driver that cannot work on this family
+    return family, AUTO_LEDS[family] if leds == "auto" else leds, pinout
+
+
 def run(args: argparse.Namespace) -> None:
     """Do what the arguments ask; raises SetupError on bad input."""
+    if args.resolve:
+        print(*resolve(args))
+        return
     config = args.config or find_config(args.root)
     if args.remove:
         block: list[str] = []
     else:
-        family = family_of(args.model or read_model(args.root))
-        leds = args.leds or leds_from_pinout(args.pinout)
+        family, leds, _ = resolve(args)
         block = fragment(family, leds)
-        print(f"model {family}, LED driver {AUTO_LEDS[family] if leds == 'auto' else leds}")
+        print(f"model {family}, LED driver {leds}")
     changed = apply_config(config, block, args.dry_run)
     if not args.no_udev:
         rules_dir = args.rules_dir or args.root / "etc/udev/rules.d"

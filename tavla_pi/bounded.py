@@ -9,6 +9,12 @@ nothing past the reader's size limit is read.  Every JSON text goes through
 and integers of at most :data:`MAX_INT_DIGITS` digits, so that no input can
 exhaust the stack or spend seconds converting one number.  TOML goes through
 :func:`parse_toml`, which turns the same faults into one line.
+
+Every text a request carries (the request target, each query parameter, every string
+value of a JSON body: :func:`check_texts`) and every path or name a config gives is
+checked by :func:`text_fault`: it holds no control character and no lone surrogate
+(:data:`NOT_TEXT`), so that no NUL, newline or unencodable character reaches a
+program's arguments, a file name, a log line or the club.
 """
 
 from __future__ import annotations
@@ -32,6 +38,12 @@ MAX_INT_DIGITS = 20
 FileError = Callable[[str, str], BadInputError]
 """Makes the reader's own error from ``(where, problem)``, e.g. ``ScenarioError``."""
 
+NOT_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""The characters no outside text may hold: the controls (Unicode category Cc: NUL, the
+rest of C0 with tab, newline and carriage return, DEL, C1) and the surrogates, which in
+a decoded text are always lone (a JSON ``\\ud800`` escape without its pair: a pair
+decodes to one character).  A text is one line: a name, a path or a sentence to say."""
+_CONTROL_NAMES = {0x09: "a tab", 0x0A: "a newline", 0x0D: "a carriage return", 0x7F: "DEL"}
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_INT_DIGITS + 1},}}")
 _SPECIAL = re.compile(r'["\[\]{}]')
 _STRING_REST = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -98,9 +110,16 @@ def parse_json(text: str) -> Any:
     """The JSON value of ``text``: :class:`LimitError` if it passes a limit,
     ``json.JSONDecodeError`` if it is not JSON (each reader words that its own way)."""
     _check_depth(text)
-    if _LONG_DIGITS.search(text) is None:
-        return json.loads(text)
-    return _check_ints(json.loads(text, parse_int=_bounded_int), "")
+    long_ints: list[_LongInt] = []
+
+    def bounded_int(literal: str) -> int | _LongInt:
+        value = _bounded_int(literal)
+        if isinstance(value, _LongInt):
+            long_ints.append(value)
+        return value
+
+    value = json.loads(text, parse_int=bounded_int)
+    return _check_ints(value, "") if long_ints else value
 
 
 def parse_toml(text: str) -> dict[str, Any]:
@@ -116,6 +135,49 @@ def parse_toml(text: str) -> dict[str, Any]:
         found = _LONG_DIGITS.search(text)
         line = text[: found.start()].count("\n") + 1 if found else 0
         raise LimitError(f"line {line}: an integer with too many digits") from None
+
+
+def text_fault(text: str) -> str | None:
+    """Why ``text`` is not a text, naming its first wrong character and where it is
+    (``"holds a NUL (U+0000) at index 3"``); None when it is one."""
+    found = NOT_TEXT.search(text)
+    if found is None:
+        return None
+    code = ord(found[0])
+    named = f"U+{code:04X}" + (f", {_CONTROL_NAMES[code]}" if code in _CONTROL_NAMES else "")
+    kind = ("a NUL" if code == 0 else "a lone surrogate" if 0xD800 <= code <= 0xDFFF
+            else "a control character")
+    return f"holds {kind} ({named}) at index {found.start()}"
+
+
+def json_text_fault(value: Any, place: str = "") -> tuple[str, str] | None:
+    """The first string value of a parsed JSON ``value`` that is not a text
+    (:func:`text_fault`): its place (``"level"``, ``"speech.language"``, ``"dice[0]"``;
+    ``""`` for ``value`` itself) and the fault; None when every one is a text.  Keys are
+    not looked at: every reader refuses a key it does not know, by name."""
+    if isinstance(value, str):
+        fault = text_fault(value)
+        return None if fault is None else (place, fault)
+    if isinstance(value, dict):
+        inside = [(f"{place}.{key}" if place else str(key), item) for key, item in value.items()]
+    elif isinstance(value, list):
+        inside = [(f"{place}[{index}]", item) for index, item in enumerate(value)]
+    else:
+        return None
+    for inner, item in inside:
+        found = json_text_fault(item, inner)
+        if found is not None:
+            return found
+    return None
+
+
+def check_texts(value: Any, where: str) -> None:
+    """:class:`BadInputError` at ``where: PLACE`` for the first string value of the parsed
+    JSON ``value`` that is not a text (:func:`json_text_fault`)."""
+    found = json_text_fault(value)
+    if found is not None:
+        place, fault = found
+        raise BadInputError(f"{where}: {place[:60]}" if place else where, fault)
 
 
 def _check_regular(mode: int, where: str, error: FileError) -> None:

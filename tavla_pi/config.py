@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi import bounded
-from tavla_pi.bounded import LimitError, parse_toml
+from tavla_pi.bounded import LimitError, parse_toml, text_fault
 from tavla_pi.decode.stability import STABLE_MS
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
@@ -190,8 +190,9 @@ def _device(value: Any, where: str, _: Path) -> str:
 
 
 def _path(value: Any, where: str, base: Path) -> Path:
-    if not isinstance(value, str) or not value or "\0" in value:
+    if not isinstance(value, str) or not value:
         raise _fail(where, "a file or directory path", value)
+    _check_text(value, where, "a file or directory path")
     path = Path(value).expanduser()
     return path if path.is_absolute() else base / path
 
@@ -211,10 +212,20 @@ def _name(example: str) -> Parser:
 
 
 def _player(value: Any, where: str, _: Path) -> str:
+    expected = f'a name of 1 to {MAX_NAME_CHARS} printable characters, e.g. "Ayşe"'
+    if isinstance(value, str):
+        _check_text(value, where, expected)
     if not is_name(value):
-        raise _fail(where, f"a name of 1 to {MAX_NAME_CHARS} printable characters, "
-                           'e.g. "Ayşe"', value)
+        raise _fail(where, expected, value)
     return str(value)
+
+
+def _check_text(value: str, where: str, expected: str) -> None:
+    """ConfigError naming the first control character or lone surrogate of ``value``
+    (:func:`~tavla_pi.bounded.text_fault`): a path or a name goes to a file or a program."""
+    fault = text_fault(value)
+    if fault is not None:
+        raise ConfigError(where, f"expected {expected}, got one that {fault}")
 
 
 def _username(value: Any, where: str, _: Path) -> str:

@@ -84,3 +84,9 @@ class UnknownVariantError(BadInputError):
 
 class SpeechError(TavlaError, RuntimeError):
     """The board's voice cannot speak: eSpeak NG missing, failing or past its bounds."""
+
+
+class ProtocolError(BadInputError):
+    """A line from an online game server that breaks its protocol: malformed, too long,
+    a field of the wrong type or out of range, a board that cannot be, a move our rules
+    refuse.  ``where`` names the event's type and ``problem`` the field at fault."""

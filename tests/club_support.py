@@ -1,16 +1,21 @@
 """The club page's test parts: real events of a finished match (``tavla-pi replay`` of
-``examples/full_game.jsonl``) and the payloads a board broadcasts them in (SPEC: docs/CLUB.md)."""
+``examples/full_game.jsonl``), the payloads a board broadcasts them in, signed by its key,
+and the ``--boards`` file that names it (SPEC: docs/CLUB.md)."""
 
 from __future__ import annotations
 
 import functools
 import io
 import json
+import re
+import subprocess
+import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
 from tavla_pi.cli import main
+from tavla_pi.remote.keys import BoardKey
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL_GAME = ROOT / "examples" / "full_game.jsonl"
@@ -59,8 +64,46 @@ def a_state(**changes: Any) -> dict[str, Any]:
         "match_id": "cAkgAAAAAAAE", "dice": [], "dice_used": [],
         "board": {"white": {"6": 5, "8": 3, "13": 5, "24": 2},
                   "black": {"1": 2, "12": 5, "17": 3, "19": 5}},
-        "cube": {"value": 1, "owner": None}, "score": [0, 0], "match_length": 3,
-        "winner": None, "points_won": None, "clock": None,
+        "cube": {"value": 1, "owner": None, "offered": False}, "score": [0, 0],
+        "match_length": 3, "variant": "portes", "winner": None, "points_won": 0, "clock": None,
         "players": {"white": "Ayşe", "black": "Berk"}, "remote": None, "events": 3}
     state.update(changes)
     return state
+
+
+def signed(key: BoardKey, topic: str, payload: bytes) -> bytes:
+    """``payload`` (a topic's payload) as the board of ``key`` signs it for ``topic``."""
+    return compact(key.signed(topic, json.loads(payload)))
+
+
+def boards_file(path: Path, keys: dict[str, BoardKey]) -> Path:
+    """A ``--boards`` file naming each board with its key, as a club writes it."""
+    lines = ["# the club's boards: name, then the line 'tavla-pi key' prints", ""]
+    lines += [f"{name}  {key.public.text}" for name, key in keys.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+class ClubProcess:
+    """``python -m tavla_pi club --broker URL --http 127.0.0.1:0 [options]``; its URL from
+    its first line, its log in ``log``."""
+
+    def __init__(self, broker_url: str, log: Path, *options: str) -> None:
+        self.log = log
+        self._log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tavla_pi", "club", "--broker", broker_url,
+             "--http", "127.0.0.1:0", *options],
+            stdout=subprocess.PIPE, stderr=self._log, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert found, f"no address in {line!r}: {log.read_text()}"
+        self.url = found[0]
+
+    def close(self) -> int:
+        """Stop it (SIGTERM); its exit status."""
+        self.proc.terminate()
+        status = self.proc.wait(10)
+        self._log.close()
+        return status

@@ -18,13 +18,20 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import settings
 from programs import REQUIRE, missing, required, skipped_for
 from sim_support import PINMAP
 
 from tavla_pi.clock import VirtualClock
 from tavla_pi.hal.sim import SimBoard
 from tavla_pi.hardware.pinmap import PinMap
+from tavla_pi.testing.bgammon import BgammonServer, ConnectionOpener
 from tavla_pi.testing.mosquitto import Mosquitto
+
+# Speed is measured in bench/, never asserted: Hypothesis' per-example deadline
+# (200 ms) failed a rules property on two cores shared with other work.
+settings.register_profile("tavla", deadline=None)
+settings.load_profile("tavla")
 
 
 @pytest.fixture(scope="session")
@@ -57,6 +64,23 @@ def mosquitto(tmp_path: Path) -> Iterator[Mosquitto]:
     ``needs("mosquitto")``)."""
     with Mosquitto(tmp_path) as broker:
         yield broker
+
+
+@pytest.fixture
+def bgammon_server(tmp_path: Path) -> Iterator[BgammonServer]:
+    """A started bgammon-server on a free port (TCP only), stopped after the test (the test
+    carries ``needs("bgammon-server")``)."""
+    with BgammonServer(tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+def online() -> Iterator[ConnectionOpener]:
+    """Opens online connections (``online(settings, clock=None, names=None)``: started,
+    polled as the scan loop polls), closed after the test."""
+    opener = ConnectionOpener()
+    yield opener
+    opener.close()
 
 
 def pytest_configure(config: pytest.Config) -> None:

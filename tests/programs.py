@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tavla_pi.engine import find_gnubg
+from tavla_pi.testing.bgammon import BGAMMON_SERVER_VARIABLE, find_bgammon_server
 
 REQUIRE = "TAVLA_REQUIRE_PROGRAMS"
 """The environment variable that turns a skip for a missing program into a failure."""
@@ -26,16 +27,19 @@ REQUIRE = "TAVLA_REQUIRE_PROGRAMS"
 
 @dataclass(frozen=True)
 class Program:
-    """One outside program: its name, the Debian package that installs it, where it is."""
+    """One outside program: its name, the Debian package that installs it (or, for one
+    Debian lacks, how to get it), where it is."""
 
     name: str
     package: str
     path: Path | None
+    install: str = ""
 
     @property
     def missing(self) -> str:
         """The one line a test that needs it skips with (:func:`skipped_for` reads it)."""
-        return f"needs {self.name}: apt install {self.package} (or make deps)"
+        how = self.install or f"apt install {self.package} (or make deps)"
+        return f"needs {self.name}: {how}"
 
 
 def _which(name: str, package: str) -> Program:
@@ -48,6 +52,13 @@ def _chromium() -> Program:
     return Program("chromium", "chromium", path if os.access(path, os.X_OK) else None)
 
 
+def _bgammon_server() -> Program:
+    found = find_bgammon_server()
+    return Program("bgammon-server", "", found, install=(
+        "build it as .ci/run does and put it on the PATH or name it in "
+        f"{BGAMMON_SERVER_VARIABLE}"))
+
+
 PROGRAMS: dict[str, Program] = {
     p.name: p for p in (
         Program("gnubg", "gnubg", find_gnubg()),
@@ -57,6 +68,7 @@ PROGRAMS: dict[str, Program] = {
         _which("mosquitto", "mosquitto"),
         _which("mosquitto_pub", "mosquitto-clients"),
         _which("espeak-ng", "espeak-ng"),
+        _bgammon_server(),
     )
 }
 """Every program a test may need, by name."""
@@ -78,7 +90,7 @@ def missing(item: pytest.Item) -> list[Program]:
 
 def skipped_for(reason: str) -> str | None:
     """The program a skip's ``reason`` says is missing, or None for any other skip."""
-    found = re.search(r"needs (\S+): apt install ", reason)
+    found = re.search(r"needs (\S+): ", reason)
     return found.group(1) if found and found.group(1) in PROGRAMS else None
 
 

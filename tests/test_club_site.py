@@ -54,7 +54,7 @@ def test_api_club_has_every_board() -> None:
     club = json.loads(_response(site, "/api/club").body)
     assert club["v"] == 1 and club["club"] == "home"
     assert club["boards"]["izmir"] == {"status": "gone", "state": None, "at": None, "seq": 0,
-                                       "log": []}
+                                       "log": [], "verified": False}
     assert club["boards"]["athens"]["state"] == a_state()
 
 
@@ -76,7 +76,7 @@ def test_the_stream_sends_each_message_as_it_came() -> None:
     first, state, status = asyncio.run(read())
     assert first.startswith(b"retry:")
     data = json.loads(state.removeprefix(b"data: "))
-    assert data == {"board": "athens", "kind": "state",
+    assert data == {"board": "athens", "kind": "state", "verified": False,
                     "payload": json.loads(state_payload("athens", 2, a_state()))}
     assert json.loads(status.removeprefix(b"data: "))["payload"]["status"] == "gone"
     assert isinstance(_get(site, "/api/stream", {"x": "1"}), Response)

@@ -64,8 +64,10 @@ def settings(lines: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize(("family", "leds", "expected"), [
-    ("pi3", "auto", ["dtparam=spi=on", "dtparam=audio=off"]),
+    ("pi3", "auto", ["dtparam=spi=on", "dtoverlay=spi1-1cs", "core_freq=250"]),
+    ("pi3", "pwm", ["dtparam=spi=on", "dtparam=audio=off"]),
     ("pi3", "spi", ["dtparam=spi=on", "dtoverlay=spi1-1cs", "core_freq=250"]),
+    ("pi4", "auto", ["dtparam=spi=on", "dtoverlay=spi1-1cs", "core_freq=500", "core_freq_min=500"]),
     ("pi4", "pwm", ["dtparam=spi=on", "dtparam=audio=off"]),
     ("pi4", "spi", ["dtparam=spi=on", "dtoverlay=spi1-1cs", "core_freq=500", "core_freq_min=500"]),
     ("pi5", "auto", ["dtparam=spi=on"]),
@@ -105,6 +107,10 @@ def test_backup_holds_the_original(pi: Path) -> None:
 
 def test_dry_run_changes_nothing(pi: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(pi, "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "+dtparam=spi=on" in out and "+dtoverlay=spi1-1cs" in out
+    assert "-dtparam=audio=on" not in out, "the SPI1 default leaves analogue audio on"
+    assert run(pi, "--leds", "pwm", "--dry-run") == 0
     out = capsys.readouterr().out
     assert "+dtparam=spi=on" in out and "-dtparam=audio=on" in out
     assert config(pi) == STOCK
@@ -156,7 +162,8 @@ def test_explicit_config_path(pi: Path, tmp_path: Path) -> None:
     other = tmp_path / "elsewhere.txt"
     other.write_text("")
     assert run(pi, "--config", str(other), "--no-udev") == 0
-    assert settings(block(other.read_text())) == ["[all]", "dtparam=spi=on", "dtparam=audio=off"]
+    assert settings(block(other.read_text())) == ["[all]", "dtparam=spi=on", "dtoverlay=spi1-1cs",
+                                                  "core_freq=500", "core_freq_min=500"]
     assert config(pi) == STOCK
     assert not (pi / "etc").exists()
 
@@ -195,12 +202,21 @@ def test_unreadable_model(pi: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "give --model" in capsys.readouterr().err
 
 
-def test_led_driver_comes_from_the_pinout(pi: Path, tmp_path: Path) -> None:
+REFERENCE_LEDS = 'driver = "auto"\nspi_port = 1\npin = 20\n'
+"""The [leds] lines of hardware/pinout.toml that pick the driver."""
+
+
+@pytest.mark.parametrize(("leds", "line"), [('driver = "spi"\nspi_port = 1\npin = 20\n',
+                                             "dtoverlay=spi1-1cs"),
+                                            ('driver = "pwm"\npin = 18\n', "dtparam=audio=off")])
+def test_led_driver_comes_from_the_pinout(pi: Path, tmp_path: Path, leds: str,
+                                          line: str) -> None:
     pinout = tmp_path / "pinout.toml"
-    pinout.write_text((ROOT / "hardware/pinout.toml").read_text()
-                      .replace('driver = "auto"', 'driver = "spi"'))
+    reference = (ROOT / "hardware/pinout.toml").read_text()
+    assert reference.count(REFERENCE_LEDS) == 1
+    pinout.write_text(reference.replace(REFERENCE_LEDS, leds))
     assert run(pi, "--pinout", str(pinout)) == 0
-    assert "dtoverlay=spi1-1cs" in block(config(pi))
+    assert line in block(config(pi))
 
 
 def test_unreadable_pinout(pi: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,3 +270,42 @@ def test_runs_as_a_script() -> None:
     result = subprocess.run([sys.executable, str(FIRMWARE / "install.py"), "--help"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "--dry-run" in result.stdout
+
+
+def test_resolve_prints_what_it_would_do_and_needs_no_pi(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tmp_path, "--resolve", "--model", "Raspberry Pi 3 Model B Rev 1.2") == 0
+    assert capsys.readouterr().out == f"pi3 spi {install.PINOUT}\n"
+    assert run(tmp_path, "--resolve", "--model", "pi5") == 0
+    assert capsys.readouterr().out == f"pi5 pio {install.PINOUT}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_service_config_names_the_pin_map(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A board that keeps its own pin map ([board] pinout, relative to the config) keeps the
+    driver of that map: the installer plans root only for what the service will read."""
+    (tmp_path / "etc").mkdir()
+    pinout = tmp_path / "etc" / "rev-a.toml"
+    pinout.write_text((ROOT / "hardware/pinout.toml").read_text()
+                      .replace(REFERENCE_LEDS, 'driver = "pwm"\npin = 18\n'))
+    service = tmp_path / "etc" / "config.toml"
+    service.write_text('[board]\nbackend = "pi"\npinout = "rev-a.toml"\n')
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 0
+    assert capsys.readouterr().out == f"pi4 pwm {pinout}\n"
+    service.write_text('[board]\nbackend = "pi"\n')
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 0
+    assert capsys.readouterr().out == f"pi4 spi {install.PINOUT}\n"
+
+
+@pytest.mark.parametrize(("text", "complaint"), [
+    ("[board\n", "cannot read [board] pinout"),
+    ("[board]\npinout = 7\n", "[board] pinout: expected a path, got 7"),
+])
+def test_a_bad_service_config_is_named(tmp_path: Path, text: str, complaint: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    service = tmp_path / "config.toml"
+    service.write_text(text)
+    assert run(tmp_path, "--resolve", "--model", "pi4", "--service-config", str(service)) == 2
+    err = capsys.readouterr().err
+    assert str(service) in err and complaint in err

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import logging
 
 import pytest
 
 from tavla_pi.errors import BadInputError, HardwareError, PinMapError
 from tavla_pi.hal.pi.board import PiModel
-from tavla_pi.hal.pi.pixel_drivers import PixelbufWriter, check_led_driver, open_pixel_writer
+from tavla_pi.hal.pi.pixel_drivers import (
+    PWM_ROOT_WARNING,
+    PixelbufWriter,
+    check_led_driver,
+    open_pixel_writer,
+)
 from tavla_pi.hal.pi.pixels import NeoPixelStrip, encode_frame
 from tavla_pi.hardware.pinmap import AdcChip, LedStrip, PinMap
 from tavla_pi.testing.hal_models import PixelBufModel, RecordingWriter, reference_pinmap
@@ -144,6 +150,18 @@ def test_without_blinka_the_led_driver_is_a_one_line_hardware_error(
 
 @pytest.mark.parametrize("model", [PI4, PI5])
 def test_auto_driver_resolves_per_model(model: PiModel) -> None:
-    pinmap = with_leds("auto", 18)
-    check_led_driver(pinmap, model)  # pwm on a Pi 4, pio on a Pi 5: both fine on GPIO 18
-    assert pinmap.leds.resolve_driver(pi5=model.has_rp1) == ("pio" if model.has_rp1 else "pwm")
+    pinmap = with_leds("auto", 20, spi_port=1)
+    check_led_driver(pinmap, model)  # SPI1 on a Pi 4, PIO on a Pi 5: both fine on GPIO 20
+    assert pinmap.leds.resolve_driver(pi5=model.has_rp1) == ("pio" if model.has_rp1 else "spi")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("board") is not None,
+                    reason="Blinka is installed here")
+@pytest.mark.parametrize(("pinmap", "warnings"), [(with_leds("pwm", 18), [PWM_ROOT_WARNING]),
+                                                  (with_leds("auto", 20, spi_port=1), [])])
+def test_only_the_pwm_opt_in_warns_that_it_needs_root(
+        pinmap: PinMap, warnings: list[str], caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, "tavla_pi.hal.pi"), pytest.raises(HardwareError):
+        open_pixel_writer(pinmap, PI4)  # no Blinka here: the libraries fail after the check
+    assert [r.getMessage() for r in caplog.records if "root" in r.getMessage()] == warnings
+    assert "/dev/mem" in PWM_ROOT_WARNING and "pwm-root.conf" in PWM_ROOT_WARNING

@@ -156,7 +156,7 @@ def test_readme_pin_table_matches_the_pin_map() -> None:
     names = ", ".join(pm.buttons)
     pins = ", ".join(str(pm.buttons[n]) for n in pm.buttons)
     assert f"| buttons {names} | {pins} |" in text
-    assert f"| LED data (PWM on Pi 0-4, PIO on Pi 5) | {pm.leds.pin} |" in text
+    assert f"| LED data (SPI1 MOSI on Pi 0-4, PIO on Pi 5) | {pm.leds.pin} |" in text
     free = sorted(set(range(2, 28)) - set(pm.gpio_roles()) - {2, 3, 14, 15})
     assert f"| free | {', '.join(map(str, free))} (and 2, 3 = I2C; 14, 15 = UART) |" in text
 

@@ -50,12 +50,13 @@ def test_every_site_is_wired_once_in_frame_order() -> None:
 
 def test_reference_numbers() -> None:
     pm = load_pinmap()
-    assert pm.mux_select == (5, 6, 13, 19)
+    assert pm.mux_select == (5, 6, 13, 16)
     assert pm.mux_enable == 26
     assert [(a.name, a.spi_port, a.spi_device) for a in pm.adcs] == [("adc0", 0, 0), ("adc1", 0, 1)]
     feeds = [(pm.adcs[b.adc].name, b.adc_channel) for b in pm.banks]
     assert feeds == [("adc0", c) for c in range(8)] + [("adc1", 0), ("adc1", 1)]
-    assert pm.leds.pin == 18 and pm.leds.count == 66 and pm.leds.driver == "auto"
+    assert pm.leds.pin == 20 and pm.leds.count == 66 and pm.leds.driver == "auto"
+    assert pm.leds.spi_port == 1, "the LEDs hang on SPI1 MOSI: no root on any model"
     assert set(pm.buttons) == set(BUTTON_NAMES)
 
 
@@ -69,15 +70,17 @@ def test_banks_account_for_every_channel() -> None:
 
 def test_no_gpio_is_used_twice() -> None:
     pm = load_pinmap()
-    spi0 = SPI_BUSES[0]
+    spi0, spi1 = SPI_BUSES[0], SPI_BUSES[1]
     pins = [*pm.mux_select, pm.mux_enable, *pm.buttons.values(), pm.leds.pin,
             spi0.sclk, spi0.mosi, spi0.miso, *(spi0.ce[a.spi_device] for a in pm.adcs),
+            spi1.sclk, spi1.miso, spi1.ce[0],  # taken by the spi1-1cs overlay beside MOSI
             *(b.power_pin for b in pm.banks if b.power_pin is not None)]
     assert len(pins) == len(set(pins))
     assert not set(pins) & {0, 1, 2, 3}, "HAT EEPROM and I2C stay free"
     roles = pm.gpio_roles()
     assert set(roles) == set(pins)
-    assert roles[19] == "mux S3" and roles[8] == "SPI0 CE0 adc0" and roles[27] == "button menu"
+    assert roles[16] == "mux S3" and roles[8] == "SPI0 CE0 adc0" and roles[27] == "button menu"
+    assert roles[20] == "SPI1 MOSI LED data"
 
 
 def test_every_led_feature_once_on_contiguous_indices() -> None:
@@ -104,7 +107,7 @@ def test_lookups() -> None:
 
 def test_auto_led_driver_follows_the_model() -> None:
     strip = load_pinmap().leds
-    assert strip.resolve_driver(pi5=False) == "pwm"
+    assert strip.resolve_driver(pi5=False) == "spi", "SPI1 on a Pi Zero 2 W, 3 or 4: no root"
     assert strip.resolve_driver(pi5=True) == "pio"
 
 

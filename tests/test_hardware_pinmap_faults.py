@@ -18,21 +18,26 @@ BUTTONS = """[buttons]
 "menu" = 27
 """
 
+LEDS = 'driver = "auto"\nspi_port = 1\npin = 20\n'
+"""The reference chain's driver, bus and data pin (SPI1 MOSI)."""
+S3 = "select = [5, 6, 13, 16]"
+"""The reference select lines: S3 on GPIO 16, as GPIO 19 belongs to SPI1."""
+
 # (name, [(old, new), ...], key expected in `where`, words expected in the problem)
 FAULTS: list[tuple[str, list[tuple[str, str]], str, str]] = [
     ("unknown top key", [("format = 1", "format = 1\nfromat = 1")], "fromat", "unknown key"),
     ("wrong format", [("format = 1", "format = 2")], "format", "expected an integer 1..1"),
     ("renamed buttons", [("[buttons]", "[knobs]")], "knobs", "unknown key"),
     ("missing buttons", [(BUTTONS, "")], "buttons", "missing"),
-    ("three select lines", [("select = [5, 6, 13, 19]", "select = [5, 6, 13]")],
+    ("three select lines", [("select = [5, 6, 13, 16]", "select = [5, 6, 13]")],
      "[mux] select", "expected 4 entries"),
-    ("select not a list", [("select = [5, 6, 13, 19]", 'select = "5,6,13,19"')],
+    ("select not a list", [("select = [5, 6, 13, 16]", 'select = "5,6,13,16"')],
      "[mux] select", "expected an array"),
-    ("reserved pin", [("select = [5, 6, 13, 19]", "select = [5, 0, 13, 19]")],
+    ("reserved pin", [("select = [5, 6, 13, 16]", "select = [5, 0, 13, 16]")],
      "[mux] select[1]", "HAT ID EEPROM"),
     ("pin out of range", [("enable = 26", "enable = 28")], "[mux] enable", "2..27"),
     ("boolean pin", [("enable = 26", "enable = true")], "[mux] enable", "got True"),
-    ("select on a button", [("select = [5, 6, 13, 19]", "select = [5, 6, 13, 22]")],
+    ("select on a button", [("select = [5, 6, 13, 16]", "select = [5, 6, 13, 22]")],
      "[buttons] white.roll", "GPIO 22 is already used by [mux] select[3]"),
     ("enable on SPI0 MISO", [("enable = 26", "enable = 9")],
      "SPI0 MISO", "GPIO 9 is already used by [mux] enable"),
@@ -43,21 +48,27 @@ FAULTS: list[tuple[str, list[tuple[str, str]], str, str]] = [
     ("two power pins alike", [("adc_channel = 3\n", "adc_channel = 3\npower_pin = 4\n"),
                               ("adc_channel = 4\n", "adc_channel = 4\npower_pin = 4\n")],
      "[[bank]] mux4 power_pin", "GPIO 4 is already used by [[bank]] mux3 power_pin"),
-    ("LED data on a button", [('driver = "auto"', 'driver = "pio"'), ("pin = 18", "pin = 25")],
+    ("LED data on a button", [(LEDS, 'driver = "pio"\npin = 25\n')],
      "[leds] pin", "GPIO 25 is already used by [buttons] black.cube"),
-    ("PWM driver on a plain pin", [('driver = "auto"', 'driver = "pwm"'), ("pin = 18", "pin = 4")],
+    ("PWM driver on a plain pin", [(LEDS, 'driver = "pwm"\npin = 4\n')],
      "[leds] pin", "needs a PWM pin"),
-    ("SPI LEDs clash with select S3", [('driver = "auto"', 'driver = "spi"\nspi_port = 1'),
-                                        ("pin = 18", "pin = 20")],
+    ("SPI LEDs clash with select S3", [(S3, "select = [5, 6, 13, 19]"),
+                                        ('driver = "auto"', 'driver = "spi"')],
      "[leds] (SPI1 MISO)", "GPIO 19 is already used by [mux] select[3]"),
-    ("SPI LEDs off MOSI", [('driver = "auto"', 'driver = "spi"\nspi_port = 1')],
+    ("auto LEDs clash with rev A's select S3", [(S3, "select = [5, 6, 13, 19]")],
+     "[leds] (SPI1 MISO)", "GPIO 19 is already used by [mux] select[3]"),
+    ("SPI LEDs off MOSI", [('driver = "auto"', 'driver = "spi"'), ("pin = 20", "pin = 18")],
      "[leds] pin", "SPI1 MOSI, GPIO 20, got 18"),
-    ("SPI LEDs without a port", [('driver = "auto"', 'driver = "spi"'), ("pin = 18", "pin = 20")],
+    ("auto LEDs on rev A's PWM pin", [("pin = 20", "pin = 18")],
+     "[leds] pin", 'driver "auto" sends on SPI1 MOSI, GPIO 20, got 18 (driver "pwm" drives'),
+    ("SPI LEDs without a port", [('driver = "auto"', 'driver = "spi"'), ("spi_port = 1\n", "")],
      "[leds] spi_port", "missing"),
-    ("SPI LEDs on the ADC bus", [('driver = "auto"', 'driver = "spi"\nspi_port = 0'),
-                                  ("pin = 18", "pin = 10")],
+    ("auto LEDs without a port", [("spi_port = 1\n", "")],
+     "[leds] spi_port", 'missing (driver "auto" needs it)'),
+    ("SPI LEDs on the ADC bus", [('driver = "auto"', 'driver = "spi"'),
+                                  ("spi_port = 1\npin = 20", "spi_port = 0\npin = 10")],
      "[leds] spi_port", "SPI0 serves the ADCs"),
-    ("port for a PWM chain", [('driver = "auto"', 'driver = "auto"\nspi_port = 1')],
+    ("port for a PWM chain", [(LEDS, 'driver = "pwm"\nspi_port = 1\npin = 18\n')],
      "[leds] spi_port", "only for driver"),
     ("unknown driver", [('driver = "auto"', 'driver = "bitbang"')],
      "[leds] driver", "expected one of auto, pwm, spi, pio"),
@@ -149,15 +160,22 @@ def test_binary_file(tmp_path: Path) -> None:
 
 
 def test_spi_led_variant_loads(tmp_path: Path) -> None:
-    """The SPI alternative of hardware/README.md: data on GPIO 20, S3 moved to GPIO 16."""
-    path = hostile(tmp_path, [("select = [5, 6, 13, 19]", "select = [5, 6, 13, 16]"),
-                              ('driver = "auto"', 'driver = "spi"\nspi_port = 1'),
-                              ("pin = 18", "pin = 20")])
+    """Driver "spi": the same wiring on SPI1 on every model, the Pi 5 too."""
+    path = hostile(tmp_path, [('driver = "auto"', 'driver = "spi"')])
     pm = load_pinmap(path)
     assert (pm.leds.driver, pm.leds.pin, pm.leds.spi_port) == ("spi", 20, 1)
     assert pm.leds.resolve_driver(pi5=True) == "spi"
     roles = pm.gpio_roles()
     assert roles[20] == "SPI1 MOSI LED data" and roles[16] == "mux S3" and 18 in roles
+
+
+def test_pwm_opt_in_loads(tmp_path: Path) -> None:
+    """The PWM opt-in of hardware/README.md: data wire on GPIO 18, no SPI1 to claim pins."""
+    pm = load_pinmap(hostile(tmp_path, [(LEDS, 'driver = "pwm"\npin = 18\n')]))
+    assert (pm.leds.driver, pm.leds.pin, pm.leds.spi_port) == ("pwm", 18, None)
+    assert pm.leds.resolve_driver(pi5=False) == "pwm"
+    roles = pm.gpio_roles()
+    assert roles[18] == "LED data" and not {19, 20, 21} & set(roles)
 
 
 def test_power_pins_load(tmp_path: Path) -> None:

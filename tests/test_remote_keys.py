@@ -32,6 +32,8 @@ def test_the_public_line_reads_back_however_it_is_typed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("change", [
     lambda t: t[:-1] + ("b" if t[-1] == "a" else "a"),
+    lambda t: t[:-1] + ("q" if t[-1] == "a" else "a"),
+    lambda t: t[:-2] + ("b" if t[-2] == "a" else "a") + t[-1],
     lambda t: t.replace("tavla-ed25519:", ""),
     lambda t: t + "!",
     lambda t: t[:-6],
@@ -77,3 +79,12 @@ def test_a_key_reads_back_from_one_spelling_only(tmp_path: Path) -> None:
         with contextlib.suppress(KeyTextError):
             read.append(PublicKey.parse(line[:-1] + letter, "x"))
     assert read == [PublicKey.parse(line, "x")]
+
+
+def test_a_last_character_that_decodes_the_same_is_still_a_typo() -> None:
+    line = PublicKey(bytes(range(32))).text
+    twins = [line[:-1] + c for c in "abcdefghijklmnopqrstuvwxyz234567" if c != line[-1]]
+    assert any(twin.endswith(("a", "b")) for twin in twins)
+    for twin in twins:
+        with pytest.raises(KeyTextError):
+            PublicKey.parse(twin, "x")

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import tavla_pi.rules
+from tavla_pi.bounded import text_fault
 from tavla_pi.cli import build_parser
 from tavla_pi.config import SCHEMA
 from tavla_pi.errors import ScenarioError
@@ -151,6 +152,13 @@ def test_section_6s_speech_is_kept() -> None:
     assert "[speech]" in subsection(6, "additions")
     assert set(SCHEMA["speech"]) == {"enabled", "language", "rate", "volume", "device"}
     assert "spoken" in {t.value for t in EventType}
+
+
+def test_section_7s_text_is_kept() -> None:
+    kept = subsection(7, "additions")
+    assert "Text:" in kept and "Text:" not in subsection(7, "not yet kept")
+    assert all(text_fault(text) is not None for text in ("\0", "\ud800", "\t", "\x7f"))
+    assert text_fault("Ayşe") is None
 
 
 # ---- §1: board numbering ---------------------------------------------------------------

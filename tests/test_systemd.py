@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,12 +79,48 @@ def test_the_unit_promises() -> None:
     assert service["User"] == "tavla-pi"
     assert service["SupplementaryGroups"].split() == ["gpio", "spi", "audio"]
     assert int(service["TimeoutStopSec"].rstrip("s")) <= 5
+    # lgpio (Pi 5) writes its FIFOs into the working directory: one it may write
+    assert (service["RuntimeDirectory"], service["WorkingDirectory"]) == ("tavla-pi",
+                                                                          "/run/tavla-pi")
     assert (service["NoNewPrivileges"], service["ProtectSystem"]) == ("yes", "strict")
     assert service["CapabilityBoundingSet"] == ""
-    for closing in ("PrivateDevices", "DeviceAllow", "DevicePolicy", "ProtectClock",
-                    "ProcSubset", "PrivateUsers"):
-        assert closing not in service, f"{closing} would cut the board's devices off"
+    for cut, why in [("PrivateDevices", "its private /dev holds none of the board's devices"),
+                     ("ProcSubset", "gpiozero and Blinka read the model under /proc"),
+                     ("PrivateUsers", "the gpio, spi and audio groups would not map")]:
+        assert cut not in service, f"{cut}: {why}"
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def settings_of(path: Path, section: str = "Service") -> list[tuple[str, str]]:
+    """Every ``Key=Value`` of a unit file's section in order, repeated keys kept."""
+    pairs: list[tuple[str, str]] = []
+    current = ""
+    for line in path.read_text().splitlines():
+        if line.startswith("["):
+            current = line.strip("[]")
+        elif current == section and "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            pairs.append((key, value))
+    return pairs
+
+
+def test_the_unit_opens_only_the_devices_of_the_pin_map() -> None:
+    """SPI (the ADCs, the SPI1 LEDs), GPIO (RPi.GPIO's gpiomem, lgpio's gpiochip), the
+    Pi 5's PIO and the sound devices; the drivers behind each group load first, as
+    systemd resolves the groups when the service starts."""
+    service = settings_of(UNIT)
+    assert ("DevicePolicy", "closed") in service
+    assert [v for k, v in service if k == "DeviceAllow"] == [
+        "char-spi rw", "char-*gpiomem* rw", "char-gpiochip rw", "char-rp1-pio rw",
+        "char-alsa rw"]
+    assert ("ProtectClock", "yes") in service and ("ProtectProc", "invisible") in service
+    wants = [v for k, v in settings_of(UNIT, "Unit") if k == "Wants"]
+    after = [v for k, v in settings_of(UNIT, "Unit") if k == "After"]
+    modules = {w.removeprefix("modprobe@").removesuffix(".service")
+               for line in wants for w in line.split()}
+    assert modules == {"spidev", "rpi_gpiomem", "bcm2835_gpiomem", "rp1_pio", "snd"}
+    assert {w for line in wants for w in line.split()} <= {a for line in after
+                                                            for a in line.split()}
 
 
 def test_the_sandbox_leaves_gnubg_what_it_needs() -> None:
@@ -100,12 +137,13 @@ def test_the_sandbox_leaves_gnubg_what_it_needs() -> None:
 
 
 def test_the_drop_in_runs_the_pwm_driver_as_root() -> None:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.optionxform = str  # type: ignore[assignment,method-assign]
-    parser.read(DROP_IN)
-    assert dict(parser["Service"]) == {"User": "root", "Group": "root",
-                                       "SupplementaryGroups": "",
-                                       "CapabilityBoundingSet": "CAP_SYS_RAWIO"}
+    """rpi_ws281x maps /dev/mem (root, CAP_SYS_RAWIO) and asks the firmware for DMA
+    memory through /dev/vcio: the two devices the drop-in adds to the unit's list."""
+    assert settings_of(DROP_IN) == [("User", "root"), ("Group", "root"),
+                                    ("SupplementaryGroups", ""),
+                                    ("CapabilityBoundingSet", "CAP_SYS_RAWIO"),
+                                    ("DeviceAllow", "/dev/mem rw"),
+                                    ("DeviceAllow", "/dev/vcio rw")]
 
 
 @needs("systemd-sysusers")
@@ -154,6 +192,73 @@ def test_make_install_dry_run() -> None:
     assert not Path("/nonexistent/tavla-pi-prefix").exists()
 
 
+REFERENCE_PIS = [("Raspberry Pi Zero 2 W Rev 1.0", "pi3", "spi"),
+                 ("Raspberry Pi 3 Model B Plus Rev 1.3", "pi3", "spi"),
+                 ("Raspberry Pi 4 Model B Rev 1.5", "pi4", "spi"),
+                 ("Raspberry Pi 400 Rev 1.0", "pi4", "spi"),
+                 ("Raspberry Pi 5 Model B Rev 1.0", "pi5", "pio")]
+"""Each reference model as /proc/device-tree/model names it, its family, its LED driver."""
+DROP_IN_PATH = "/etc/systemd/system/tavla-pi.service.d/pwm-root.conf"
+PWM_LEDS = ('driver = "auto"\nspi_port = 1\npin = 20\n', 'driver = "pwm"\npin = 18\n')
+"""The reference pin map's [leds] lines, and the PWM opt-in of hardware/README.md."""
+
+
+def make_install_plan(*settings: str) -> subprocess.CompletedProcess[str]:
+    """``make install DRY_RUN=1`` with these make variables (``PI_MODEL=...``)."""
+    return dry_run("make", "--no-print-directory", "install", "DRY_RUN=1", *settings)
+
+
+def installed(plan: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """What the plan installs with ``install -D``: the target and where it comes from."""
+    steps = [line.split() for line in plan.stdout.splitlines()
+             if line.startswith("+ install -D -m 0644 ")]
+    return {step[-1]: step[-2] for step in steps}
+
+
+def pwm_pinout(tmp_path: Path) -> Path:
+    """The reference pin map with the LEDs on PWM, GPIO 18: the opt-in that needs root."""
+    path = tmp_path / "pinout.toml"
+    reference = (ROOT / "hardware" / "pinout.toml").read_text()
+    assert reference.count(PWM_LEDS[0]) == 1
+    path.write_text(reference.replace(*PWM_LEDS))
+    return path
+
+
+@pytest.mark.parametrize(("model", "family", "driver"), REFERENCE_PIS)
+def test_make_install_puts_no_root_drop_in_on_any_reference_pi(
+        model: str, family: str, driver: str) -> None:
+    plan = make_install_plan(f"PI_MODEL={model}")
+    assert plan.returncode == 0, plan.stderr
+    assert f"model: {model} ({family}), LED driver: {driver}" in plan.stdout
+    assert "/etc/systemd/system/tavla-pi.service" in installed(plan)
+    assert DROP_IN_PATH not in installed(plan)
+    assert f"+ rm -f {DROP_IN_PATH}" in plan.stdout, "a drop-in from before is taken away"
+    assert "as root" not in plan.stdout
+    pinout = ROOT / "hardware" / "pinout.toml"
+    assert f"firmware/install.py --model {family} --pinout {pinout}" in plan.stdout
+
+
+def test_make_install_puts_the_drop_in_for_the_pwm_opt_in(tmp_path: Path) -> None:
+    pinout = pwm_pinout(tmp_path)
+    plan = make_install_plan("PI_MODEL=Raspberry Pi 4 Model B Rev 1.5", f"PINOUT={pinout}")
+    assert plan.returncode == 0, plan.stderr
+    assert "LED driver: pwm" in plan.stdout and "as root (pwm-root.conf)" in plan.stdout
+    assert installed(plan)[DROP_IN_PATH] == str(DROP_IN)
+    assert f"firmware/install.py --model pi4 --pinout {pinout}" in plan.stdout
+
+
+@pytest.mark.parametrize(("model", "complaint"), [
+    ("Raspberry Pi 5 Model B Rev 1.0", "LED driver 'pwm' does not work on pi5"),
+    ("Raspberry Pi 2 Model B Rev 1.1", "unsupported model"),
+])
+def test_make_install_refuses_what_cannot_work_before_any_step(
+        tmp_path: Path, model: str, complaint: str) -> None:
+    plan = make_install_plan(f"PI_MODEL={model}", f"PINOUT={pwm_pinout(tmp_path)}")
+    assert plan.returncode == 2
+    assert complaint in plan.stderr
+    assert not [line for line in plan.stdout.splitlines() if line.startswith("+ ")]
+
+
 def test_install_refuses_a_desktop_and_bad_usage() -> None:
     if Path("/proc/device-tree/model").exists():
         pytest.skip("this is a Raspberry Pi")
@@ -161,3 +266,46 @@ def test_install_refuses_a_desktop_and_bad_usage() -> None:
     assert done.returncode == 2
     assert "this is not a Raspberry Pi" in done.stderr and "make sim" in done.stderr
     assert dry_run("sh", str(INSTALL), "--bogus").returncode == 2
+
+
+MAX_EXPOSURE = 2.5
+"""The most ``systemd-analyze security`` may score the installed unit (0 tight, 10 open)."""
+
+
+def exposure(tmp_path: Path, plan: subprocess.CompletedProcess[str]) -> float:
+    """``systemd-analyze security`` of the unit with the drop-ins the plan installs."""
+    unit_dir = "/etc/systemd/system/"
+    path = tmp_path / "tavla-pi.service"
+    path.write_text(UNIT.read_text())  # the plan's copy differs in ExecStart's prefix only
+    for target, source in installed(plan).items():
+        if target.startswith(unit_dir + "tavla-pi.service.d/"):
+            drop_in = tmp_path / target.removeprefix(unit_dir)
+            drop_in.parent.mkdir(exist_ok=True)
+            drop_in.write_text(Path(source).read_text())
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(path)],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "SYSTEMD_LOG_COLOR": "0"})
+    assert done.returncode == 0, done.stderr
+    [score] = re.findall(r"Overall exposure level for tavla-pi.service: (\d+\.\d+)",
+                         done.stdout)
+    return float(score)
+
+
+@needs_analyze
+@pytest.mark.parametrize(("model", "family", "driver"), REFERENCE_PIS)
+def test_the_unit_make_install_leaves_scores_at_most_2_5(
+        tmp_path: Path, model: str, family: str, driver: str) -> None:
+    plan = make_install_plan(f"PI_MODEL={model}")
+    assert f"({family}), LED driver: {driver}" in plan.stdout
+    assert exposure(tmp_path, plan) <= MAX_EXPOSURE
+
+
+@needs_analyze
+def test_the_pwm_opt_in_scores_worse_but_at_most_2_5(tmp_path: Path) -> None:
+    opt_in = make_install_plan("PI_MODEL=pi3", f"PINOUT={pwm_pinout(tmp_path)}")
+    assert DROP_IN_PATH in installed(opt_in)
+    reference = make_install_plan("PI_MODEL=pi3")
+    (tmp_path / "pwm").mkdir()
+    (tmp_path / "spi").mkdir()
+    assert exposure(tmp_path / "spi", reference) < exposure(tmp_path / "pwm", opt_in)
+    assert exposure(tmp_path / "pwm", opt_in) <= MAX_EXPOSURE

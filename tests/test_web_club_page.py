@@ -1,7 +1,10 @@
 """``tavla-pi club`` in headless chromium: two real boards (``tavla-pi run --backend sim``
 daemons ``athens`` and ``izmir`` broadcasting to a real Mosquitto) play at once; the club
 page shows both live, and one full size with its log after a click; a board that stops is
-shown gone.  Screenshots: ``test-artifacts/``.
+shown gone.  A hostile client's boards, sorted first, publish states no board writes (the
+server refuses them), and one more is slipped into ``/api/club`` as if the server had
+let it through: the page draws it clipped, and every other board as ever.
+Screenshots: ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -9,14 +12,15 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from club_support import ClubProcess, a_state, compact, state_payload, status_payload
+from paho.mqtt.client import Client
+from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
 from web_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
 
@@ -26,7 +30,7 @@ from tavla_pi.testing.mosquitto import Mosquitto
 
 pytestmark = [pytest.mark.slow, needs("chromium", "mosquitto")]
 pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]'")
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Route, expect, sync_playwright  # noqa: E402
 
 TIMEOUT_MS = 20_000
 BOARDS = ("athens", "izmir")
@@ -35,27 +39,14 @@ CLOCKED = {"athens": '[game]\nmatch_length = 3\n[clock]\nenabled = true\ndelay_s
                      '[players]\nwhite = "Ayşe"\nblack = "Nikos"\n'}
 """Athens plays a 3-point match on the tournament clock (no delay: the reserve runs at
 once), its players named."""
-
-
-class ClubProcess:
-    """``python -m tavla_pi club --broker URL --http 127.0.0.1:0``; its URL from its first line."""
-
-    def __init__(self, broker: Mosquitto, log: Path) -> None:
-        self._log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tavla_pi", "club", "--broker", broker.url,
-             "--http", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=self._log, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
-        assert found, f"no address in {line!r}: {log.read_text()}"
-        self.url = found[0]
-
-    def close(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(10)
-        self._log.close()
+BAD_STATES = {"aaa-dice": a_state(dice="ab"),
+              "aab-off": a_state(board={"white": {"off": 200000}, "black": {"off": 15}})}
+"""What a hostile client publishes as boards sorted before the real ones."""
+SLIPPED = {"status": "online", "at": 1, "seq": 0, "log": [{"t": 1, "type": 42}, None],
+           "verified": False,
+           "state": {**a_state(dice="ab", score="x", players={"white": "W" * 5000}),
+                     "board": {"white": {"off": 200000, "5": -3}, "black": {"off": "many"}}}}
+"""A board's entry the server would never send, slipped into /api/club."""
 
 
 def _board(folder: Path, broker: Mosquitto, name: str) -> DaemonProcess:
@@ -64,6 +55,30 @@ def _board(folder: Path, broker: Mosquitto, name: str) -> DaemonProcess:
     config.write_text(f'[network]\nbroker = "{broker.url}"\nboard = "{name}"\n'
                       + CLOCKED.get(name, ""))
     return DaemonProcess(folder / "state", folder / "notify", config)
+
+
+def _publish_bad_states(broker: Mosquitto) -> None:
+    """A client on the broker without any key publishes each of :data:`BAD_STATES`."""
+    client = Client(CallbackAPIVersion.VERSION2, "hostile")
+    client.connect(broker.broker.host, broker.broker.port)
+    client.loop_start()
+    for name, state in BAD_STATES.items():
+        client.publish(f"tavla/home/{name}/status", status_payload(name), 1,
+                       retain=True).wait_for_publish()
+        client.publish(f"tavla/home/{name}/state", state_payload(name, 1, state), 1,
+                       retain=True).wait_for_publish()
+    client.publish("tavla/home/aac-huge/state", compact({"pad": "x" * 15000}), 1,
+                   retain=True).wait_for_publish()
+    client.loop_stop()
+    client.disconnect()
+
+
+def _slip_in(route: Route) -> None:
+    """``/api/club`` as the server answers it, with :data:`SLIPPED` as board ``aaa-slipped``."""
+    answer = route.fetch()
+    club = answer.json()
+    club["boards"]["aaa-slipped"] = SLIPPED
+    route.fulfill(response=answer, json=club)
 
 
 @pytest.fixture
@@ -76,7 +91,8 @@ def club(tmp_path: Path) -> Iterator[tuple[dict[str, DaemonProcess], ClubProcess
         try:
             for daemon in daemons.values():
                 daemon.start()
-            server = ClubProcess(broker, tmp_path / "club.log")
+            _publish_bad_states(broker)
+            server = ClubProcess(broker.url, tmp_path / "club.log")
             yield daemons, server
         finally:
             if server is not None:
@@ -109,11 +125,22 @@ def test_two_boards_live_and_one_full_size(
         page.set_default_timeout(TIMEOUT_MS)
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route("**/api/club", _slip_in)
         page.goto(server.url)
         for name in BOARDS:  # the retained state of each: both boards at once
             tile = page.locator(f'.club-table[data-board="{name}"]')
             expect(tile.locator("circle.checker")).to_have_count(30)
             expect(tile).to_have_attribute("data-status", "online")
+            expect(tile).to_have_attribute("data-verified", "false")  # no --boards
+        for name in BAD_STATES:  # shown, but none of what the server refused
+            tile = page.locator(f'.club-table[data-board="{name}"]')
+            expect(tile).to_have_attribute("data-status", "online")
+            expect(tile.locator("circle.checker, rect.tray-checker")).to_have_count(0)
+        slipped = page.locator('.club-table[data-board="aaa-slipped"]')
+        expect(slipped.locator("rect.tray-checker")).to_have_count(15)  # 200000 clipped
+        expect(slipped.locator(".player.white")).to_have_text("W" * 32 + " 0")
+        expect(page.locator('.club-table[data-board="aac-huge"]')).to_have_count(0)
+        expect(page.locator("#unverified-title")).to_be_visible()
         for _ in range(2):  # both play, turn about: the page follows each live
             for name, table in tables.items():
                 state = _turn(table, rng)

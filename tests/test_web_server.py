@@ -136,15 +136,19 @@ def test_keep_alive_serves_several_requests_on_one_connection() -> None:
     run(test)
 
 
-def test_a_failing_handler_ends_only_its_connection() -> None:
+def test_a_failing_handler_answers_500_and_ends_only_its_connection(
+        caplog: pytest.LogCaptureFixture) -> None:
     async def test(port: int) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(get("/boom"))
-        assert await reader.read() == b""
+        writer.write(get("/boom").replace(b"Connection: close", b"Connection: keep-alive"))
+        status, headers, payload = parse(await reader.read())
+        assert (status, headers["Connection"]) == (500, "close")
+        assert "log" in json.loads(payload)["error"]
         writer.close()
         status, _, _ = await exchange(port, get("/fine"))
         assert status == 200
     run(test)
+    assert "HTTP GET /boom failed" in caplog.text
 
 
 def test_too_many_connections_get_503_only_when_all_are_busy(

@@ -94,6 +94,20 @@ def test_a_bad_audio_body_is_a_400_and_renders_nothing(data: Any) -> None:
     assert voice.rendered == []
 
 
+@pytest.mark.parametrize(("text", "fault"), [
+    ("six\x00four", "holds a NUL (U+0000) at index 3"),
+    ("six\ud800", "holds a lone surrogate (U+D800) at index 3"),
+    ("six\nfour", "holds a control character (U+000A, a newline) at index 3"),
+    ("\x1b[2Jsix", "holds a control character (U+001B) at index 0"),
+])
+def test_a_text_with_a_control_character_is_a_400_naming_it(text: str, fault: str) -> None:
+    voice = Voice()
+    answer = post(api_with(voice), "/api/speech/audio", {"text": text, "language": "en"})
+    assert (answer.status, json.loads(answer.body)) == (
+        400, {"error": f"request body: text: {fault}"})
+    assert voice.rendered == []
+
+
 def test_the_longest_text_is_rendered() -> None:
     voice = Voice()
     assert post(api_with(voice), "/api/speech/audio",

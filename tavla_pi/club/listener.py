@@ -5,12 +5,15 @@ paho's network thread connects (retrying with backoff while the broker is away),
 subscribes on every connect (a clean session: the retained ``status`` and ``state`` of
 each board arrive first, so a page started late knows every board at once) and calls
 ``deliver(topic, payload)`` for each message.  ``deliver`` must be quick and thread-safe:
-the server's passes the message to its asyncio loop (``call_soon_threadsafe``), so the
-HTTP loop never waits for the broker and the broker never waits for a page.
+the server's is a :class:`Handoff` to its asyncio loop (``call_soon_threadsafe``), so the
+HTTP loop never waits for the broker and the broker never waits for a page; what waits
+for the loop is bounded in bytes (a flood the loop cannot keep up with is dropped and
+counted, never held).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import threading
@@ -23,12 +26,16 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from tavla_pi.club.model import CLUB_LEAVES
+from tavla_pi.clock import MonotonicClock
+from tavla_pi.club.payloads import CLUB_LEAVES
+from tavla_pi.ratelog import RefusalLog
 from tavla_pi.remote.link import log_in
 from tavla_pi.remote.messages import MAX_CAST_BYTES
 from tavla_pi.remote.settings import NetworkSettings
 
 SUBSCRIBE_QOS = 1
+HANDOFF_BYTES = 512 * 1024
+"""The bytes of messages that may wait for the asyncio loop at once."""
 log = logging.getLogger("tavla_pi.club")
 
 Deliver = Callable[[str, bytes], None]
@@ -38,11 +45,12 @@ class ClubListener:
     """Subscribes to the boards of ``network.club`` on ``network.broker``; see the module."""
 
     def __init__(self, network: NetworkSettings, deliver: Deliver, *, keepalive_s: int = 10,
-                 reconnect_max_s: int = 30) -> None:
+                 reconnect_max_s: int = 30, refusals: RefusalLog | None = None) -> None:
         if network.broker is None:
             raise ValueError("the club page needs a broker (--broker mqtt://HOST:PORT)")
         self._broker = network.broker
         self._deliver = deliver
+        self._refusals = refusals or RefusalLog(log, MonotonicClock())
         self._keepalive_s = keepalive_s
         self._topics = [(f"tavla/{network.club}/+/{leaf}", SUBSCRIBE_QOS) for leaf in CLUB_LEAVES]
         self._lock = threading.Lock()
@@ -120,8 +128,8 @@ class ClubListener:
             return
         if len(message.payload) > MAX_CAST_BYTES:
             self.dropped += 1
-            log.warning("club: %s: a message of %d bytes dropped (at most %d)",
-                        name[:120], len(message.payload), MAX_CAST_BYTES)
+            self._refusals.refuse("oversize", f"club: {name[:120]}: {len(message.payload)} "
+                                  f"bytes dropped (at most {MAX_CAST_BYTES})")
             return
         self._deliver(name, bytes(message.payload))
 
@@ -132,3 +140,41 @@ class ClubListener:
                 return
             self._failing = True
         log.warning("broker %s: %s; retrying", self._broker, what)
+
+
+class Handoff:
+    """The listener's ``deliver`` for an asyncio loop: each message is handed to ``arrive``
+    on ``loop``, at most ``limit`` bytes of them waiting at once; one more is dropped,
+    counted (:attr:`dropped`) and said (``refusals``).  Called on paho's thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, arrive: Deliver,
+                 refusals: RefusalLog, limit: int = HANDOFF_BYTES) -> None:
+        self._loop, self._arrive, self._refusals = loop, arrive, refusals
+        self._limit = limit
+        self._lock = threading.Lock()
+        self._waiting = 0
+        self.dropped = 0
+        """Messages dropped because the loop was too far behind."""
+
+    def __call__(self, topic: str, payload: bytes) -> None:
+        size = len(payload) + len(topic)
+        with self._lock:
+            full = self._waiting + size > self._limit
+            if full:
+                self.dropped += 1
+            else:
+                self._waiting += size
+        if full:
+            self._refusals.refuse("behind", f"club: {self._limit} bytes of messages wait for "
+                                  f"the page's server; {topic[:120]} dropped")
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._handed, topic, payload, size)
+        except RuntimeError:  # the loop closed while paho delivered
+            with self._lock:
+                self._waiting -= size
+
+    def _handed(self, topic: str, payload: bytes, size: int) -> None:
+        with self._lock:
+            self._waiting -= size
+        self._arrive(topic, payload)

@@ -1,40 +1,63 @@
 """What the club page knows of each board: a pure model fed the broker's messages.
 
-Each message of ``tavla/<club>/<board>/(status|state|event)`` (docs/CLUB.md, "Topics
-and payloads") is checked whole before anything is used: ``"v": 1``, the topic's board
-in ``board``, the size, each field's type.  A bad one is one log line naming the topic
-and the field and changes nothing.  A good one updates the board: its presence
+Each message is checked whole first (:func:`~tavla_pi.club.payloads.club_message`: its
+size, its fields, a state a board could have written, the board's signature when the
+club knows its key).  A bad one changes nothing and is one log line, a flood of them one
+line per interval with the count (:class:`~tavla_pi.ratelog.RefusalLog`, counted per
+known board and once for all the others).  A good one updates the board: its presence
 (``status``; ``gone`` is the board's last will), its latest state, the time it was
-committed, the bounded log of its current match (a ``new_match`` event starts it again),
-and, when a ``match_over`` event ends a match, the match as a GNU Backgammon ``.mat``
-file (:mod:`tavla_pi.export`) among the night's finished matches.
+committed, the log of its current match (a ``new_match`` event starts it again) and, when
+a ``match_over`` event ends a match, the match as a GNU Backgammon ``.mat`` file
+(:mod:`tavla_pi.export`) among the night's finished matches.
+
+What a flood can make it hold is bounded: each board's events are rings bounded in count
+and bytes (:class:`~tavla_pi.club.ring.EventRing`); the boards the club knows are the
+``--boards`` file's, and at most :data:`MAX_UNVERIFIED` others, whose events share
+:data:`UNVERIFIED_BYTES` (the largest gives way first); the finished matches are bounded
+too, those of unverified boards apart.
 """
 
 from __future__ import annotations
 
+import json
 import logging
-import re
 import time
-from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tavla_pi.bounded import LimitError, parse_json
-from tavla_pi.errors import TavlaError
+from tavla_pi.clock import MonotonicClock
+from tavla_pi.club.payloads import ClubMessage, club_message, topic_parts
+from tavla_pi.club.ring import EventRing, compact_json
+from tavla_pi.errors import BadInputError, TavlaError
 from tavla_pi.events.event import Event
+from tavla_pi.events.schema import OPTIONAL, REQUIRED
 from tavla_pi.events.types import EventType
 from tavla_pi.export import format_match, record_match
-from tavla_pi.remote.messages import BOARD_NAME, FORMAT, MAX_CAST_BYTES, MessageError
+from tavla_pi.ratelog import RefusalLog
+from tavla_pi.remote.keys import PublicKey
+from tavla_pi.remote.messages import FORMAT
 
-CLUB_LEAVES = ("status", "state", "event")
-"""The topics of a board the club page reads."""
 LOG_BOUND = 500
 """The events of a board's current match kept for its log (the newest)."""
+LOG_BYTES = 128 * 1024
+"""The bytes of a board's log."""
 RECORD_BOUND = 20_000
 """The events of a board's current match kept for its ``.mat`` file."""
-MAX_BOARDS = 256
-"""The boards one club page follows; a message of one more is refused."""
+RECORD_BYTES = 2 * 1024 * 1024
+"""The bytes of a board's record (each event's fields the file needs: a long match's
+is under 1 MB)."""
+MAX_UNVERIFIED = 32
+"""The boards followed that the ``--boards`` file does not name; a message of one more
+is refused."""
+UNVERIFIED_BYTES = 1024 * 1024
+"""The bytes of events all unverified boards keep together."""
+MAX_FINISHED = 1000
+"""The finished matches kept (the oldest go first)."""
+MAX_UNVERIFIED_FINISHED = 100
+"""Of them, the most kept of unverified boards."""
+UNVERIFIED_FINISHED_BYTES = 1024 * 1024
+"""The bytes of the match files of unverified boards kept together."""
 RECORDED_TYPES = frozenset({
     EventType.NEW_MATCH, EventType.GAME_STARTED, EventType.OPENING_ROLL, EventType.ROLLED,
     EventType.PLAYED, EventType.NO_LEGAL_MOVE, EventType.DOUBLE_OFFERED,
@@ -42,18 +65,9 @@ RECORDED_TYPES = frozenset({
     EventType.RESIGN_OFFERED, EventType.RESIGN_ACCEPTED, EventType.RESIGN_DECLINED,
     EventType.GAME_OVER, EventType.MATCH_OVER})
 """The event types a match file is made of (the others are only logged)."""
-STATUSES = ("online", "gone")
-_MAX_MS = 2**53
+OTHERS = "unverified boards"
+"""The refusals' kind of every board the club does not know (one count for all)."""
 log = logging.getLogger("tavla_pi.club")
-
-
-@dataclass(frozen=True, slots=True)
-class ClubMessage:
-    """One checked message: the board, the topic's leaf (``kind``) and the payload object."""
-
-    board: str
-    kind: str
-    payload: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,132 +90,118 @@ class FinishedMatch:
 
 @dataclass(slots=True)
 class ClubBoard:
-    """One board as the page shows it."""
+    """One board as the page shows it; ``verified``: the club knows its key."""
 
     name: str
+    verified: bool = False
     status: str | None = None
     state: dict[str, Any] | None = None
     at: int | None = None
     seq: int = 0
-    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_BOUND))
-    recorded: deque[dict[str, Any]] = field(
-        default_factory=lambda: deque(maxlen=RECORD_BOUND))
+    nonce: str | None = None
+    """The ``nonce`` of its latest ``online`` status."""
+    log: EventRing = field(default_factory=lambda: EventRing(LOG_BOUND, LOG_BYTES))
+    recorded: EventRing = field(default_factory=lambda: EventRing(RECORD_BOUND, RECORD_BYTES))
 
-    def summary(self) -> dict[str, Any]:
-        """The board's entry of ``GET /api/club``."""
-        return {"status": self.status, "state": self.state, "at": self.at, "seq": self.seq,
-                "log": list(self.log)}
+    @property
+    def kept(self) -> int:
+        """The bytes of events it keeps."""
+        return self.log.used + self.recorded.used
 
+    def shed(self) -> None:
+        """Drop its oldest logged event, else its oldest recorded one."""
+        if not self.log.shed():
+            self.recorded.shed()
 
-def club_message(club: str, topic: str, payload: bytes) -> ClubMessage:
-    """The checked message of ``topic``; :class:`MessageError` naming the topic and the
-    field for anything wrong."""
-    board, kind = _topic_parts(club, topic)
-    if len(payload) > MAX_CAST_BYTES:
-        raise MessageError(topic, f"a payload of {len(payload)} bytes (at most {MAX_CAST_BYTES})")
-    try:
-        data = parse_json(payload.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise MessageError(topic, "not UTF-8 text") from None
-    except (LimitError, ValueError) as exc:
-        raise MessageError(topic, f"not JSON ({str(exc)[:80]})") from None
-    if not isinstance(data, dict):
-        raise MessageError(topic, "expected a JSON object")
-    if data.get("v") != FORMAT:
-        raise MessageError(topic, f"v: expected {FORMAT}")
-    if data.get("board") != board:
-        raise MessageError(topic, "board: not the topic's board")
-    _CHECKS[kind](data, topic)
-    return ClubMessage(board, kind, data)
+    def summary_parts(self) -> list[bytes]:
+        """The board's entry of ``GET /api/club`` as pieces of JSON, its log the kept
+        bytes themselves."""
+        head = compact_json({"status": self.status, "state": self.state, "at": self.at,
+                             "seq": self.seq, "verified": self.verified})
+        parts = [head[:-1], b',"log":[']
+        for number, item in enumerate(self.log.raw()):
+            parts += [b"," if number else b"", item]
+        return [*parts, b"]}"]
 
 
-def _topic_parts(club: str, topic: str) -> tuple[str, str]:
-    parts = topic.split("/")
-    if (len(parts) != 4 or parts[0] != "tavla" or parts[1] != club
-            or parts[3] not in CLUB_LEAVES or BOARD_NAME.fullmatch(parts[2]) is None):
-        raise MessageError(f"topic {topic[:120]!r}", f"expected tavla/{club}/<board>/"
-                           "(status|state|event), board [a-z0-9-]{1,32}")
-    return parts[2], parts[3]
-
-
-def _check_status(data: dict[str, Any], topic: str) -> None:
-    _keys(data, topic, {"v", "board", "status"})
-    if data["status"] not in STATUSES:
-        raise MessageError(topic, "status: expected online or gone")
-
-
-def _check_event(data: dict[str, Any], topic: str) -> None:
-    _keys(data, topic, {"v", "board", "seq", "at", "event"})
-    _count(data, "seq", topic, low=1)
-    _count(data, "at", topic)
-    event = data["event"]
-    if not isinstance(event, dict):
-        raise MessageError(topic, "event: expected a JSON object")
-    if not isinstance(event.get("type"), str) or re.fullmatch(r"[a-z_]{1,40}",
-                                                               event["type"]) is None:
-        raise MessageError(topic, "event.type: expected an event's type")
-    if not _is_count(event.get("t")):
-        raise MessageError(topic, "event.t: expected a whole number of ms")
-
-
-def _check_state(data: dict[str, Any], topic: str) -> None:
-    _keys(data, topic, {"v", "board", "seq", "at", "dropped", "state"})
-    _count(data, "seq", topic)
-    _count(data, "at", topic)
-    _count(data, "dropped", topic)
-    if not isinstance(data["state"], dict):
-        raise MessageError(topic, "state: expected a JSON object")
-
-
-_CHECKS: dict[str, Callable[[dict[str, Any], str], None]] = {
-    "status": _check_status, "event": _check_event, "state": _check_state}
-
-
-def _keys(data: dict[str, Any], topic: str, wanted: set[str]) -> None:
-    missing = sorted(wanted - set(data))
-    if missing:
-        raise MessageError(topic, f"{missing[0]}: missing")
-    extra = sorted(set(data) - wanted)
-    if extra:
-        raise MessageError(topic, f"{extra[0][:40]}: not a field of this message")
-
-
-def _is_count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _MAX_MS
-
-
-def _count(data: dict[str, Any], key: str, topic: str, low: int = 0) -> None:
-    if not _is_count(data[key]) or data[key] < low:
-        raise MessageError(topic, f"{key}: expected a whole number from {low}")
+def recorded_fields(event: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``event`` its type's schema names (what a match file reads)."""
+    kind = EventType(event["type"])
+    names = {"t", "type", *REQUIRED[kind], *OPTIONAL.get(kind, {})}
+    return {name: value for name, value in event.items() if name in names}
 
 
 class ClubModel:
     """Every board of ``club`` seen so far, and the matches they finished.
 
-    ``on_finished`` hears of each match as it finishes (``--out`` writes it)."""
+    ``on_finished`` hears of each match as it finishes (``--out`` writes it); ``keys``:
+    the boards the club knows (``--boards``; None: none, every board unverified);
+    ``refusals``: where refused messages are counted and said."""
 
     def __init__(self, club: str,
-                 on_finished: Callable[[FinishedMatch], None] | None = None) -> None:
+                 on_finished: Callable[[FinishedMatch], None] | None = None, *,
+                 keys: Mapping[str, PublicKey] | None = None,
+                 refusals: RefusalLog | None = None) -> None:
         self.club = club
+        self.keys = keys
         self.boards: dict[str, ClubBoard] = {}
         self.finished: dict[str, FinishedMatch] = {}
+        self.refusals = refusals or RefusalLog(log, MonotonicClock())
         self._on_finished = on_finished
 
     def receive(self, topic: str, payload: bytes) -> ClubMessage | None:
-        """Check and apply one message; the message, or None (refused: one log line)."""
+        """Check and apply one message; the message, or None (refused: counted, said)."""
         try:
-            message = club_message(self.club, topic, payload)
-        except MessageError as exc:
-            log.warning("club: %s", exc)
+            message = club_message(self.club, topic, payload, self.keys)
+        except BadInputError as exc:
+            self._refuse(topic, f"club: {exc}")
             return None
-        board = self.boards.get(message.board)
-        if board is None:
-            if len(self.boards) >= MAX_BOARDS:
-                log.warning("club: %s: more than %d boards; not followed", topic, MAX_BOARDS)
-                return None
-            board = self.boards[message.board] = ClubBoard(message.board)
+        board = self._board(message, topic)
+        if board is None or not self._current(board, message, topic):
+            return None
         self._apply(board, message)
+        if message.kind == "event" and not board.verified:
+            self._fit_unverified()
         return message
+
+    def _refuse(self, topic: str, text: str) -> None:
+        """Count and say one refusal: a known board's apart, the others' together."""
+        try:
+            name = topic_parts(self.club, topic)[0]
+        except BadInputError:
+            name = ""
+        kind = f"board {name}" if self.keys is not None and name in self.keys else OTHERS
+        self.refusals.refuse(kind, text)
+
+    def _board(self, message: ClubMessage, topic: str) -> ClubBoard | None:
+        """The message's board, made if new; None when one more unverified is too many."""
+        board = self.boards.get(message.board)
+        if board is not None:
+            return board
+        if not message.verified:
+            unverified = sum(not known.verified for known in self.boards.values())
+            if unverified >= MAX_UNVERIFIED:
+                self._refuse(topic, f"club: {topic}: more than {MAX_UNVERIFIED} unverified "
+                                    "boards; not followed")
+                return None
+        board = self.boards[message.board] = ClubBoard(message.board, message.verified)
+        return board
+
+    def _current(self, board: ClubBoard, message: ClubMessage, topic: str) -> bool:
+        """False for a known board's ``gone`` of an earlier connection than its ``online``
+        (a replayed last will: refused)."""
+        data = message.payload
+        if message.kind != "status" or not board.verified:
+            return True
+        if data["status"] == "online":
+            board.nonce = data.get("nonce")
+            return True
+        nonce = data.get("nonce")
+        if board.nonce is not None and nonce is not None and nonce != board.nonce:
+            self._refuse(topic, f"club: {topic}: a gone of an earlier connection (nonce "
+                                f"{nonce}, online since {board.nonce})")
+            return False
+        return True
 
     def _apply(self, board: ClubBoard, message: ClubMessage) -> None:
         data = message.payload
@@ -211,19 +211,31 @@ class ClubModel:
             board.state, board.at = data["state"], data["at"]
             board.status = board.status or "online"
         else:
-            self._event(board, data["event"], data["seq"], data["at"])
+            self._event(board, message)
 
-    def _event(self, board: ClubBoard, event: dict[str, Any], seq: int, at: int) -> None:
+    def _event(self, board: ClubBoard, message: ClubMessage) -> None:
+        event, at = message.payload["event"], message.payload["at"]
         kind = event["type"]
         if kind == EventType.NEW_MATCH:
             board.log.clear()
             board.recorded.clear()
-        board.seq, board.at = seq, at
-        board.log.append(event)
+        board.seq, board.at = message.payload["seq"], at
+        board.log.append(message.event_json)
         if kind in RECORDED_TYPES:
-            board.recorded.append(event)
+            board.recorded.append(compact_json(recorded_fields(event)))
         if kind == EventType.MATCH_OVER:
             self._finish(board, at)
+            board.recorded.clear()  # each file is made of its own match's events once
+
+    def _fit_unverified(self) -> None:
+        """Shed the largest unverified board's oldest events until all fit together."""
+        others = [board for board in self.boards.values() if not board.verified]
+        total = sum(board.kept for board in others)
+        while total > UNVERIFIED_BYTES:
+            largest = max(others, key=lambda board: board.kept)
+            before = largest.kept
+            largest.shed()
+            total -= before - largest.kept
 
     def _finish(self, board: ClubBoard, at: int) -> None:
         try:
@@ -240,14 +252,40 @@ class ClubModel:
         state = board.state or {}
         match = FinishedMatch(board.name, name, state.get("match_id"), state.get("players"),
                               list(record.games[-1].final_score), record.match_length, text)
-        self.finished[name] = match
+        self._keep(match, verified=board.verified)
         if self._on_finished is not None:
             self._on_finished(match)
 
+    def _keep(self, match: FinishedMatch, *, verified: bool) -> None:
+        """Keep ``match`` among the finished, the oldest going past the bounds."""
+        self.finished.pop(match.name, None)
+        self.finished[match.name] = match
+        if not verified:
+            theirs = [kept for kept in self.finished.values()
+                      if not self.boards[kept.board].verified]
+            size = sum(len(kept.text) for kept in theirs)
+            for number, kept in enumerate(theirs[:-1]):
+                if len(theirs) - number <= MAX_UNVERIFIED_FINISHED and (
+                        size <= UNVERIFIED_FINISHED_BYTES):
+                    break
+                del self.finished[kept.name]
+                size -= len(kept.text)
+        for name in list(self.finished)[:-MAX_FINISHED]:
+            del self.finished[name]
+
+    def summary_json(self) -> bytes:
+        """``GET /api/club``: the club and each board, as JSON joined once of the kept
+        bytes (a flooded club's answer costs its size, not a parse of every event)."""
+        parts = [compact_json({"v": FORMAT, "club": self.club})[:-1], b',"boards":{']
+        for number, (name, board) in enumerate(sorted(self.boards.items())):
+            parts += [b"," if number else b"", compact_json(name), b":",
+                      *board.summary_parts()]
+        return b"".join([*parts, b"}}"])
+
     def summary(self) -> dict[str, Any]:
-        """``GET /api/club``: the club and each board."""
-        return {"v": FORMAT, "club": self.club,
-                "boards": {name: board.summary() for name, board in sorted(self.boards.items())}}
+        """``GET /api/club`` as an object."""
+        club: dict[str, Any] = json.loads(self.summary_json())
+        return club
 
     def matches(self) -> list[dict[str, Any]]:
         """``GET /api/matches``: the finished matches, oldest first."""

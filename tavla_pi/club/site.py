@@ -4,9 +4,10 @@
 | --- | --- |
 | ``GET /`` | the club page (``tavla_pi/club/static/index.html``) |
 | ``GET /static/<file>`` | the club page's files, then the board page's (board.js, ...) |
-| ``GET /api/club`` | every board: status, latest state, when, its current match's log |
+| ``GET /api/club`` | every board: status, latest state, when, its current match's log, |
+| | whether its key signed it (``verified``) |
 | ``GET /api/stream`` | server-sent events: each message as it comes from the broker, |
-| | ``{"board", "kind": "event"/"state"/"status", "payload"}`` |
+| | ``{"board", "kind": "event"/"state"/"status", "verified", "payload"}`` |
 | ``GET /api/matches`` | the matches finished tonight |
 | ``GET /api/matches/<name>.mat`` | one of them as a GNU Backgammon match file |
 | ``GET /api/matches.zip`` | all of them |
@@ -14,7 +15,8 @@
 Every message is checked and applied once, on the asyncio loop (:meth:`ClubSite.arrive`,
 called there by the listener's thread), and its stream chunk is made once for every
 page: the payload's bytes as they came (compact JSON), wrapped.  A page that reads
-too slowly for :data:`STREAM_BOUND` messages is cut (it reconnects and reloads).
+too slowly for :data:`STREAM_BOUND` messages or :data:`STREAM_BYTES` is cut (it
+reconnects and reloads).
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 
-from tavla_pi.club.model import ClubMessage, ClubModel, FinishedMatch
+from tavla_pi.club.model import ClubModel, FinishedMatch
+from tavla_pi.club.payloads import ClubMessage
 from tavla_pi.web.api import HEARTBEAT_S, PAGE_HEADERS, STATIC_TYPES, static_files
 from tavla_pi.web.server import Request, Response, Stream
 
 STREAM_BOUND = 2000
 """Messages held for one page; a page further behind is cut."""
+STREAM_BYTES = 2 * 1024 * 1024
+"""Bytes held for one page; a page further behind is cut."""
 NO_STORE = (("Cache-Control", "no-store"),)
 log = logging.getLogger("tavla_pi.club")
 
@@ -52,18 +57,22 @@ def stream_chunk(message: ClubMessage, payload: bytes) -> bytes:
     """The server-sent event of one message: ``payload`` as it came when it is one line."""
     if b"\n" in payload or b"\r" in payload:
         payload = json.dumps(message.payload, separators=(",", ":")).encode()
-    head = f'data: {{"board":"{message.board}","kind":"{message.kind}","payload":'
+    verified = "true" if message.verified else "false"
+    head = (f'data: {{"board":"{message.board}","kind":"{message.kind}",'
+            f'"verified":{verified},"payload":')
     return head.encode() + payload + b"}\n\n"
 
 
 class _Follower:
-    """One page's stream: the chunks not yet sent; ``cut`` once it fell too far behind."""
+    """One page's stream: the chunks not yet sent (``held``: their bytes); ``cut`` once it
+    fell too far behind."""
 
-    __slots__ = ("chunks", "cut")
+    __slots__ = ("chunks", "cut", "held")
 
     def __init__(self) -> None:
         self.chunks: asyncio.Queue[bytes] = asyncio.Queue(STREAM_BOUND)
         self.cut = False
+        self.held = 0
 
 
 class ClubSite:
@@ -78,6 +87,12 @@ class ClubSite:
             "/": self._index, "/api/club": self._club, "/api/stream": self._stream,
             "/api/matches": self._matches, "/api/matches.zip": self._zip}
 
+    @property
+    def routes(self) -> tuple[str, ...]:
+        """The paths this page answers exactly, each to GET (``/static/FILE`` and
+        ``/api/matches/NAME.mat`` besides); it takes no request body."""
+        return tuple(self._routes)
+
     def arrive(self, topic: str, payload: bytes) -> None:
         """One message from the broker (on the loop): apply it and send it to every page."""
         message = self.model.receive(topic, payload)
@@ -87,12 +102,14 @@ class ClubSite:
         for follower in self._followers:
             if follower.cut:
                 continue
-            try:
-                follower.chunks.put_nowait(chunk)
-            except asyncio.QueueFull:
+            if follower.held + len(chunk) > STREAM_BYTES or follower.chunks.full():
                 follower.cut = True
-                follower.chunks.get_nowait()
+                if follower.chunks.full():
+                    follower.chunks.get_nowait()
                 follower.chunks.put_nowait(b"")  # wakes it to end
+                continue
+            follower.chunks.put_nowait(chunk)
+            follower.held += len(chunk)
 
     async def handle(self, request: Request) -> Response | Stream:
         """The answer to one request."""
@@ -119,7 +136,7 @@ class ClubSite:
         return Response(200, content, content_type, PAGE_HEADERS)
 
     async def _club(self, _: Request) -> Response:
-        return Response.json(self.model.summary(), headers=NO_STORE)
+        return Response(200, self.model.summary_json(), "application/json", NO_STORE)
 
     async def _matches(self, _: Request) -> Response:
         return Response.json(self.model.matches(), headers=NO_STORE)
@@ -160,6 +177,7 @@ class ClubSite:
                 if follower.cut:
                     log.warning("club: a page read too slowly; its stream is cut")
                     return
+                follower.held -= len(chunk)
                 yield chunk
         finally:
             self._followers.discard(follower)

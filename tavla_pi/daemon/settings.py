@@ -31,7 +31,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from tavla_pi.bounded import LimitError, parse_json
+from tavla_pi.bounded import LimitError, check_texts, parse_json
 from tavla_pi.config import parse_opponent
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.simdesk import StoppingError
@@ -184,4 +184,5 @@ def _object(body: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise BadInputError(WHERE, "expected a JSON object of settings, e.g. "
                                    '{"color": "black", "level": "expert"}')
+    check_texts(data, WHERE)
     return data

@@ -55,9 +55,10 @@ def write_all(files: Files, fd: int, data: bytes) -> None:
         view = view[written:]
 
 
-def create_file(files: Files, path: Path, data: bytes) -> None:
-    """Create ``path`` (it must not exist, not even as a link) holding ``data``, synced."""
-    fd = os.open(path, _NEW, 0o644)
+def create_file(files: Files, path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Create ``path`` (it must not exist, not even as a link) holding ``data``, synced,
+    with the permissions ``mode`` (less what the umask takes)."""
+    fd = os.open(path, _NEW, mode)
     try:
         write_all(files, fd, data)
         files.fsync(fd)
@@ -69,9 +70,9 @@ def create_file(files: Files, path: Path, data: bytes) -> None:
     os.close(fd)
 
 
-def replace_file(files: Files, path: Path, data: bytes) -> None:
-    """Make ``path`` hold ``data``, atomically and durably: a power cut or a failed
-    write leaves the old file or the new one, never a mix.
+def replace_file(files: Files, path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Make ``path`` hold ``data`` with the permissions ``mode``, atomically and durably:
+    a power cut or a failed write leaves the old file or the new one, never a mix.
 
     The data goes to ``<path>.tmp`` (a stale one is removed first), which is
     synced and renamed over ``path``; then the directory is synced.
@@ -79,7 +80,7 @@ def replace_file(files: Files, path: Path, data: bytes) -> None:
     temp = path.with_name(path.name + ".tmp")
     with contextlib.suppress(FileNotFoundError):
         os.unlink(temp)  # left by a power cut; unlink never follows a link
-    create_file(files, temp, data)
+    create_file(files, temp, data, mode)
     try:
         os.replace(temp, path)
     except BaseException:

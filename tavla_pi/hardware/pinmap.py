@@ -39,7 +39,9 @@ SELECT_LINES = 4
 ADC_CHANNELS = 8
 """Single-ended inputs of one MCP3208."""
 LED_DRIVERS: tuple[str, ...] = ("auto", "pwm", "spi", "pio")
-"""``auto``: ``pwm`` on Pi Zero 2 W / 3 / 4, ``pio`` on Pi 5, same data pin."""
+"""``auto``: ``spi`` (SPI1) on Pi Zero 2 W / 3 / 4, ``pio`` on Pi 5, same data pin (SPI1 MOSI)."""
+SPI_LED_DRIVERS: tuple[str, ...] = ("auto", "spi")
+"""The drivers whose chain hangs on SPI1 MOSI (``auto`` does on a Pi Zero 2 W, 3 or 4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,9 +103,10 @@ class MuxBank:
 class LedStrip:
     """The WS2812B chain: driver (``auto``, ``pwm``, ``spi`` or ``pio``), data pin, length.
 
-    ``auto`` means ``pwm`` on Pi Zero 2 W / 3 / 4 and ``pio`` on Pi 5 (see
-    :meth:`resolve_driver`); ``spi`` sends the data on the MOSI pin of
-    ``spi_port`` (device 0).
+    ``auto`` means ``spi`` on Pi Zero 2 W / 3 / 4 and ``pio`` on Pi 5 (see
+    :meth:`resolve_driver`), so that no model needs root for the LEDs; ``spi``
+    sends the data on the MOSI pin of ``spi_port`` (device 0), which ``auto``
+    names too.  ``pwm`` (rpi_ws281x) is the opt-in that needs root.
     """
 
     driver: str
@@ -115,7 +118,7 @@ class LedStrip:
     def resolve_driver(self, *, pi5: bool) -> str:
         """The concrete driver (``pwm``, ``spi`` or ``pio``) on this Pi."""
         if self.driver == "auto":
-            return "pio" if pi5 else "pwm"
+            return "pio" if pi5 else "spi"
         return self.driver
 
 
@@ -214,7 +217,7 @@ class PinMap:
             roles[self.leds.pin] = "LED data"
         else:
             led_bus = SPI_BUSES[self.leds.spi_port]
-            roles.update(_bus_roles(led_bus, "LEDs"))
+            roles.update(_bus_roles(led_bus, "(unused)"))
             roles[led_bus.mosi] = f"SPI{led_bus.port} MOSI LED data"
             roles[led_bus.ce[0]] = f"SPI{led_bus.port} CE0 (unused)"
         return dict(sorted(roles.items()))

@@ -27,6 +27,7 @@ from tavla_pi.hardware.pinmap import (
     MUX_CHANNELS,
     SELECT_LINES,
     SPI_BUSES,
+    SPI_LED_DRIVERS,
     AdcChip,
     LedFeature,
     LedStrip,
@@ -275,10 +276,10 @@ def _leds(
     count = reader.integer(table["count"], "[leds] count", 1, 1024)
     order = reader.string(table.get("order", "GRB"), "[leds] order", LED_ORDERS)
     spi_port = _led_bus(reader, driver, pin, table.get("spi_port"))
-    if driver in ("auto", "pwm") and pin not in PWM_PINS:
+    if driver == "pwm" and pin not in PWM_PINS:
         reader.fail("[leds] pin", f"driver {driver!r} needs a PWM pin "
                                   f"({', '.join(map(str, sorted(PWM_PINS)))}), got {pin}")
-    if driver != "spi":
+    if spi_port is None:
         reader.claim(pin, "[leds] pin")
     features = _features(reader, table["index"], count)
     return LedStrip(driver, pin, count, order, spi_port), features
@@ -287,20 +288,22 @@ def _leds(
 def _led_bus(
     reader: _Reader, driver: str, pin: int, port: object
 ) -> int | None:
-    if driver != "spi":
+    if driver not in SPI_LED_DRIVERS:
         if port is not None:
-            reader.fail("[leds] spi_port", f"only for driver \"spi\", not {driver!r}")
+            reader.fail("[leds] spi_port", f"only for driver \"auto\" or \"spi\", "
+                                           f"not {driver!r}")
         return None
     if port is None:
-        reader.fail("[leds] spi_port", "missing (driver \"spi\" needs it)")
+        reader.fail("[leds] spi_port", f"missing (driver \"{driver}\" needs it)")
     spi_port = reader.integer(port, "[leds] spi_port", 0, 1)
     if spi_port != LED_SPI_PORT:
         reader.fail("[leds] spi_port", f"the LED chain must be on SPI{LED_SPI_PORT} "
                                        f"(SPI{ADC_PORT} serves the ADCs)")
     bus = SPI_BUSES[spi_port]
     if pin != bus.mosi:
-        reader.fail("[leds] pin", f"driver \"spi\" sends on SPI{spi_port} MOSI, "
-                                  f"GPIO {bus.mosi}, got {pin}")
+        hint = " (driver \"pwm\" drives a PWM pin, as root)" if pin in PWM_PINS else ""
+        reader.fail("[leds] pin", f"driver \"{driver}\" sends on SPI{spi_port} MOSI, "
+                                  f"GPIO {bus.mosi}, got {pin}{hint}")
     _claim_bus(reader, bus, "[leds]")
     reader.claim(bus.ce[0], f"[leds] (SPI{spi_port} CE0, claimed by spi1-1cs)")
     return spi_port

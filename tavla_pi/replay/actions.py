@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tavla_pi.bounded import LimitError, parse_json, read_text
+from tavla_pi.bounded import LimitError, json_text_fault, parse_json, read_text
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ScenarioError
 from tavla_pi.game.matchclock import ClockRules
@@ -333,6 +333,9 @@ def parse_line(text: str, where: str) -> Action | None:
         raise ScenarioError(where, str(exc)) from None
     if not isinstance(data, dict):
         raise ScenarioError(where, "expected a JSON object, one action per line")
+    not_text = json_text_fault(data)
+    if not_text is not None:
+        raise ScenarioError(f"{where}: field {json.dumps(not_text[0])}", not_text[1])
     kinds = [k for k in data if k in _PARSERS]
     if len(kinds) != 1:
         names = ", ".join(sorted(_PARSERS))

@@ -51,8 +51,10 @@ VREF = 3.3
 SUPPLY = 3.3
 BUTTONS: dict[str, int] = dict(load_pinmap().buttons)
 """The reference board's button pins (``hardware/pinout.toml``)."""
-POWER_PINS = (0, 1, 4, 12, 14, 15, 16, 17, 20, 21)
-"""Bank power switches for tests: GPIOs the reference board leaves free, no Pi pull-ups."""
+POWER_PINS = (0, 1, 4, 12, 14, 15, 17, 18, 19, 21)
+"""Bank power switches for tests: GPIOs no gpiozero device of the reference board opens,
+without Pi pull-ups (18, 19 and 21 are SPI1's, which the LED chain drives through
+spidev, never as pins)."""
 
 
 # --- the reference board, rewired for a test ----------------------------------------------

@@ -1,6 +1,6 @@
 """A real Mosquitto broker for the tests and the benchmarks: its own config in a tmp
-directory, a free port on 127.0.0.1, started and stopped (or killed) at will, restarted on
-the same port.
+directory, a free port on 127.0.0.1 (or the listener of the configuration files it is
+given), started and stopped (or killed) at will, restarted on the same port.
 
 Tests that use it carry ``needs("mosquitto")`` (tests/programs.py finds the program, in
 /usr/sbin too); the ``mosquitto`` fixture of tests/conftest.py yields a started broker and
@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from tavla_pi.remote.settings import Broker
+from tavla_pi.testing.processes import end_process, log_tail
 
 HOST = "127.0.0.1"
 BROKER_START_TIMEOUT_S = 10.0
@@ -51,26 +52,31 @@ def _program(name: str) -> str:
 
 
 class Mosquitto:
-    """A Mosquitto broker on 127.0.0.1: anonymous, or with one ``user`` (name, password);
+    """A Mosquitto broker on 127.0.0.1: anonymous, or with one ``user`` (name, password),
+    or as the configuration files of a folder say, as a broker host's ``conf.d``
+    (``include``: the folder, and the port on 127.0.0.1 where their listener is);
     ``persistence`` keeps sessions and retained messages over a restart (a stop saves them)."""
 
     def __init__(self, directory: Path, *, user: tuple[str, str] | None = None,
-                 persistence: bool = False) -> None:
+                 persistence: bool = False, include: tuple[Path, int] | None = None) -> None:
         self.directory = directory
-        self.port = free_port()
+        self.port = free_port() if include is None else include[1]
         self.conf = directory / "mosquitto.conf"
         self.log = directory / "mosquitto.log"
         self._process: subprocess.Popen[bytes] | None = None
-        self.conf.write_text(self._config(user, persistence=persistence))
+        listener = self._listener(user) if include is None else [f"include_dir {include[0]}"]
+        self.conf.write_text(self._config(listener, persistence=persistence))
 
-    def _config(self, user: tuple[str, str] | None, *, persistence: bool) -> str:
-        lines = [f"listener {self.port} {HOST}", "log_dest stderr", "log_type all"]
+    def _listener(self, user: tuple[str, str] | None) -> list[str]:
+        lines = [f"listener {self.port} {HOST}"]
+        if user is None:
+            return [*lines, "allow_anonymous true"]
+        return [*lines, "allow_anonymous false", f"password_file {self._password_file(*user)}"]
+
+    def _config(self, listener: list[str], *, persistence: bool) -> str:
+        lines = [*listener, "log_dest stderr", "log_type all"]
         if os.geteuid() == 0:
             lines.append("user root")  # else it drops to user mosquitto: no tmp dir for it
-        if user is None:
-            lines.append("allow_anonymous true")
-        else:
-            lines += ["allow_anonymous false", f"password_file {self._password_file(*user)}"]
         if persistence:
             lines += ["persistence true", f"persistence_location {self.directory}/"]
         else:
@@ -134,20 +140,11 @@ class Mosquitto:
 
     def _end(self, how: signal.Signals) -> None:
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
-            return
-        process.send_signal(how)
-        process.send_signal(signal.SIGCONT)  # a frozen broker ends too
-        try:
-            process.wait(timeout=BROKER_STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        end_process(process, how)
 
     def tail(self, lines: int = 20) -> str:
         """The last lines of the broker's log (for a failure's message)."""
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])
+        return log_tail(self.log, lines)
 
     def __enter__(self) -> Mosquitto:
         self.start()

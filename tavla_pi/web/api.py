@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any, Protocol
 
-from tavla_pi.bounded import LimitError, parse_json
+from tavla_pi.bounded import LimitError, check_texts, parse_json
 from tavla_pi.errors import BadInputError, EngineError, JournalError, TavlaError
 from tavla_pi.events.hub import EventHub
 from tavla_pi.hal.sim.places import BoardActionError
@@ -176,6 +176,11 @@ class Api:
             "/api/speech": {"POST": self._post_speech},
             "/api/speech/audio": {"POST": self._post_speech_audio},
         }
+
+    @property
+    def routes(self) -> dict[str, tuple[str, ...]]:
+        """Each path this API answers exactly, with its methods (``/static/FILE`` besides)."""
+        return {path: tuple(methods) for path, methods in self._routes.items()}
 
     async def handle(self, request: Request) -> Response | Stream:
         """The answer to one request."""
@@ -377,13 +382,18 @@ def sim_action(body: bytes) -> Action:
 
 
 def json_object(body: bytes, where: str) -> dict[str, Any]:
-    """A request body's JSON object; :class:`BadInputError` for anything else."""
+    """A request body's JSON object, every string in it a text (no control character, no
+    lone surrogate: :func:`~tavla_pi.bounded.check_texts`); :class:`BadInputError` for
+    anything else."""
     try:
         data = parse_json(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, LimitError):
+    except UnicodeDecodeError:
+        raise BadInputError(where, "not UTF-8") from None
+    except (ValueError, LimitError):
         raise BadInputError(where, "expected a JSON object") from None
     if not isinstance(data, dict):
         raise BadInputError(where, "expected a JSON object")
+    check_texts(data, where)
     return data
 
 

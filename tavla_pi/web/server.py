@@ -5,7 +5,10 @@ The standard library keeps the daemon's start-up and memory low on a Pi Zero
 one request at a time per connection (keep-alive, no pipelining), refuses
 what it does not handle with a 4xx and a JSON ``{"error": ...}``, bounds
 header and body sizes, idle time and the number of connections, and closes
-every connection, streams included, on ``close()``.
+every connection, streams included, on ``close()``.  The request target and each
+query parameter's name and value must be texts (UTF-8 without a control character
+or a lone surrogate, :func:`tavla_pi.bounded.text_fault`), else 400: no route sees
+one that is not.
 
 No client can lock the others out.  Requests and event streams have their own
 limits (:data:`MAX_CONNECTIONS`, :data:`MAX_STREAMS`).  A new connection that
@@ -28,6 +31,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qsl
+
+from tavla_pi.bounded import text_fault
 
 log = logging.getLogger("tavla_pi.web")
 
@@ -210,7 +215,13 @@ class HttpServer:
                 self._waiting.pop(task, None)
             if request is None:
                 return
-            answer, more = await self._answer(request, reader)
+            try:
+                answer, more = await self._answer(request, reader)
+            except Exception:
+                log.exception("HTTP %s %s failed", request.method, request.path)
+                await _send(writer, Response.error(500, "the board failed to answer: its log "
+                                                   "says why"), keep=False)
+                return
             if answer is None:
                 return  # the client left: nobody to answer
             if isinstance(answer, Stream):
@@ -295,10 +306,26 @@ async def _read_request(reader: asyncio.StreamReader, timeout: float) -> Request
     except asyncio.LimitOverrunError:
         raise BadRequestError(431, f"request head larger than {MAX_HEAD} bytes") from None
     method, target, headers = _parse_head(head)
-    body = await _read_body(reader, headers)
     path, _, query_text = target.partition("?")  # the path exactly: "//x/api/state" is no
-    query = dict(parse_qsl(query_text, keep_blank_values=True))  # host and path
+    query = _query(query_text)  # host and path
+    body = await _read_body(reader, headers)
     return Request(method, path, query, headers, body)
+
+
+def _query(text: str) -> dict[str, str]:
+    """The query's parameters, %-decoded; each name and value must be a text (UTF-8, no
+    control character: :func:`~tavla_pi.bounded.text_fault`), else BadRequestError."""
+    try:
+        pairs = parse_qsl(text, keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise BadRequestError(400, "the query is not UTF-8 once %-decoded") from None
+    for name, value in pairs:
+        where = f"query parameter {json.dumps(name[:40])}"
+        if (fault := text_fault(name)) is not None:
+            raise BadRequestError(400, f"{where}: the name {fault}")
+        if (fault := text_fault(value)) is not None:
+            raise BadRequestError(400, f"{where}: {fault}")
+    return dict(pairs)
 
 
 def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
@@ -312,6 +339,7 @@ def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
         raise BadRequestError(400, "malformed request line")
     if not parts[1].startswith("/"):
         raise BadRequestError(400, "the request target must be a path")
+    target = _target(parts[1])
     headers: dict[str, str] = {}
     for line in lines[1:]:
         if not line:
@@ -324,7 +352,20 @@ def _parse_head(head: bytes) -> tuple[str, str, dict[str, str]]:
             raise BadRequestError(400, f"more than one {name} header")
         headers[key] = value.strip()
     headers.setdefault(":version", parts[2])
-    return parts[0], parts[1], headers
+    return parts[0], target, headers
+
+
+def _target(raw: str) -> str:
+    """The request target (read as Latin-1) as the UTF-8 text it must be, without a
+    control character (a path names a file or a match: a text like any other)."""
+    try:
+        target = raw.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadRequestError(400, "the request target is not UTF-8") from None
+    fault = text_fault(target)
+    if fault is not None:
+        raise BadRequestError(400, f"the request target {fault}")
+    return target
 
 
 async def _read_body(reader: asyncio.StreamReader, headers: dict[str, str]) -> bytes:

@@ -1,10 +1,12 @@
 """The narrow LED writes, one per driver of ``[leds] driver`` in the pin map.
 
-- ``pwm`` (Pi 0-4): Adafruit ``neopixel`` on GPIO 10/12/18/21, through
-  rpi_ws281x (PWM/PCM/SPI with DMA) and Blinka's ``board``;
-- ``spi`` (any Pi): Adafruit ``neopixel_spi`` on SPI1 (MOSI GPIO 20), or SPI0
-  (MOSI GPIO 10) when the ADCs are not on it (the LEDs would see their traffic);
-- ``pio`` (Pi 5 family): Adafruit's RP1 PIO ``neopixel_write``.
+- ``spi`` (any Pi; what ``auto`` means on Pi 0-4): Adafruit ``neopixel_spi`` on
+  SPI1 (MOSI GPIO 20), or SPI0 (MOSI GPIO 10) when the ADCs are not on it (the
+  LEDs would see their traffic);
+- ``pio`` (Pi 5 family; what ``auto`` means there): Adafruit's RP1 PIO ``neopixel_write``;
+- ``pwm`` (Pi 0-4, the opt-in): Adafruit ``neopixel`` on GPIO 10/12/18/21, through
+  rpi_ws281x (PWM/PCM/SPI with DMA) and Blinka's ``board``.  rpi_ws281x maps
+  ``/dev/mem``, so the process must be root: opening it says so in a warning.
 
 The Adafruit strips are set up as pass-throughs (byte order RGB, brightness
 1, no auto-write): the bytes :func:`tavla_pi.hal.pi.pixels.encode_frame`
@@ -13,6 +15,7 @@ made are the bytes on the wire.  Libraries load only in :func:`open_pixel_writer
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +28,12 @@ NEOPIXEL_PINS = (10, 12, 18, 21)
 """The GPIOs Adafruit's ``neopixel`` (rpi_ws281x) drives: D10, D12, D18, D21."""
 SPI_MOSI_PINS = {10: 0, 20: 1}
 SPI_CLOCK_NAMES = {0: ("SCLK", "MOSI"), 1: ("SCLK_1", "MOSI_1")}
+PWM_ROOT_WARNING = ("LED driver 'pwm' (rpi_ws281x) maps /dev/mem and so needs root, which "
+                    "the service gets from systemd/pwm-root.conf; wire the LEDs to SPI1 MOSI "
+                    "(GPIO 20, [leds] driver = \"auto\", spi_port = 1) to run unprivileged")
+"""Said once at start when the pin map opts in to PWM: why the daemon is root."""
+
+log = logging.getLogger("tavla_pi.hal.pi")
 
 
 class PixelbufWriter:
@@ -77,7 +86,7 @@ def check_led_driver(pinmap: PinMap, model: PiModel) -> None:
     elif driver == "pio":
         if not model.has_rp1:
             raise HardwareError(f"LED driver 'pio' needs a Raspberry Pi 5, not a {model.name}; "
-                                f"set [leds] driver = \"pwm\" or \"spi\"")
+                                f"set [leds] driver = \"auto\" or \"spi\"")
     else:
         raise PinMapError("leds.driver",
                           f"expected 'auto', 'pwm', 'spi' or 'pio', got {leds.driver!r}")
@@ -101,6 +110,8 @@ def open_pixel_writer(pinmap: PinMap, model: PiModel) -> PixelWriter:
     check_led_driver(pinmap, model)
     leds = pinmap.leds
     driver = leds.resolve_driver(pi5=model.has_rp1)
+    if driver == "pwm":
+        log.warning(PWM_ROOT_WARNING)
     extra = "pi5" if model.has_rp1 else "pi"
     board = load_library("board", "the NeoPixel LEDs", extra)
     if driver == "pio":
