@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from tavla_pi.remote.broadcast import Broadcast
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.link import Link
 from tavla_pi.remote.settings import NetworkSettings
 from tavla_pi.testing.broadcast import VirtualTable, play_turn, set_up
@@ -132,9 +133,10 @@ def open_boards(broker: Mosquitto, count: int) -> list[tuple[Link, Broadcast]]:
     """``count`` boards' connections and broadcasts, connected."""
     boards = []
     for n in range(count):
-        network = NetworkSettings(broker=broker.broker, board=f"board-{n:02d}", club=CLUB)
-        link = Link(network)
-        broadcast = Broadcast(f"board-{n:02d}", link)
+        name = f"board-{n:02d}"
+        network = NetworkSettings(broker=broker.broker, board=name, club=CLUB)
+        link = Link(network, key=BoardKey.load_or_make(broker.directory / name))
+        broadcast = Broadcast(name, link)
         link.start()
         broadcast.start()
         boards.append((link, broadcast))

@@ -37,6 +37,7 @@ from tavla_pi.game.seating import seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.leds import check_brightness
 from tavla_pi.online.settings import OnlineSettings, ServerAddress, server_address
+from tavla_pi.remote.keys import PublicKey
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules import variants
 from tavla_pi.rules.color import Color
@@ -102,6 +103,8 @@ class Config:
     rules: MatchRules = field(default_factory=MatchRules)
     tavli: TavliRules = field(default_factory=TavliRules)
     opponent: OpponentSettings = field(default_factory=OpponentSettings)
+    remote_key: PublicKey | None = None
+    """``[opponent] remote_key``: the friend's board's public key."""
     speech: SpeechSettings = field(default_factory=SpeechSettings)
     network: NetworkSettings = field(default_factory=NetworkSettings)
     online: OnlineSettings = field(default_factory=OnlineSettings)
@@ -256,6 +259,13 @@ def _online_name(value: Any, where: str, _: Path) -> str:
     return value
 
 
+def _remote_key(value: Any, where: str, _: Path) -> PublicKey:
+    if not isinstance(value, str):
+        raise _fail(where, "the friend's board's key as 'tavla-pi key' prints it "
+                           '("tavla-ed25519:...")', value)
+    return PublicKey.parse(value, where)
+
+
 def _token(value: Any, where: str, _: Path) -> str:
     if not isinstance(value, str) or not TOKEN_CHARS.fullmatch(value):
         raise ConfigError(where, "expected 16 to 256 printable ASCII characters without "
@@ -339,6 +349,7 @@ SCHEMA: dict[str, dict[str, tuple[str, Parser]]] = {
         "coach": ("opponent_coach", _boolean),
         "blunder_threshold": ("opponent_blunder_threshold", _fraction),
         "remote": ("opponent_remote", _name("izmir")),
+        "remote_key": ("remote_key", _remote_key),
         "online": ("opponent_online", _boolean),
     },
     "speech": {
@@ -394,6 +405,8 @@ FORM_REFUSED: dict[str, str] = {
               "the web page cannot point the board at another board",
     "online": "the online opponent is set in the config file ([opponent] online) only; "
               "the web page chooses it for a match (true or false)",
+    "remote_key": "the friend's board's key is in the config file ([opponent] remote_key) "
+                  "only; the web page cannot change whom the board trusts",
 }
 """The [opponent] keys the web page's form may not change: key -> why."""
 RULE_KEYS = ("crawford", "jacoby", "beavers", "automatic_doubles")
@@ -442,6 +455,10 @@ def parse_config(doc: Mapping[str, Any], source: str, base: Path) -> Config:
     _check_network(network, source)
     _check_remote(opponent, network, variant, source)
     _check_online(opponent, rules, variant, source)
+    if "remote_key" in values and opponent.remote is None:
+        raise ConfigError(f"{source}: [opponent] remote_key",
+                          "is the key of the friend's board that [opponent] remote names, "
+                          "and no remote is set")
     if not computer_may_play(variant) and seating(opponent).engine_color is not None:
         raise ConfigError(f"{source}: [opponent] color",
                           f"the computer plays Portes only, not variant {variant!r}")

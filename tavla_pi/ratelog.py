@@ -21,15 +21,18 @@ DEFAULT_INTERVAL_MS = 10_000
 
 @dataclass(slots=True)
 class _Kind:
-    """One kind's window: when it opened, how many were held back, the last text."""
+    """One kind's window: when it opened, its log level, how many were held back, the last
+    text."""
 
     opened_ms: int
+    level: int = logging.WARNING
     held: int = 0
     last: str = ""
 
 
 class RefusalLog:
-    """Writes refusals to ``logger`` at WARNING, at most one line per kind per interval."""
+    """Writes refusals to ``logger`` (at WARNING unless told), at most one line per kind per
+    interval."""
 
     def __init__(self, logger: logging.Logger, clock: Clock, *,
                  interval_ms: int = DEFAULT_INTERVAL_MS) -> None:
@@ -39,8 +42,9 @@ class RefusalLog:
         self._kinds: dict[str, _Kind] = {}
         self._lock = threading.Lock()
 
-    def refuse(self, kind: str, text: str) -> None:
-        """Log ``text``, a refusal of ``kind``, now or counted for later."""
+    def refuse(self, kind: str, text: str, *, level: int = logging.WARNING) -> None:
+        """Log ``text``, a refusal of ``kind``, now or counted for later (at ``level``: the
+        first of an interval's decides its count's)."""
         now = self._clock.now_ms()
         with self._lock:
             window = self._kinds.get(kind)
@@ -50,8 +54,8 @@ class RefusalLog:
                 return
             if window is not None:
                 self._write_held(kind, window)
-            self._kinds[kind] = _Kind(now)
-        self._logger.warning("%s", text)
+            self._kinds[kind] = _Kind(now, level)
+        self._logger.log(level, "%s", text)
 
     def flush(self) -> None:
         """Write the counts of every kind whose interval is over."""
@@ -64,5 +68,5 @@ class RefusalLog:
 
     def _write_held(self, kind: str, window: _Kind) -> None:
         if window.held:
-            self._logger.warning("%d more refused (%s) in %.0f s; the last: %s", window.held,
-                                 kind, self.interval_ms / 1000, window.last)
+            self._logger.log(window.level, "%d more refused (%s) in %.0f s; the last: %s",
+                             window.held, kind, self.interval_ms / 1000, window.last)

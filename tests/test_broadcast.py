@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 from computer_support import load
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from programs import needs
 
 from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.remote.broadcast import STATE_KEYS, Broadcast, viewer_state
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.link import Link
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
@@ -204,13 +206,21 @@ def test_a_daemon_publishes_its_game_a_late_viewer_sees_it_and_its_will_says_gon
     final = last_state(seen)
     assert final is not None and final["dropped"] == 0
     daemon.kill()
-    late.until(lambda s: status_of(s) == "gone", "the last will")
+    seen = late.until(lambda s: status_of(s) == "gone", "the last will")
+    key = BoardKey.load_or_make(daemon.state_dir).public  # made on the daemon's first start
+    signed = [key.opened(s.topic, s.payload, s.topic) for s in viewer.messages() + seen]
+    assert len(signed) > len(game)  # everything the board published is signed by its key
+    statuses = [s.payload for s in seen if s.leaf == "status"]
+    assert statuses[-1]["status"] == "gone"  # the will, signed for the connection it ended
+    assert statuses[-1]["nonce"] == next(p["nonce"] for p in reversed(statuses)
+                                         if p["status"] == "online")
     viewer.close()
     late.close()
 
 
 def link_to(broker: Broker) -> Link:
-    return Link(NetworkSettings(broker=broker, board="athens", club="night"), None)
+    return Link(NetworkSettings(broker=broker, board="athens", club="night"), None,
+                key=BoardKey(Ed25519PrivateKey.generate()))
 
 
 REPEATS = 3

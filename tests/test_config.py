@@ -164,8 +164,8 @@ log_level = "debug"
     ('[opponent]\nblunder_threshold = true\n',
      "[opponent] blunder_threshold: expected a number 0..1, got True"),
     ('[opponent]\nlevels = "expert"\n', "[opponent] levels: unknown key (known: color, level, "
-                                         "coach, blunder_threshold, remote, online); did you mean "
-                                         "'level'?"),
+                                         "coach, blunder_threshold, remote, remote_key, "
+                                         "online); did you mean 'level'?"),
     ('coach = true\n', "coach: belongs in the [opponent] table"),
     ('[board]\nbackend = "' + "x" * 100 + '"\n',
      "[board] backend: expected one of \"auto\", \"pi\", \"sim\", got '" + "x" * 59 + "..."),

@@ -1,5 +1,5 @@
-"""The config's ``[network]`` table and ``[opponent] remote``: every key, and the checks across
-keys (the remote board: docs/CONTRACTS.md §6)."""
+"""The config's ``[network]`` table and ``[opponent] remote`` and ``remote_key``: every key,
+and the checks across keys (the remote board: docs/CONTRACTS.md §6 and §7)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from signing_support import new_key
 
 from tavla_pi.config import Config, load_config, parse_broker, parse_config, parse_opponent
 from tavla_pi.errors import ConfigError
@@ -305,3 +306,49 @@ def test_the_examples_two_boards_are_mirrors(tmp_path: Path) -> None:
     assert athens.network.club == izmir.network.club
     assert {athens.opponent.color, izmir.opponent.color} == {Color.WHITE, Color.BLACK}
     assert izmir.opponent.color is Color.WHITE  # Athens's player plays white
+    assert athens.remote_key is not None and izmir.remote_key is not None
+    assert athens.remote_key != izmir.remote_key  # each names the other's
+
+
+# -- [opponent] remote_key ---------------------------------------------------------------
+
+KEY_TEXT = new_key("izmir").public.text
+TYPO = KEY_TEXT[:20] + ("b" if KEY_TEXT[20] == "a" else "a") + KEY_TEXT[21:]
+"""A board's key with one letter wrong in its middle."""
+
+def test_the_friends_key_is_read_however_it_is_typed(tmp_path: Path) -> None:
+    key = new_key("izmir").public
+    typed = key.text.upper().replace("-", " ")
+    config = load_config(write(tmp_path, f'[network]\n{BROKER}[opponent]\nremote = "izmir"\n'
+                                         f'color = "black"\nremote_key = "{typed}"\n'))
+    assert config.remote_key == key
+    assert Config().remote_key is None
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ('"tavla-ed25519:aaaaa"', "[opponent] remote_key: the key is mistyped"),
+    (f'"{TYPO}"', "[opponent] remote_key: the key is mistyped (its check does not match)"),
+    ('"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5"', "[opponent] remote_key: a board's key starts with "
+                                           "'tavla-ed25519:' (print it with 'tavla-pi key')"),
+    ("5", "[opponent] remote_key: expected the friend's board's key as 'tavla-pi key' prints "
+          'it ("tavla-ed25519:..."), got 5'),
+])
+def test_a_wrong_friends_key_is_refused_naming_it(tmp_path: Path, value: str,
+                                                  problem: str) -> None:
+    text = f'[network]\n{BROKER}[opponent]\nremote = "izmir"\ncolor = "black"\n'
+    assert error_of(tmp_path, f"{text}remote_key = {value}\n").startswith(problem)
+
+
+def test_a_key_without_a_friends_board_is_refused(tmp_path: Path) -> None:
+    assert error_of(tmp_path, f'[opponent]\nremote_key = "{KEY_TEXT}"\n') == (
+        "[opponent] remote_key: is the key of the friend's board that [opponent] remote "
+        "names, and no remote is set")
+
+
+def test_the_web_page_cannot_change_whom_the_board_trusts() -> None:
+    start = OpponentSettings(color=Color.BLACK, remote="izmir")
+    with pytest.raises(ConfigError) as info:
+        parse_opponent({"remote_key": KEY_TEXT}, "request body", start)
+    assert str(info.value) == ("request body: remote_key: the friend's board's key is in the "
+                               "config file ([opponent] remote_key) only; the web page cannot "
+                               "change whom the board trusts")

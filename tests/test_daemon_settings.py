@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from gnubg_support import fake_gnubg
+from signing_support import new_key
 from web_support import free_port
 
 from tavla_pi.config import Config
@@ -22,9 +23,10 @@ from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.settings import SettingsDesk
 from tavla_pi.engine import NOT_INSTALLED
 from tavla_pi.engine.levels import Level
-from tavla_pi.errors import BadInputError
+from tavla_pi.errors import BadInputError, ConfigError
 from tavla_pi.events.types import EventType
 from tavla_pi.game.settings import OpponentSettings
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.rules.color import Color
 from tavla_pi.testing.daemon import reset_logging
@@ -86,12 +88,15 @@ def test_a_restart_keeps_the_mode_the_menu_chose(tmp_path: Path) -> None:
 
 FRIEND = OpponentSettings(color=Color.BLACK, remote="izmir")
 """The config's friend's board: izmir's player plays Black."""
+IZMIR = new_key("izmir")
+"""Izmir's key (``[opponent] remote_key``)."""
 
 
 def on_a_network(opponent: OpponentSettings = FRIEND) -> Config:
     """A config of board athens on a broker nobody answers at (the link only retries)."""
-    return Config(backend="sim", opponent=opponent, network=NetworkSettings(
-        broker=Broker("127.0.0.1", free_port()), board="athens"))
+    return Config(backend="sim", opponent=opponent, remote_key=IZMIR.public,
+                  network=NetworkSettings(broker=Broker("127.0.0.1", free_port()),
+                                          board="athens"))
 
 
 def change(desk: SettingsDesk, changes: dict[str, Any]) -> dict[str, Any]:
@@ -166,6 +171,8 @@ def test_the_page_plays_the_friend_or_not(friendly: SettingsDesk) -> None:
      "request body: variant: the board izmir plays Portes only, not 'plakoto'"),
     ({"colour": "black"}, "request body: colour: unknown key (known: color, level, coach, "
                           "blunder_threshold); did you mean 'color'?"),
+    ({"remote_key": new_key("ankara").public.text},
+     "request body: remote_key: the friend's board's key is in the config file"),
 ])
 def test_a_wrong_remote_is_refused_naming_the_key(refusing: SettingsDesk,
                                                   changes: dict[str, Any],
@@ -176,6 +183,19 @@ def test_a_wrong_remote_is_refused_naming_the_key(refusing: SettingsDesk,
     assert str(refused.value).startswith(words) and len(str(refused.value)) < 400
     assert refusing.settings() == before
     assert refusing.core.referee.next_opponent == FRIEND
+
+
+def test_a_friends_board_without_its_key_does_not_start(tmp_path: Path) -> None:
+    config = replace(on_a_network(), remote_key=None, source="/etc/tavla-pi/config.toml")
+    with pytest.raises(ConfigError, match=r"^/etc/tavla-pi/config.toml: \[opponent\] "
+                                          r"remote_key: missing: the key of the board izmir "
+                                          r"\(run 'tavla-pi key' on izmir and add its line"):
+        startup.open_daemon(config, tmp_path / "state", Notifier(None), gnubg=None)
+    own = BoardKey.load_or_make(tmp_path / "state")  # made on the first start all the same
+    with pytest.raises(ConfigError, match=r"remote_key: is this board's own key"):
+        startup.open_daemon(replace(config, remote_key=own.public), tmp_path / "state",
+                            Notifier(None), gnubg=None)
+    assert BoardKey.load_or_make(tmp_path / "state").public == own.public
 
 
 def test_without_a_friend_in_the_config_none_is_offered(tmp_path: Path) -> None:

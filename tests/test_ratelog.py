@@ -73,3 +73,17 @@ def test_refusals_from_many_threads_are_all_counted(caplog: pytest.LogCaptureFix
         clock.advance(1000)
         log.flush()
     assert lines(caplog) == ["x", "3999 more refused (k) in 1 s; the last: x"]
+
+
+def test_a_kind_said_at_info_writes_its_count_at_info(caplog: pytest.LogCaptureFixture) -> None:
+    clock = VirtualClock()
+    log = RefusalLog(LOGGER, clock, interval_ms=1000)
+    with caplog.at_level(logging.INFO, LOGGER.name):
+        log.refuse("dup", "again 1", level=logging.INFO)
+        log.refuse("dup", "again 2", level=logging.INFO)
+        log.refuse("bad", "bad 1")
+        clock.advance(1000)
+        log.flush()
+    assert [(r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER.name] == [
+        (logging.INFO, "again 1"), (logging.WARNING, "bad 1"),
+        (logging.INFO, "1 more refused (dup) in 1 s; the last: again 2")]

@@ -7,7 +7,9 @@ Position ID and Match ID.  The faults: SIGKILL of either daemon at random
 moments, the broker stopped and started in the middle of the game, and
 duplicated, forged and malformed messages injected into the broker (messages
 that arrive reversed: tests/test_remote_session.py); a board that chooses its
-dice after seeing the other's is caught.
+dice after seeing the other's is caught.  A third client on the broker, without
+either board's key, forges what would have broken the game before the boards
+signed what they say (docs/REMOTE.md, "Security"): the game goes on to its end.
 """
 
 from __future__ import annotations
@@ -16,14 +18,19 @@ import json
 import random
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from paho.mqtt.client import Client, MQTTMessage
+from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
+from signing_support import new_key
 
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -247,6 +254,12 @@ def publish(broker: Mosquitto, topic: str, payload: bytes) -> None:
                     "-t", topic, "-s"], input=payload, check=True, timeout=10)
 
 
+def signed_by(key: BoardKey, topic: str, data: dict[str, Any]) -> bytes:
+    """``data`` signed with ``key`` for ``topic``: what that board itself could send, or
+    anyone who kept a message it sent."""
+    return json.dumps(key.signed(topic, data)).encode()
+
+
 def sent_by(board: FriendBoard) -> list[dict[str, Any]]:
     """The messages ``board`` sent in the match it plays now, as its journal holds them."""
     events = journal(board)
@@ -271,30 +284,34 @@ def until_logged(board: FriendBoard, text: str, timeout_s: float = 15.0) -> None
 
 
 @needs("mosquitto_pub")
-def test_forged_replayed_foreign_and_malformed_messages_are_refused(pair: Pair) -> None:
+def test_replayed_foreign_illegal_and_malformed_messages_are_refused(pair: Pair) -> None:
+    """Signed by izmir's key (kept and sent again, or izmir's own mistakes), each is
+    refused by what it says; unsigned, by its signature first."""
     pair.set_up()
     rng = random.Random(11)
     pair.play_turn(rng)
     pair.play_turn(rng)
     athens, izmir = pair.boards
+    key = pair.keys["izmir"]
     before, events = athens.state(), game_events(athens)
     last = sent_by(izmir)[-1]
     topic = "tavla/home/izmir/game"
-    replayed = json.dumps(last).encode()
-    publish(pair.broker, topic, replayed)
+    publish(pair.broker, topic, signed_by(key, topic, last))
     until_logged(athens, f"izmir's message {last['seq']} again")
-    forged = {"v": 1, "kind": "play", "board": "izmir", "match": last["match"],
-              "seq": len(sent_by(izmir)) + 1, "dice": [6, 6], "play": "24/18(4)",
-              "position_id": "4HPwATDgc/ABMA"}
-    publish(pair.broker, topic, json.dumps(forged).encode())
-    until_logged(athens, f"refused izmir's message {forged['seq']}")
-    other_match = {**forged, "match": "f" * 32, "seq": 1}
-    publish(pair.broker, topic, json.dumps(other_match).encode())
+    illegal = {"v": 1, "kind": "play", "board": "izmir", "match": last["match"],
+               "seq": len(sent_by(izmir)) + 1, "dice": [6, 6], "play": "24/18(4)",
+               "position_id": "4HPwATDgc/ABMA"}
+    publish(pair.broker, topic, signed_by(key, topic, illegal))
+    until_logged(athens, f"refused izmir's message {illegal['seq']}")
+    other_match = {**illegal, "match": "f" * 32, "seq": 1}
+    publish(pair.broker, topic, signed_by(key, topic, other_match))
     until_logged(athens, "is for match " + "f" * 32)
     publish(pair.broker, topic, b'{"v": 1, "kind": "play", "seq": "x"')
-    until_logged(athens, "refused: tavla/home/izmir/game")
-    publish(pair.broker, topic, json.dumps({**forged, "board": "rhodes"}).encode())
+    until_logged(athens, "refused: tavla/home/izmir/game: not JSON")
+    publish(pair.broker, topic, signed_by(key, topic, {**illegal, "board": "rhodes"}))
     until_logged(athens, "rhodes")
+    publish(pair.broker, topic, json.dumps({**illegal, "seq": 1}).encode())
+    until_logged(athens, "refused: tavla/home/izmir/game: no signature")
     after = athens.state()
     assert (after["position_id"], after["match_id"]) == \
         (before["position_id"], before["match_id"])
@@ -318,7 +335,8 @@ def test_a_board_that_chooses_its_dice_after_seeing_the_others_is_caught(
     cheat = {"v": 1, "kind": "reveal", "board": "izmir", "match": last["match"],
              "seq": len(sent_by(izmir)) + 1, "roll": rolls, "contribution": "ab" * 32,
              "commit": "cd" * 32}
-    publish(pair.broker, "tavla/home/izmir/game", json.dumps(cheat).encode())
+    topic = "tavla/home/izmir/game"
+    publish(pair.broker, topic, signed_by(pair.keys["izmir"], topic, cheat))  # izmir's own
     until_logged(athens, f"roll {rolls}: board izmir's contribution does not match its "
                          "commitment")
     assert athens.state()["phase"] == "await_roll"
@@ -339,3 +357,112 @@ def test_a_board_that_chooses_its_dice_after_seeing_the_others_is_caught(
                             str(izmir.daemon.state_dir / "journal.jsonl")],
                            capture_output=True, text=True, timeout=60, cwd=ROOT, check=False)
     assert "the dice:" not in clean.stderr
+
+
+# -- a third client, without the keys --------------------------------------------------
+
+class Outsider:
+    """A paho client on the broker with no board's key: it reads the retained statuses
+    and publishes whatever it likes."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self.statuses: dict[str, dict[str, Any]] = {}
+        self._seen = threading.Condition()
+        self._client = Client(CallbackAPIVersion.VERSION2, "outsider")
+        self._client.on_message = self._on_message
+        self._client.connect("127.0.0.1", broker.port)
+        self._client.subscribe("tavla/home/+/status", 1)
+        self._client.loop_start()
+
+    def _on_message(self, client: Client, userdata: Any, message: MQTTMessage) -> None:
+        with self._seen:
+            self.statuses[message.topic.split("/")[2]] = json.loads(message.payload)
+            self._seen.notify_all()
+
+    def nonce(self, board: str) -> str:
+        """The nonce of ``board``'s connection, as its retained status says."""
+        with self._seen:
+            assert self._seen.wait_for(lambda: board in self.statuses, 10), \
+                f"no status of {board}"
+            return str(self.statuses[board]["nonce"])
+
+    def say(self, topic: str, data: dict[str, Any], *, retain: bool = False) -> None:
+        """Publish ``data`` (QoS 1) and wait until the broker has it."""
+        info = self._client.publish(topic, json.dumps(data), qos=1, retain=retain)
+        info.wait_for_publish(10)
+        assert info.is_published()
+
+    def close(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+
+def forge(outsider: Outsider, pair: Pair) -> dict[str, int]:
+    """Izmir has rolled: as izmir, the outsider sends a legal play with the number athens
+    waits for, a takeback ask, 256 messages far ahead, a retained sync that took nothing
+    and a retained gone.  The numbers it used."""
+    athens, izmir = pair.boards
+    state = athens.until(lambda s: s["on_roll"] == "black" and s["dice"], "izmir's roll")
+    position = Position.from_position_id(state["position_id"])
+    a, b = state["dice"]
+    play = position.legal_plays((a, b))[0]
+    uid = sent_by(izmir)[-1]["match"]
+    seq = len(sent_by(izmir)) + 1
+    game = "tavla/home/izmir/game"
+    common = {"v": 1, "board": "izmir", "match": uid}
+    outsider.say(game, common | {"kind": "play", "seq": seq, "dice": [max(a, b), min(a, b)],
+                                 "play": play.notation,
+                                 "position_id": play.result.position_id()})
+    ask = common | {"kind": "takeback", "seq": seq, "action": "ask",
+                    "position_id": state["position_id"]}
+    outsider.say(game, new_key("outsider").signed(game, ask))
+    for n in range(256):
+        outsider.say(game, common | {"kind": "cube", "seq": seq + 100 + n, "action": "double",
+                                     "sig": "A" * 86})
+    nonce = outsider.nonce("izmir")
+    sync = {"v": 1, "board": "izmir", "match": uid, "sent": seq, "taken": 0, "fresh": False,
+            "nonce": nonce, "serial": 2**31 - 1}
+    outsider.say("tavla/home/izmir/sync", new_key("outsider").signed(
+        "tavla/home/izmir/sync", sync), retain=True)
+    outsider.say("tavla/home/izmir/status", {"v": 1, "board": "izmir", "status": "gone",
+                                             "nonce": nonce}, retain=True)
+    return {"seq": seq}
+
+
+def test_a_client_without_the_keys_cannot_break_the_game(pair: Pair) -> None:
+    """Before the boards signed what they say, each of these forgeries broke the game."""
+    pair.set_up()
+    rng = random.Random(31)
+    athens, izmir = pair.boards
+    while (izmir.state()["on_roll"], izmir.state()["phase"]) != ("black", "await_roll"):
+        pair.play_turn(rng)
+    outsider = Outsider(pair.broker)
+    try:
+        izmir.sim({"press": "black.roll"})
+        seq = forge(outsider, pair)["seq"]
+        until_logged(athens, "refused: tavla/home/izmir/status")
+        assert athens.state()["remote"]["connected"]  # the forged gone is not believed
+        play_out(pair, rng)  # izmir's real play of that number is taken, and all after it
+    finally:
+        outsider.close()
+    assert [game_over(b) is not None for b in pair.boards] == [True, True]
+    final = [(b.state()["position_id"], b.state()["match_id"]) for b in pair.boards]
+    assert final[0] == final[1]
+    for mover, other in ((athens, izmir), (izmir, athens)):
+        own = [p for p in plays_of(mover, "played") if p[0] == mover.color.value]
+        assert own == plays_of(other, "remote_play")  # every real play, and only those
+    until_logged(athens, "255 more refused (tavla/home/izmir/game unsigned cube) in 10 s")
+    log = athens.daemon.stderr()
+    for said in (f"refused: tavla/home/izmir/game: no signature ('sig') (unchecked, it "
+                 f"says: play, seq {seq}): not izmir's own",
+                 "refused: tavla/home/izmir/game: the signature is not the board's key's "
+                 f"(unchecked, it says: takeback, seq {seq}): not izmir's own",
+                 "refused: tavla/home/izmir/game: the signature is not the board's key's "
+                 f"(unchecked, it says: cube, seq {seq + 100}): not izmir's own",
+                 "refused: tavla/home/izmir/sync: the signature is not the board's key's "
+                 "(unchecked, it says: sync): not izmir's own",
+                 "refused: tavla/home/izmir/status: no signature ('sig') (unchecked, it "
+                 "says: gone): not izmir's own"):
+        assert log.count(said) == 1, said
+    assert log.count("refused: tavla/home/izmir") < 10  # 260 forgeries: five lines
+    assert "more than 8 ahead" not in log and "out of sync" not in log

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import stat
 from pathlib import Path
 
@@ -67,6 +68,17 @@ def test_a_damaged_key_file_is_one_config_error(tmp_path: Path) -> None:
     (tmp_path / KEY_FILE).write_text("not a key")
     with pytest.raises(ConfigError, match=KEY_FILE):
         BoardKey.load_or_make(tmp_path)
+
+
+def test_a_key_reads_back_from_one_spelling_only(tmp_path: Path) -> None:
+    """The last base32 letter carries unused bits: a typo there that changes only them
+    is refused too, not read as the same key."""
+    line = BoardKey.load_or_make(tmp_path).public.text
+    read = []
+    for letter in "abcdefghijklmnopqrstuvwxyz234567":
+        with contextlib.suppress(KeyTextError):
+            read.append(PublicKey.parse(line[:-1] + letter, "x"))
+    assert read == [PublicKey.parse(line, "x")]
 
 
 def test_a_last_character_that_decodes_the_same_is_still_a_typo() -> None:

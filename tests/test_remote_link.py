@@ -1,15 +1,18 @@
 """The board's MQTT link against a real Mosquitto: two boards exchange game and sync
 messages, a retained sync waits for a board that comes later, the broker down at the
-start or restarted mid-way, a board killed (its will says ``gone``), a login, and what
-is dropped (a payload over the limit, arrivals past the queue's bound).
+start or restarted mid-way, a board killed (its will says ``gone``, signed for that
+connection), a login, the client id, and what is dropped (a payload over the limit,
+arrivals past the queue's bound).
 
 Waits are polls of :meth:`Link.arrivals` with a bounded deadline, never fixed sleeps.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import re
 import select
 import signal
 import subprocess
@@ -21,18 +24,20 @@ from pathlib import Path
 
 import pytest
 from programs import PROGRAMS, needs
+from signing_support import new_key
 
 from tavla_pi.errors import ConfigError
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.link import QUEUE_BOUND, Arrival, Link, LinkChange, Received
-from tavla_pi.remote.messages import MAX_MESSAGE_BYTES
+from tavla_pi.remote.messages import MAX_MESSAGE_BYTES, Status, read_payload
 from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.testing.mosquitto import Mosquitto
 
 pytestmark = needs("mosquitto")
 ROOT = Path(__file__).resolve().parents[1]
 DEADLINE_S = 20.0
-ONLINE = b'{"board":"%s","status":"online","v":1}'
-GONE = b'{"board":"%s","status":"gone","v":1}'
+KEYS = {name: new_key(name) for name in ("a", "b")}
+"""Each board's key."""
 Wanted = Callable[[list[Arrival]], bool]
 
 
@@ -43,13 +48,21 @@ def settings(broker: Broker, board: str, username: str | None = None,
                            password_file=password_file)
 
 
+def link(network: NetworkSettings, peer: str | None = "b", key: BoardKey | None = None,
+         reconnect_max_s: int = 30) -> Link:
+    """A Link of ``network``'s board, signing with its key in :data:`KEYS`."""
+    assert network.board is not None
+    return Link(network, peer, key=key or KEYS.get(network.board, new_key(network.board)),
+                reconnect_max_s=reconnect_max_s)
+
+
 @contextmanager
 def started(broker: Broker, board: str, peer: str, username: str | None = None,
             password_file: Path | None = None) -> Iterator[Link]:
     """A started Link of ``board`` (peer ``peer``), closed after; reconnects within 1 s."""
     network = settings(broker, board, username, password_file)
-    with Link(network, peer, reconnect_max_s=1) as link:
-        yield link
+    with link(network, peer, reconnect_max_s=1) as started_link:
+        yield started_link
 
 
 def wait_for(link: Link, wanted: Wanted, what: str, seen: list[Arrival] | None = None,
@@ -82,10 +95,28 @@ def received(seen: list[Arrival], topic: str) -> list[bytes]:
     return [a.payload for a in seen if isinstance(a, Received) and a.topic == topic]
 
 
-def in_touch(link: Link, peer: str) -> list[Arrival]:
-    """Wait until ``link`` hears its peer is online (so its subscription is in place)."""
-    status = f"tavla/home/{peer}/status"
-    return wait_for(link, got(status, ONLINE % peer.encode()), f"{peer} online")
+def statuses(seen: list[Arrival], peer: str, key: BoardKey | None = None) -> list[Status]:
+    """The statuses ``peer`` said, read with its key (its signature checked)."""
+    out = []
+    for payload in received(seen, f"tavla/home/{peer}/status"):
+        status = read_payload(f"tavla/home/{peer}/status", payload, "home",
+                              (key or KEYS[peer]).public)
+        assert isinstance(status, Status)
+        out.append(status)
+    return out
+
+
+def said(peer: str, *, online: bool, key: BoardKey | None = None) -> Wanted:
+    """Wanted: ``peer`` said it is online (``online``) or gone, signed (with ``key``, or
+    its key in :data:`KEYS`)."""
+    def wanted(seen: list[Arrival]) -> bool:
+        return any(s.online == online for s in statuses(seen, peer, key))
+    return wanted
+
+
+def in_touch(board: Link, peer: str) -> list[Arrival]:
+    """Wait until ``board`` hears its peer is online (so its subscription is in place)."""
+    return wait_for(board, said(peer, online=True), f"{peer} online")
 
 
 def written(path: Path, text: str) -> Path:
@@ -96,26 +127,46 @@ def written(path: Path, text: str) -> Path:
 
 def test_a_link_needs_a_broker_and_a_peer_other_than_itself() -> None:
     with pytest.raises(ValueError, match="broker"):
-        Link(NetworkSettings(board="a"), "b")
+        link(NetworkSettings(board="a"), "b")
     with pytest.raises(ValueError, match="own name"):
-        Link(settings(Broker("127.0.0.1", 1883), "a"), "a")
+        link(settings(Broker("127.0.0.1", 1883), "a"), "a")
     with pytest.raises(ValueError, match="not a board's topic"):
-        Link(settings(Broker("127.0.0.1", 1883), "a"), "B!")
+        link(settings(Broker("127.0.0.1", 1883), "a"), "B!")
 
 
 def test_an_unreadable_password_file_is_a_config_error_naming_it(tmp_path: Path) -> None:
     broker = Broker("127.0.0.1", 1883)
     for path in (tmp_path / "absent", tmp_path, written(tmp_path / "big", "x" * 1025)):
         with pytest.raises(ConfigError, match=str(path)):
-            Link(settings(broker, "a", username="a", password_file=path), "b")
+            link(settings(broker, "a", username="a", password_file=path), "b")
 
 
 def test_a_payload_over_the_limit_is_refused_before_it_is_sent() -> None:
-    link = Link(settings(Broker("127.0.0.1", 1883), "a"), "b")
+    board = link(settings(Broker("127.0.0.1", 1883), "a"), "b")
     with pytest.raises(ValueError, match="tavla/home/a/game: 4097 bytes"):
-        link.publish_game(b"x" * (MAX_MESSAGE_BYTES + 1))
-    link.close()
-    link.close()
+        board.publish_game(b"x" * (MAX_MESSAGE_BYTES + 1))
+    board.close()
+    board.close()
+
+
+def test_what_a_board_publishes_is_signed_for_its_topic() -> None:
+    board = link(settings(Broker("127.0.0.1", 1883), "a"), "b")
+    payload = board.signed("game", {"v": 1, "n": 1})
+    assert KEYS["a"].public.opened("tavla/home/a/game", json.loads(payload), "x") == {
+        "v": 1, "n": 1}
+    assert payload.startswith(b'{"v":1,"n":1,"sig":"')  # compact JSON, the signature last
+    board.close()
+
+
+def test_the_client_id_is_the_keys_not_the_configs(tmp_path: Path) -> None:
+    """The broker keeps a board's session by its client id: the same on every start of
+    the board, and not one anybody can write down from the board's name and club."""
+    key = BoardKey.load_or_make(tmp_path)
+    again = BoardKey.load_or_make(tmp_path)
+    ids = {key.client_id(), again.client_id(), new_key("a").client_id(), new_key("b").client_id()}
+    assert len(ids) == 3 and key.client_id() == again.client_id()
+    for client_id in ids:  # within MQTT 3.1.1's 23 characters, nothing of the config in it
+        assert re.fullmatch(r"tavla-[0-9a-f]{16}", client_id), client_id
 
 
 def test_two_boards_exchange_game_and_sync_messages(mosquitto: Mosquitto) -> None:
@@ -143,7 +194,7 @@ def test_a_retained_sync_and_a_clean_goodbye_wait_for_a_board_that_comes_later(
         seen = wait_for(b, got("tavla/home/a/status"), "a's status")
         seen = wait_for(b, got("tavla/home/a/sync"), "a's sync", seen)
         assert received(seen, "tavla/home/a/sync") == [b'{"sent":3}']
-        assert received(seen, "tavla/home/a/status") == [GONE % b"a"]
+        assert [s.online for s in statuses(seen, "a")] == [False]
 
 
 @pytest.mark.slow
@@ -153,9 +204,9 @@ def test_a_broker_down_at_the_start_is_retried_with_one_warning(
     caplog.set_level(logging.DEBUG, logger="tavla_pi.remote")
     broker = Mosquitto(tmp_path)
     began = time.monotonic()
-    with Link(settings(broker.broker, "a"), "b", reconnect_max_s=1) as link:
+    with link(settings(broker.broker, "a"), "b", reconnect_max_s=1) as board:
         assert time.monotonic() - began < 0.5, "start() waited for the broker"
-        link.publish_game(b'{"n":1}')  # held until the broker comes
+        board.publish_game(b'{"n":1}')  # held until the broker comes
         deadline = time.monotonic() + DEADLINE_S
         while caplog.text.count("Connection failed, retrying") < 2:
             assert time.monotonic() < deadline, "paho did not retry"
@@ -163,8 +214,9 @@ def test_a_broker_down_at_the_start_is_retried_with_one_warning(
         warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
         assert warnings == [f"broker {broker.url}: unreachable (Connection refused); retrying"]
         with broker, started(broker.broker, "b", "a") as b:
-            seen = wait_for(link, change(connected=True), "a connect")
-            assert link.connected and seen[0] == LinkChange(connected=True, reason="new session")
+            seen = wait_for(board, change(connected=True), "a connect")
+            assert board.connected and seen[0] == LinkChange(connected=True,
+                                                             reason="new session")
             wait_for(b, got("tavla/home/a/game", b'{"n":1}'), "a's game held while down")
 
 
@@ -192,9 +244,12 @@ def test_a_broker_restarted_mid_way_delivers_what_was_sent_while_it_was_down(
 
 CHILD = """
 import sys, time
+from pathlib import Path
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.link import Link
 from tavla_pi.remote.settings import Broker, NetworkSettings
-link = Link(NetworkSettings(broker=Broker("127.0.0.1", int(sys.argv[1])), board="a"), "b")
+link = Link(NetworkSettings(broker=Broker("127.0.0.1", int(sys.argv[1])), board="a"), "b",
+            key=BoardKey.load_or_make(Path(sys.argv[2])))
 link.start()
 for _ in range(2000):
     if link.connected:
@@ -205,21 +260,35 @@ sys.stdin.read()
 """
 
 
-def test_a_killed_board_leaves_its_will(mosquitto: Mosquitto) -> None:
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(mosquitto.port)], cwd=ROOT,
-                             env={**os.environ, "PYTHONPATH": str(ROOT)},
+def killed_board(mosquitto: Mosquitto, state: Path) -> list[Status]:
+    """Board a, in a process of its own with its key in ``state``, is killed once board b
+    sees it online: what b heard it say, its will last."""
+    key = BoardKey.load_or_make(state)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(mosquitto.port), str(state)],
+                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert child.stdout is not None
         ready, _, _ = select.select([child.stdout], [], [], DEADLINE_S)
         assert ready and child.stdout.readline() == b"connected\n"
         with started(mosquitto.broker, "b", "a") as b:
-            seen = in_touch(b, "a")
+            seen = wait_for(b, said("a", online=True, key=key), "a online")
             child.send_signal(signal.SIGKILL)
-            wait_for(b, got("tavla/home/a/status", GONE % b"a"), "a's will", seen)
+            seen = wait_for(b, said("a", online=False, key=key), "a's will", seen)
+            return statuses(seen, "a", key)
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_killed_board_leaves_its_will_signed_for_that_connection_only(
+        mosquitto: Mosquitto, tmp_path: Path) -> None:
+    first = killed_board(mosquitto, tmp_path / "a")
+    second = killed_board(mosquitto, tmp_path / "a")
+    for said_ in (first, second):
+        assert [s.online for s in said_][-2:] == [True, False]
+        assert said_[-1].nonce == said_[-2].nonce  # the will is its online's connection's
+    assert first[-1].nonce != second[-1].nonce  # a fresh nonce on each connection
 
 
 def test_a_login_with_the_right_password_connects_and_a_wrong_one_does_not(

@@ -1,4 +1,5 @@
-"""The remote board's message formats: encoding, topics and every refusal of the parser."""
+"""The remote board's message formats: encoding, topics, the signature checked first, and
+every refusal of the parser."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from signing_support import KEY, NONCE, new_key, signed
 
 from tavla_pi.errors import BadInputError
 from tavla_pi.remote.messages import (
@@ -22,6 +24,7 @@ from tavla_pi.remote.messages import (
     Sync,
     TakebackBody,
     TimeBody,
+    UnsignedError,
     message_from_json,
     read_payload,
     topic,
@@ -52,11 +55,23 @@ def payload(of: str, **changes: Any) -> dict[str, Any]:
     return {key: value for key, value in data.items() if value is not None}
 
 
+def read(where: str, raw: bytes) -> GameMessage | Sync | Status:
+    """``raw`` read as a payload of ``where``, from a board whose key is :data:`KEY`."""
+    return read_payload(where, raw, "home", KEY.public)
+
+
 def refused(data: Any, where: str = GAME) -> str:
-    raw = data if isinstance(data, bytes) else json.dumps(data).encode()
+    """The error reading ``data`` (an object: signed by the board first) on ``where``."""
+    raw = signed(where, data) if isinstance(data, dict) else \
+        data if isinstance(data, bytes) else json.dumps(data).encode()
     with pytest.raises(MessageError) as caught:
-        read_payload(where, raw, "home")
+        read(where, raw)
     return str(caught.value)
+
+
+def sync(board: str = "b", match: str | None = None, sent: int = 0, taken: int = 0,
+         serial: int = 1) -> Sync:
+    return Sync(board, match, sent, taken, fresh=match is None, nonce=NONCE, serial=serial)
 
 
 # -- what a board writes reads back --------------------------------------------------
@@ -65,50 +80,88 @@ def refused(data: Any, where: str = GAME) -> str:
 @pytest.mark.parametrize("kind", list(BODIES))
 def test_every_kind_reads_back_as_it_was_written(kind: str) -> None:
     sent = message(kind)
-    assert read_payload(GAME, sent.encode(), "home") == sent
+    assert read(GAME, signed(GAME, sent.checked_json())) == sent
     assert message_from_json(sent.to_json(), "journal:4") == sent
 
 
-def test_a_payload_is_compact_json_with_sorted_keys() -> None:
-    assert message("cube").encode() == (
-        b'{"action":"double","board":"b","kind":"cube","match":"' + UID.encode()
-        + b'","seq":5,"v":1}')
+def test_a_payload_is_its_fields_and_the_signature() -> None:
     assert message("play").to_json() == {
         "v": 1, "kind": "play", "board": "b", "match": UID, "seq": 5, "dice": [6, 4],
         "play": "24/18 13/9", "position_id": "4HPwATDgc/ABMA"}
+    assert message("play").checked_json() == message("play").to_json()
+    wire = json.loads(signed(GAME, message("cube").checked_json()))
+    assert set(wire) == {"v", "kind", "board", "match", "seq", "action", "sig"}
+    assert len(wire["sig"]) == 86  # 64 bytes, base64url without padding
 
 
 def test_a_resignation_names_a_level_only_when_offered() -> None:
     accept = GameMessage("b", UID, 1, ResignBody("accept"))
     assert "level" not in accept.to_json()
-    assert read_payload(GAME, accept.encode(), "home") == accept
+    assert read(GAME, signed(GAME, accept.checked_json())) == accept
 
 
-@pytest.mark.parametrize("sync", [Sync("b", None, 0, 0, fresh=True),
-                                  Sync("b", UID, 12, 11, fresh=False)])
-def test_a_sync_state_reads_back(sync: Sync) -> None:
-    assert read_payload("tavla/home/b/sync", sync.encode(), "home") == sync
-    assert json.loads(sync.encode())["match"] == sync.match_uid
+@pytest.mark.parametrize("state", [sync(), sync(match=UID, sent=12, taken=11, serial=9)])
+def test_a_sync_state_reads_back(state: Sync) -> None:
+    raw = signed("tavla/home/b/sync", state.checked_json())
+    assert read("tavla/home/b/sync", raw) == state
+    assert json.loads(raw)["match"] == state.match_uid
+    assert (json.loads(raw)["nonce"], json.loads(raw)["serial"]) == (NONCE, state.serial)
 
 
 @pytest.mark.parametrize("online", [True, False])
 def test_a_status_reads_back(*, online: bool) -> None:
-    status = Status("b", online)
-    assert status.encode() == b'{"board":"b","status":"%s","v":1}' % (
-        b"online" if online else b"gone")
-    assert read_payload("tavla/home/b/status", status.encode(), "home") == status
+    status = Status("b", online, NONCE)
+    assert status.checked_json() == {"v": 1, "board": "b", "nonce": NONCE,
+                                     "status": "online" if online else "gone"}
+    raw = signed("tavla/home/b/status", status.checked_json())
+    assert read("tavla/home/b/status", raw) == status
 
 
 def test_a_payload_at_the_size_limit_is_read() -> None:
-    raw = message("cube").encode()
+    raw = signed(GAME, message("cube").checked_json())
     padded = raw + b" " * (MAX_MESSAGE_BYTES - len(raw))
-    assert read_payload(GAME, padded, "home") == message("cube")
+    assert read(GAME, padded) == message("cube")
 
 
 def test_the_dice_of_a_play_may_be_a_double() -> None:
     data = payload("play", dice=[5, 5])
-    assert read_payload(GAME, json.dumps(data).encode(), "home") == GameMessage(
+    assert read(GAME, signed(GAME, data)) == GameMessage(
         "b", UID, 5, PlayBody((5, 5), "24/18 13/9", "4HPwATDgc/ABMA"))
+
+
+# -- the signature, checked first ------------------------------------------------------
+
+UNSIGNED: list[tuple[str, bytes, str]] = [
+    ("no signature", json.dumps(payload("play")).encode(), "play, seq 5"),
+    ("another key's", signed(GAME, payload("takeback"), new_key("c")), "takeback, seq 5"),
+    ("moved from another topic", signed("tavla/home/b/sync", payload("cube")), "cube, seq 5"),
+    ("a field changed", json.dumps(json.loads(signed(GAME, payload("cube"))) | {"seq": 6})
+     .encode(), "cube, seq 6"),
+    ("garbage for a signature",
+     json.dumps(payload("cube", kind="chat") | {"sig": "x" * 86}).encode(), "game, seq 5"),
+]
+
+
+@pytest.mark.parametrize(("case", "raw", "claim"), UNSIGNED, ids=[u[0] for u in UNSIGNED])
+def test_a_payload_not_signed_by_the_boards_key_is_refused_before_its_fields(
+        case: str, raw: bytes, claim: str) -> None:
+    with pytest.raises(UnsignedError) as caught:
+        read(GAME, raw)
+    assert str(caught.value).startswith(f"{GAME}: ")
+    assert str(caught.value).endswith(f" (unchecked, it says: {claim})")
+    assert caught.value.claim == claim.split(",", maxsplit=1)[0]
+
+
+@pytest.mark.parametrize(("leaf", "data", "claim"), [
+    ("status", Status("b", online=False, nonce=NONCE).to_json(), "gone"),
+    ("status", {"status": 5}, "status"),
+    ("sync", sync().to_json(), "sync"),
+])
+def test_an_unsigned_sync_or_status_names_what_it_claims(leaf: str, data: dict[str, Any],
+                                                        claim: str) -> None:
+    with pytest.raises(UnsignedError) as caught:
+        read(f"tavla/home/b/{leaf}", json.dumps(data).encode())
+    assert caught.value.claim == claim
 
 
 # -- topics ---------------------------------------------------------------------------
@@ -139,8 +192,8 @@ def test_a_payload_on_a_wrong_topic_is_refused(where: str) -> None:
 
 @pytest.mark.parametrize(("leaf", "data"), [
     ("game", payload("cube", board="c")),
-    ("sync", Sync("c", None, 0, 0, fresh=True).to_json()),
-    ("status", Status("c", online=True).to_json()),
+    ("sync", sync("c").to_json()),
+    ("status", Status("c", online=True, nonce=NONCE).to_json()),
 ])
 def test_a_board_speaking_on_another_boards_topic_is_refused(leaf: str,
                                                               data: dict[str, Any]) -> None:
@@ -165,6 +218,7 @@ def test_the_error_names_the_topic_and_the_field() -> None:
     (b"", "not JSON"),
     (b'{"v": 1, "kind": "\xff"}', "not UTF-8 text"),
     (b"[1, 2]", "expected a JSON object, got [1, 2]"),
+    (b"null", "expected a JSON object, got None"),
     (b'"hello"', "expected a JSON object"),
     (b'{"v": 1, "x": ' + b"[" * 40 + b"]" * 40 + b"}", "nested deeper than 32 levels"),
     (b'{"v": 1, "seq": ' + b"9" * 30 + b"}", "an integer of 30 digits"),
@@ -262,22 +316,30 @@ def test_an_offer_names_its_level_and_an_answer_names_none() -> None:
 
 
 @pytest.mark.parametrize(("data", "problem"), [
-    (Sync("b", None, 0, 0, fresh=True).to_json() | {"fresh": 1}, "fresh: expected true or false"),
-    (Sync("b", None, 0, 0, fresh=True).to_json() | {"sent": -1}, "sent: expected a whole number"),
-    (Sync("b", None, 0, 0, fresh=True).to_json() | {"taken": "2"}, "taken: expected a whole"),
-    (Sync("b", None, 0, 0, fresh=True).to_json() | {"match": "x"}, "match: expected a match id"),
-    (Sync("b", None, 0, 0, fresh=True).to_json() | {"seq": 1}, "'seq': not a field of a sync"),
+    (sync().to_json() | {"fresh": 1}, "fresh: expected true or false"),
+    (sync().to_json() | {"sent": -1}, "sent: expected a whole number"),
+    (sync().to_json() | {"taken": "2"}, "taken: expected a whole"),
+    (sync().to_json() | {"match": "x"}, "match: expected a match id"),
+    (sync().to_json() | {"seq": 1}, "'seq': not a field of a sync"),
+    (sync().to_json() | {"nonce": "0F" * 16}, "nonce: expected a nonce of 32 lowercase hex"),
+    (sync().to_json() | {"serial": 0}, "serial: expected a whole number 1.."),
     ({"v": 1, "board": "b", "match": None, "sent": 0, "taken": 0}, "fresh: missing"),
+    ({k: v for k, v in sync().to_json().items() if k != "serial"}, "serial: missing"),
 ])
 def test_a_bad_sync_state_is_refused(data: dict[str, Any], problem: str) -> None:
     assert refused(data, "tavla/home/b/sync").startswith(f"tavla/home/b/sync: {problem}")
 
 
 @pytest.mark.parametrize(("data", "problem"), [
-    ({"v": 1, "board": "b", "status": "away"}, "status: expected one of online, gone"),
-    ({"v": 1, "board": "b", "status": True}, "status: expected one of online, gone"),
-    ({"v": 1, "board": "b"}, "status: missing"),
-    ({"v": 1, "board": "b", "status": "gone", "since": 3}, "'since': not a field of a status"),
+    ({"v": 1, "board": "b", "status": "away", "nonce": NONCE},
+     "status: expected one of online, gone"),
+    ({"v": 1, "board": "b", "status": True, "nonce": NONCE},
+     "status: expected one of online, gone"),
+    ({"v": 1, "board": "b", "nonce": NONCE}, "status: missing"),
+    ({"v": 1, "board": "b", "status": "gone"}, "nonce: missing"),
+    ({"v": 1, "board": "b", "status": "gone", "nonce": "1"}, "nonce: expected a nonce"),
+    ({"v": 1, "board": "b", "status": "gone", "nonce": NONCE, "since": 3},
+     "'since': not a field of a status"),
     ({"v": 2, "board": "b", "status": "gone"}, "format 2: this board reads format 1"),
 ])
 def test_a_bad_status_is_refused(data: dict[str, Any], problem: str) -> None:
@@ -287,7 +349,8 @@ def test_a_bad_status_is_refused(data: dict[str, Any], problem: str) -> None:
 def test_a_game_payload_on_the_status_topic_is_refused() -> None:
     assert refused(payload("cube"), "tavla/home/b/status") == (
         "tavla/home/b/status: status: missing")
-    assert refused(payload("cube") | {"status": "gone"}, "tavla/home/b/status") == (
+    assert refused(payload("cube") | {"status": "gone", "nonce": NONCE},
+                   "tavla/home/b/status") == (
         "tavla/home/b/status: 'action': not a field of a status message")
 
 
@@ -305,11 +368,13 @@ def test_a_journaled_message_is_read_with_its_place_named() -> None:
 ])
 def test_a_message_out_of_range_is_not_sent(bad: GameMessage) -> None:
     with pytest.raises(MessageError, match=r"^outgoing message: "):
-        bad.encode()
+        bad.checked_json()
 
 
 def test_a_sync_or_status_out_of_range_is_not_sent() -> None:
     with pytest.raises(MessageError, match=r"^outgoing message: sent: "):
-        Sync("b", None, -1, 0, fresh=True).encode()
+        sync(sent=-1).checked_json()
     with pytest.raises(MessageError, match=r"^outgoing message: board: "):
-        Status("", online=True).encode()
+        Status("", online=True, nonce=NONCE).checked_json()
+    with pytest.raises(MessageError, match=r"^outgoing message: nonce: "):
+        Status("b", online=True, nonce="").checked_json()

@@ -11,26 +11,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from typing import Any
 
 import pytest
 from journal_support import observation
 from programs import needs
+from session_support import KEYS, Side
 
-from tavla_pi.events.event import Event
 from tavla_pi.events.types import EventType
 from tavla_pi.game.matchclock import ClockRules
-from tavla_pi.game.referee import Referee
 from tavla_pi.game.restore import verify
-from tavla_pi.game.settings import GameSettings, OpponentSettings
+from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.view import Phase
 from tavla_pi.remote.link import Arrival, Link, Received
 from tavla_pi.remote.messages import GameMessage, read_payload
-from tavla_pi.remote.session import Connection, RemoteGame
 from tavla_pi.remote.settings import NetworkSettings
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.dice import ScriptedDice
 from tavla_pi.testing.mosquitto import Mosquitto
 
 pytestmark = needs("mosquitto")
@@ -70,42 +67,23 @@ class ReversingTap:
     def publish_sync(self, payload: bytes) -> bool:
         return self.link.publish_sync(payload)
 
+    @property
+    def nonce(self) -> str | None:
+        return self.link.nonce
 
-class Side:
-    """One board in process: its referee, its remote side and its journal."""
+    def signed(self, leaf: str, data: dict[str, Any]) -> bytes:
+        return self.link.signed(leaf, data)
 
-    def __init__(self, name: str, mine: Color, link: Link, connection: Connection,
-                 settings: GameSettings | None = None) -> None:
-        peer = "izmir" if name == "athens" else "athens"
-        opponent = OpponentSettings(color=mine.opponent, remote=peer)
-        self.name, self.mine, self.link = name, mine, link
-        self.referee = Referee(replace(settings or GameSettings(), opponent=opponent),
-                               ScriptedDice())
-        self.remote = RemoteGame(name, "home", peer, mine.opponent, connection)
-        self.journal: list[Event] = []
-
-    def commit(self, events: list[Event]) -> None:
-        """As Core.commit: the remote side's events in the same batch, then the publishes."""
-        self.journal += events + self.remote.after(self.referee, events)
-        self.remote.publish()
-
-    def step(self, now: int) -> None:
-        """As Core.step."""
-        early = self.remote.before(self.referee, now)
-        self.commit(early + self.referee.tick(now, settled=True))
-
-    def of(self, kind: EventType) -> list[Event]:
-        return [e for e in self.journal if e.type is kind]
+    def announce(self) -> None:
+        self.link.announce()
 
 
 @pytest.fixture
 def sides(mosquitto: Mosquitto) -> Iterator[tuple[Side, ReversingTap, Side]]:
-    links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
-                        reconnect_max_s=1)
-             for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
+    links = linked(mosquitto)
     tap = ReversingTap(links["athens"], "tavla/home/izmir/game")
-    athens = Side("athens", W, links["athens"], tap)
-    izmir = Side("izmir", B, links["izmir"], links["izmir"])
+    athens = Side("athens", W, tap)
+    izmir = Side("izmir", B, links["izmir"])
     for link in links.values():
         link.start()
     try:
@@ -115,9 +93,16 @@ def sides(mosquitto: Mosquitto) -> Iterator[tuple[Side, ReversingTap, Side]]:
             link.close()
 
 
+def linked(mosquitto: Mosquitto) -> dict[str, Link]:
+    """Each board's Link to the broker (reconnecting within 1 s), not started."""
+    return {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
+                       key=KEYS[name], reconnect_max_s=1)
+            for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
+
+
 def held_seqs(tap: ReversingTap, uid: str) -> list[int]:
     """The numbers of the game messages of match ``uid`` the tap holds, as they came."""
-    held = [read_payload(a.topic, a.payload, "home") for a in tap.held
+    held = [read_payload(a.topic, a.payload, "home", KEYS["izmir"].public) for a in tap.held
             if isinstance(a, Received)]
     return [m.seq for m in held if isinstance(m, GameMessage) and m.match_uid == uid]
 
@@ -164,12 +149,10 @@ def test_a_flag_falling_on_one_board_ends_the_match_on_both(
         mosquitto: Mosquitto) -> None:
     """Each board runs its own player's clock: the starter's reserve (1 s, no delay) runs
     out on the starter's board, and the friend's board is told and ends the match too."""
-    links = {name: Link(NetworkSettings(broker=mosquitto.broker, board=name), peer,
-                        reconnect_max_s=1)
-             for name, peer in (("athens", "izmir"), ("izmir", "athens"))}
+    links = linked(mosquitto)
     clocked = GameSettings(match_length=1, clock=ClockRules(delay_s=0, reserve_s_per_point=1))
-    athens = Side("athens", W, links["athens"], links["athens"], clocked)
-    izmir = Side("izmir", B, links["izmir"], links["izmir"], clocked)
+    athens = Side("athens", W, links["athens"], clocked)
+    izmir = Side("izmir", B, links["izmir"], clocked)
     both = (athens, izmir)
     for link in links.values():
         link.start()

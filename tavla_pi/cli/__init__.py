@@ -18,7 +18,7 @@ from tavla_pi.errors import BadInputError, TavlaError
 
 # Subcommand modules, in the order ``--help`` lists them.
 COMMANDS: tuple[str, ...] = ("run", "sim", "replay", "calibrate", "diag", "dice_stats",
-                             "export", "review", "club", "broker_config")
+                             "export", "review", "club", "broker_config", "key")
 
 
 def _load(name: str) -> ModuleType:

@@ -29,7 +29,7 @@ from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.online import open_online
 from tavla_pi.daemon.opponent import PREFS_DIR, open_engine
-from tavla_pi.daemon.remote import friends_of, open_network
+from tavla_pi.daemon.remote import board_key, friends_of, open_network
 from tavla_pi.daemon.reviews import Reviews
 from tavla_pi.daemon.simdesk import QueuedDice, SimDesk
 from tavla_pi.daemon.simstore import RollCount, SimStoreError
@@ -113,6 +113,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
     Backgammon's program (:func:`~tavla_pi.engine.find_gnubg`), looked up once by the
     caller; None where it is not installed (two players, no hints, no reviews)."""
     with ExitStack() as stack:
+        key = board_key(config, state_dir)
         pinmap = load_pinmap(config.pinout)
         game = GameSettings(match_length=config.match_length, variant=config.variant,
                             rules=config.rules, tavli=config.tavli, opponent=config.opponent,
@@ -141,7 +142,7 @@ def open_daemon(config: Config, state_dir: Path, notifier: Notifier, *,
         reviews = open_reviews(state_dir, game.rules, clock, gnubg)
         stack.callback(reviews.close)
         reviews.load(events)
-        network = open_network(config, events, stack)
+        network = open_network(config, events, stack, key, clock)
         online = open_online(config, events, state_dir, clock, stack)
         if online is not None:
             online.chat.heard = speech.say_chat

@@ -12,19 +12,20 @@ last state is sent again (a broker that restarted without persistence lost it).
 A broker that is down or blocks therefore costs the scan loop one lock and an append.
 
 The payloads (docs/CLUB.md, "Topics and payloads"), compact JSON of at most
-:data:`~tavla_pi.remote.messages.MAX_CAST_BYTES` bytes:
+:data:`~tavla_pi.remote.messages.MAX_CAST_BYTES` bytes, each signed by the board's key
+as everything it publishes (``"sig"`` over the topic and every other field: the
+outlet's :meth:`~tavla_pi.remote.link.Link.signed`):
 
-- ``event``: ``{"v":1,"board":B,"seq":N,"at":WALL_MS,"event":{...}}``, the event as
-  /api/events sends it; ``seq`` counts the events offered in this run, from 1 (a gap is
-  events dropped); ``at`` is the wall clock (ms) when the board committed it.
-- ``state``: ``{"v":1,"board":B,"seq":N,"at":WALL_MS,"dropped":D,"state":{...}}``, the
-  :data:`STATE_KEYS` of /api/state after the event ``seq``; ``dropped`` counts the events
-  dropped so far in this run.
+- ``event``: ``{"v":1,"board":B,"seq":N,"at":WALL_MS,"event":{...},"sig":S}``, the event
+  as /api/events sends it; ``seq`` counts the events offered in this run, from 1 (a gap
+  is events dropped); ``at`` is the wall clock (ms) when the board committed it.
+- ``state``: ``{"v":1,"board":B,"seq":N,"at":WALL_MS,"dropped":D,"state":{...},"sig":S}``,
+  the :data:`STATE_KEYS` of /api/state after the event ``seq``; ``dropped`` counts the
+  events dropped so far in this run.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -75,6 +76,11 @@ class Outlet(Protocol):
         """How many times the broker has accepted the connection."""
         ...
 
+    def signed(self, leaf: str, data: Mapping[str, Any]) -> bytes:
+        """``data`` as the board publishes it on ``leaf``: signed, compact JSON (ValueError
+        if it is not JSON)."""
+        ...
+
     def cast(self, leaf: str, payload: bytes) -> Sent | None:
         """Hand over an ``event`` or the ``state`` (retained); None if it cannot be queued."""
         ...
@@ -95,21 +101,18 @@ def viewer_state(state: Mapping[str, Any]) -> dict[str, Any]:
     return {key: state[key] for key in STATE_KEYS if key in state}
 
 
-def event_payload(board: str, seq: int, at_ms: int, event: Mapping[str, Any]) -> bytes:
-    """The ``event`` payload of the event object ``event`` (as /api/events has it)."""
-    return _compact({"v": FORMAT, "board": board, "seq": seq, "at": at_ms, "event": event})
+def event_json(board: str, seq: int, at_ms: int, event: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``event`` payload's object (before it is signed) of the event object ``event``
+    (as /api/events has it)."""
+    return {"v": FORMAT, "board": board, "seq": seq, "at": at_ms, "event": event}
 
 
-def state_payload(board: str, seq: int, at_ms: int, dropped: int,
-                  state: Mapping[str, Any]) -> bytes:
-    """The ``state`` payload: the viewer's keys of ``state`` after the event ``seq``."""
-    return _compact({"v": FORMAT, "board": board, "seq": seq, "at": at_ms,
-                     "dropped": dropped, "state": viewer_state(state)})
-
-
-def _compact(data: Mapping[str, Any]) -> bytes:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+def state_json(board: str, seq: int, at_ms: int, dropped: int,
+               state: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``state`` payload's object (before it is signed): the viewer's keys of
+    ``state`` after the event ``seq``."""
+    return {"v": FORMAT, "board": board, "seq": seq, "at": at_ms, "dropped": dropped,
+            "state": viewer_state(state)}
 
 
 class Broadcast:
@@ -250,11 +253,11 @@ class Broadcast:
         leaf = "event" if item.event is not None else "state"
         try:
             if item.event is not None:
-                payload = event_payload(self.board, item.seq, item.at_ms, item.event.to_dict())
+                data = event_json(self.board, item.seq, item.at_ms, item.event.to_dict())
             else:
                 assert item.state is not None
-                payload = state_payload(self.board, item.seq, item.at_ms, self.dropped,
-                                        item.state)
+                data = state_json(self.board, item.seq, item.at_ms, self.dropped, item.state)
+            payload: bytes | None = self._outlet.signed(leaf, data)
         except (TypeError, ValueError) as exc:  # not JSON (a NaN): a fault, said once each
             _log.error("broadcast: %s %d not sent: %s", leaf, item.seq, exc)
             payload = None

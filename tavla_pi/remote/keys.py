@@ -41,6 +41,12 @@ PREFIX = "tavla-ed25519:"
 """What a public key's line starts with."""
 DOMAIN = b"tavla-pi signed message 1\n"
 """Signed before the topic, so a signature means nothing to any other program."""
+CLIENT_ID_DOMAIN = b"tavla-pi mqtt client id 1\n"
+"""Hashed before the private key into the board's MQTT client id."""
+CLIENT_ID_PREFIX = "tavla-"
+CLIENT_ID_DIGITS = 16
+"""Hex digits of the client id after its prefix (64 bits; 22 characters in all, within
+MQTT 3.1.1's 23)."""
 SIGNATURE = "sig"
 """The payload key that holds the signature (base64url, no padding)."""
 _KEY_BYTES = 32
@@ -129,6 +135,14 @@ class BoardKey:
         if not isinstance(private, Ed25519PrivateKey):
             raise ConfigError(str(path), "not an Ed25519 key")
         return cls(private)
+
+    def client_id(self) -> str:
+        """The board's MQTT client id: the same on every start (the broker keeps the board's
+        session by it), and guessed by nobody without the private key (a client that takes
+        it throws the board off the broker)."""
+        raw = self._private.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+        digest = hashlib.sha256(CLIENT_ID_DOMAIN + raw).hexdigest()
+        return CLIENT_ID_PREFIX + digest[:CLIENT_ID_DIGITS]
 
     def signed(self, topic: str, data: dict[str, Any]) -> dict[str, Any]:
         """``data`` with its signature for ``topic`` added."""

@@ -9,14 +9,25 @@ broker holds QoS 1 messages while the board is gone), says ``online`` on every c
 and leaves ``gone`` as its last will.  The scan loop only queues publishes (paho holds
 them while disconnected) and drains :meth:`Link.arrivals`: the messages and the link's
 own connects and disconnects, in the order they happened.
+
+Everything the board publishes is signed with its key (:mod:`tavla_pi.remote.keys`,
+:meth:`Link.signed`).  Each connection has a fresh random nonce, made just before paho
+connects: the will (``gone``) is signed then with that nonce, for that connection only,
+and the ``online`` said on the connect carries the same nonce, so that a reader believes
+a ``gone`` only of the connection it saw come online (:mod:`tavla_pi.remote.peer`).  The
+MQTT client id comes from the private key (:meth:`~tavla_pi.remote.keys.BoardKey.client_id`):
+the same on every start, and nobody without the key can take the board's session.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import secrets
 import sys
 import threading
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -28,7 +39,10 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tavla_pi.bounded import read_file, read_text
+from tavla_pi.clock import MonotonicClock
 from tavla_pi.errors import ConfigError
+from tavla_pi.ratelog import RefusalLog
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.messages import (
     CAST_LEAVES,
     LEAVES,
@@ -46,6 +60,8 @@ PASSWORD_LIMIT = 1024
 CA_LIMIT = 1 << 20
 """The largest CA file accepted."""
 QOS = 1
+NONCE_BYTES = 16
+"""A connection's nonce: 16 random bytes, as 32 hex digits."""
 _log = logging.getLogger("tavla_pi.remote")
 _paho_log = logging.getLogger("tavla_pi.remote.paho")
 _LOST = 0x80
@@ -132,31 +148,35 @@ class _Inbox:
 
 
 class Link:
-    """This board's connection to the broker and, with a ``peer`` (the friend's board),
-    that board's three topics (see the module)."""
+    """This board's connection to the broker, signing with ``key``, and, with a ``peer``
+    (the friend's board), that board's three topics (see the module)."""
 
-    def __init__(self, network: NetworkSettings, peer: str | None = None, *,
+    def __init__(self, network: NetworkSettings, peer: str | None = None, *, key: BoardKey,
                  keepalive_s: int = 5, reconnect_max_s: int = 30) -> None:
         self._broker, self._board = _checked(network, peer, keepalive_s, reconnect_max_s)
+        self._key = key
         self._keepalive_s = keepalive_s
         self._own = {leaf: topic(network.club, self._board, leaf)
                      for leaf in (*LEAVES, *CAST_LEAVES)}
         self._peers = [] if peer is None else [topic(network.club, peer, leaf) for leaf in LEAVES]
         self._inbox = _Inbox(QUEUE_BOUND)
+        self._refusals = RefusalLog(_log, MonotonicClock())
         self._lock = threading.Lock()
         self._connected = self._failing = self._started = self._closed = False
         self._connects = 0
+        self._nonce: str | None = None  # the connection's, once the broker accepted it
+        self._next_nonce = _new_nonce()  # the one the next connect says
         self._client = self._new_client(network, reconnect_max_s)
 
     def _new_client(self, network: NetworkSettings, reconnect_max_s: int) -> Client:
-        client = Client(CallbackAPIVersion.VERSION2, f"tavla-{network.club}-{self._board}",
+        client = Client(CallbackAPIVersion.VERSION2, self._key.client_id(),
                         clean_session=False, protocol=MQTTProtocolVersion.MQTTv311)
-        client.will_set(self._own["status"], self._status(online=False), qos=QOS, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=reconnect_max_s)
         client.max_queued_messages_set(QUEUE_BOUND)
         _login(client, network)
         if self._broker.tls:
             _tls(client, network.ca_file)
+        client.on_pre_connect = self._on_pre_connect
         client.on_connect = self._on_connect
         client.on_connect_fail = self._on_connect_fail
         client.on_disconnect = self._on_disconnect
@@ -165,8 +185,21 @@ class Link:
         client.suppress_exceptions = True  # a fault in a callback must not end the thread
         return client
 
-    def _status(self, *, online: bool) -> bytes:
-        return Status(self._board, online).encode()
+    def _status(self, nonce: str, *, online: bool) -> bytes:
+        return self.signed("status", Status(self._board, online, nonce).checked_json())
+
+    def signed(self, leaf: str, data: Mapping[str, Any]) -> bytes:
+        """``data`` as this board publishes it on its topic ``leaf``: signed, compact JSON.
+        ValueError if it is not JSON (a NaN)."""
+        signed = self._key.signed(self._own[leaf], dict(data))
+        return json.dumps(signed, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False).encode("utf-8")
+
+    @property
+    def nonce(self) -> str | None:
+        """The current connection's nonce (None before the broker first accepted one)."""
+        with self._lock:
+            return self._nonce
 
     def start(self) -> None:
         """Connect in the background (paho retries until the broker answers); never blocks."""
@@ -207,8 +240,18 @@ class Link:
             return None
         return info
 
+    def announce(self) -> None:
+        """Say ``online`` again on this connection (the friend's board came back and may
+        not have seen it: someone may have published over the retained one)."""
+        with self._lock:
+            nonce = self._nonce if self._connected else None
+        if nonce is not None:
+            self._client.publish(self._own["status"], self._status(nonce, online=True),
+                                 qos=QOS, retain=True)
+
     def arrivals(self) -> list[Arrival]:
         """Everything that came in since the last call, oldest first."""
+        self._refusals.flush()
         return self._inbox.drain()
 
     @property
@@ -234,11 +277,12 @@ class Link:
             if self._closed:
                 return
             self._closed, started, connected = True, self._started, self._connected
+            nonce = self._nonce
         if not started:
             return
-        if connected:
-            self._client.publish(self._own["status"], self._status(online=False), qos=QOS,
-                                 retain=True)
+        if connected and nonce is not None:
+            self._client.publish(self._own["status"], self._status(nonce, online=False),
+                                 qos=QOS, retain=True)
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -252,6 +296,14 @@ class Link:
 
     # paho's callbacks, run on its network thread
 
+    def _on_pre_connect(self, client: Client, userdata: Any) -> None:
+        """Just before each connect: a new nonce, and the will signed with it."""
+        nonce = _new_nonce()
+        with self._lock:
+            self._next_nonce = nonce
+        client.will_set(self._own["status"], self._status(nonce, online=False), qos=QOS,
+                        retain=True)
+
     def _on_connect(self, client: Client, userdata: Any, flags: ConnectFlags,
                     reason: ReasonCode, properties: Properties | None) -> None:
         if reason.is_failure:
@@ -260,12 +312,14 @@ class Link:
         with self._lock:
             self._connected, self._failing = True, False
             self._connects += 1
+            self._nonce = nonce = self._next_nonce
         _log.info("broker %s: connected", self._broker)
         session = "session present" if flags.session_present else "new session"
         if self._peers:  # without a peer nobody reads the arrivals
             self._inbox.put(LinkChange(connected=True, reason=session))
             client.subscribe([(name, QOS) for name in self._peers])
-        client.publish(self._own["status"], self._status(online=True), qos=QOS, retain=True)
+        client.publish(self._own["status"], self._status(nonce, online=True), qos=QOS,
+                       retain=True)
 
     def _on_connect_fail(self, client: Client, userdata: Any) -> None:
         self._failed(f"unreachable ({_why(sys.exception())})")  # paho calls it in its except
@@ -290,8 +344,9 @@ class Link:
             return
         if len(message.payload) > MAX_MESSAGE_BYTES:
             self._inbox.drop()
-            _log.warning("%s: a message of %d bytes dropped (at most %d)",
-                         name, len(message.payload), MAX_MESSAGE_BYTES)
+            self._refusals.refuse(f"{name} too big", f"{name}: a message of "
+                                  f"{len(message.payload)} bytes dropped (at most "
+                                  f"{MAX_MESSAGE_BYTES})")
             return
         self._inbox.put(Received(name, bytes(message.payload)))
 
@@ -356,6 +411,10 @@ def _tls(client: Client, ca_file: Path | None) -> None:
     except (OSError, ValueError) as exc:  # ssl.SSLError is an OSError
         raise ConfigError(str(ca_file or "the system's CA store"),
                           f"cannot use for TLS ({_why(exc)})") from None
+
+
+def _new_nonce() -> str:
+    return secrets.token_hex(NONCE_BYTES)
 
 
 def _why(exc: BaseException | None) -> str:

@@ -1,9 +1,13 @@
 """The remote board's messages: their JSON formats, their MQTT topics and a strict parser.
 
 Every payload is one JSON object of at most :data:`MAX_MESSAGE_BYTES` bytes carrying
-``"v": FORMAT``.  A message is exactly its fields: a missing or unknown key, a value of
-the wrong type or out of range is refused with one :class:`MessageError` naming the
-topic and the field, so nothing from the peer is used before all of it is checked.
+``"v": FORMAT`` and ``"sig"``, the sender's signature over the topic and every other
+field (:mod:`tavla_pi.remote.keys`).  The signature is checked first, against the
+friend's key: a payload without a valid one is refused (:class:`UnsignedError`) before
+any field of it is read.  A message is then exactly its fields: a missing or unknown
+key, a value of the wrong type or out of range is refused with one
+:class:`MessageError` naming the topic and the field, so nothing from the peer is used
+before all of it is checked.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any, ClassVar, TypeGuard
 
 from tavla_pi.bounded import LimitError, parse_json
 from tavla_pi.errors import BadInputError
+from tavla_pi.remote.keys import PublicKey, SignatureError
 from tavla_pi.rules import Color
 from tavla_pi.rules.match import MAX_MATCH_LENGTH
 
@@ -39,6 +44,7 @@ TAKEBACK_ACTIONS = ("ask", "accept", "decline")
 MAX_PLAY_CHARS = 64
 
 _UID = re.compile(r"[0-9a-f]{32}")
+"""A match id, and a connection's nonce: 32 lowercase hex digits."""
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _POSITION_ID = re.compile(r"[A-Za-z0-9+/]{14}")
 _PLAY = re.compile(rf"[ -~]{{0,{MAX_PLAY_CHARS}}}")
@@ -48,6 +54,15 @@ _OUTGOING = "outgoing message"
 
 class MessageError(BadInputError):
     """A topic or payload from the network that is not a well-formed message."""
+
+
+class UnsignedError(MessageError):
+    """A payload without a valid signature by the sender's key.  ``claim``: what it says
+    it is (its kind or status, unchecked: for the log only, one of a few words)."""
+
+    def __init__(self, where: str, problem: str, claim: str) -> None:
+        super().__init__(where, problem)
+        self.claim = claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,46 +149,58 @@ class GameMessage:
         return {"v": FORMAT, "kind": self.body.kind, "board": self.board,
                 "match": self.match_uid, "seq": self.seq, **_body_json(self.body)}
 
-    def encode(self) -> bytes:
-        """The payload: compact JSON, sorted keys; MessageError if a field is out of range."""
-        return _encode(self.to_json(), _message)
+    def checked_json(self) -> dict[str, Any]:
+        """The payload object, read back as the peer reads it (to be signed and sent);
+        MessageError if a field is out of range."""
+        return _checked(self.to_json(), _message)
 
 
 @dataclass(frozen=True, slots=True)
 class Sync:
     """A board's sync state (topic ``.../sync``, retained): its match (None: none), how many
-    game messages it sent and took, and whether no roll of the match is made yet."""
+    game messages it sent and took, and whether no roll of the match is made yet;
+    ``nonce``: the connection it was published on (its ``online``'s), ``serial``: its
+    number among the syncs the board published since it started, from 1 (a reader acts
+    on each sync once: :mod:`tavla_pi.remote.peer`)."""
 
     board: str
     match_uid: str | None
     sent: int
     taken: int
     fresh: bool
+    nonce: str
+    serial: int
 
     def to_json(self) -> dict[str, Any]:
         """The payload object."""
         return {"v": FORMAT, "board": self.board, "match": self.match_uid, "sent": self.sent,
-                "taken": self.taken, "fresh": self.fresh}
+                "taken": self.taken, "fresh": self.fresh, "nonce": self.nonce,
+                "serial": self.serial}
 
-    def encode(self) -> bytes:
-        """The payload: compact JSON, sorted keys; MessageError if a field is out of range."""
-        return _encode(self.to_json(), _sync)
+    def checked_json(self) -> dict[str, Any]:
+        """The payload object, read back as the peer reads it; MessageError if a field is
+        out of range."""
+        return _checked(self.to_json(), _sync)
 
 
 @dataclass(frozen=True, slots=True)
 class Status:
-    """A board's presence (topic ``.../status``, retained; ``gone`` is the last will)."""
+    """A board's presence (topic ``.../status``, retained; ``gone`` is the last will) on
+    the connection ``nonce`` (a fresh random one on each connect)."""
 
     board: str
     online: bool
+    nonce: str
 
     def to_json(self) -> dict[str, Any]:
         """The payload object."""
-        return {"v": FORMAT, "board": self.board, "status": "online" if self.online else "gone"}
+        return {"v": FORMAT, "board": self.board,
+                "status": "online" if self.online else "gone", "nonce": self.nonce}
 
-    def encode(self) -> bytes:
-        """The payload: compact JSON, sorted keys; MessageError if the board name is bad."""
-        return _encode(self.to_json(), _status)
+    def checked_json(self) -> dict[str, Any]:
+        """The payload object, read back as the peer reads it; MessageError if the board
+        name or the nonce is bad."""
+        return _checked(self.to_json(), _status)
 
 
 def topic(club: str, board: str, leaf: str) -> str:
@@ -191,15 +218,42 @@ def message_from_json(data: Any, where: str) -> GameMessage:
     return _message(data, where)
 
 
-def read_payload(topic: str, payload: bytes, club: str) -> GameMessage | Sync | Status:
-    """The message a board of ``club`` published on ``topic``; MessageError naming the
-    topic and the field if anything in it is wrong."""
+def read_payload(topic: str, payload: bytes, club: str,
+                 key: PublicKey) -> GameMessage | Sync | Status:
+    """The message a board of ``club`` published on ``topic``, signed by ``key`` (that
+    board's); UnsignedError if it is not, else MessageError naming the topic and the
+    field if anything in it is wrong."""
     board, leaf = _split_topic(topic, club)
-    value = _READERS[leaf](_payload_json(payload, topic), topic)
+    data = _payload_json(payload, topic)
+    if not isinstance(data, dict):
+        raise MessageError(topic, f"expected a JSON object, got {_shown(data)}")
+    try:
+        body = key.opened(topic, data, topic)
+    except SignatureError as exc:
+        raise UnsignedError(topic, f"{exc.problem}{_claimed(leaf, data)}",
+                            _claim(leaf, data)) from None
+    value = _READERS[leaf](body, topic)
     if value.board != board:
         raise MessageError(topic, f"board: {_shown(value.board)} is not the topic's board "
                            f"{_shown(board)}")
     return value
+
+
+def _claim(leaf: str, data: dict[str, Any]) -> str:
+    """What an unchecked payload says it is, in one of a few words (a kind of the log's)."""
+    said = data.get("kind") if leaf == "game" else data.get("status")
+    if leaf == "game" and isinstance(said, str) and said in _BODIES:
+        return said
+    if leaf == "status" and said in ("online", "gone"):
+        return str(said)
+    return leaf
+
+
+def _claimed(leaf: str, data: dict[str, Any]) -> str:
+    """`` (it says: a play, seq 7)``: what an unchecked payload claims, for the log."""
+    seq = data.get("seq")
+    number = f", seq {seq}" if _whole(seq) and leaf == "game" else ""
+    return f" (unchecked, it says: {_claim(leaf, data)}{number})"
 
 
 def _body_json(body: Body) -> dict[str, Any]:
@@ -241,10 +295,9 @@ def _payload_json(payload: bytes, where: str) -> Any:
         raise MessageError(where, f"not JSON ({exc.msg} at character {exc.pos})") from None
 
 
-def _encode(data: dict[str, Any], read: Callable[[Any, str], object]) -> bytes:
+def _checked(data: dict[str, Any], read: Callable[[Any, str], object]) -> dict[str, Any]:
     read(data, _OUTGOING)
-    return json.dumps(data, separators=(",", ":"), sort_keys=True,
-                      ensure_ascii=False).encode("utf-8")
+    return data
 
 
 def _shown(value: Any) -> str:
@@ -399,24 +452,30 @@ def _message(data: Any, where: str) -> GameMessage:
                    body=_BODIES[kind](data, where))
 
 
+def _nonce(data: dict[str, Any], where: str) -> str:
+    return _matching(data, where, "nonce", _UID, "a nonce of 32 lowercase hex digits")
+
+
 def _sync(data: Any, where: str) -> Sync:
     data = _object(data, where)
-    _check_keys(data, where, ("v", "board", "match", "sent", "taken", "fresh"),
-                "a sync message")
+    _check_keys(data, where, ("v", "board", "match", "sent", "taken", "fresh", "nonce",
+                              "serial"), "a sync message")
     fresh = data["fresh"]
     if not isinstance(fresh, bool):
         raise _fault(where, "fresh", "true or false", fresh)
     return Sync(board=_board(data, where),
                 match_uid=None if data["match"] is None else _uid(data, where),
                 sent=_number(data, where, "sent", 0, MAX_NUMBER),
-                taken=_number(data, where, "taken", 0, MAX_NUMBER), fresh=fresh)
+                taken=_number(data, where, "taken", 0, MAX_NUMBER), fresh=fresh,
+                nonce=_nonce(data, where), serial=_number(data, where, "serial", 1, MAX_NUMBER))
 
 
 def _status(data: Any, where: str) -> Status:
     data = _object(data, where)
-    _check_keys(data, where, ("v", "board", "status"), "a status message")
+    _check_keys(data, where, ("v", "board", "status", "nonce"), "a status message")
     return Status(board=_board(data, where),
-                  online=_one_of(data, where, "status", ("online", "gone")) == "online")
+                  online=_one_of(data, where, "status", ("online", "gone")) == "online",
+                  nonce=_nonce(data, where))
 
 
 _READERS: dict[str, Callable[[Any, str], GameMessage | Sync | Status]] = {

@@ -11,13 +11,18 @@ decisions become messages (:mod:`tavla_pi.remote.outgoing`), journaled as
 disk (:meth:`RemoteGame.publish`).  A peer's message is applied exactly once:
 its ``remote_taken`` is journaled in the batch of its effects.
 
+What the peer says is believed only when it is signed by its key and new
+(:mod:`tavla_pi.remote.peer`); what comes ahead of its turn is held, the next few
+only (:mod:`tavla_pi.remote.window`).
+
 Catching up: each board publishes its sync state (retained: the match, how
-many messages it sent and took) when it took messages, when it connects and
-when it sees a gap.  A board that sees the peer took fewer than it sent sends
-the rest again (and again every :data:`RESEND_MS` while they are not taken).  A
-message that is not a legal continuation is refused, logged with the reason,
-and the board shows the remote side out of sync (``trouble``); the game here
-never changes by it.  The match's id binds both boards: a board adopts the
+many messages it sent and took) when it took messages, when it connects, when it
+sees a gap and when the peer comes back on a new connection.  A board that sees the
+peer took fewer than it sent sends the rest again, once for each sync of the peer's:
+resends answer the peer's signed syncs only, and an old sync (sent again by anyone)
+is not answered.  A message that is not a legal continuation is refused, logged with
+the reason, and the board shows the remote side out of sync (``trouble``); the game
+here never changes by it.  The match's id binds both boards: a board adopts the
 peer's new match only while neither has rolled (the smaller id wins when both
 started one); otherwise it says so, and neither guesses.
 """
@@ -28,7 +33,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from tavla_pi.errors import DiceError
 from tavla_pi.events.event import Event
@@ -53,7 +58,6 @@ from tavla_pi.remote.messages import (
     CubeBody,
     GameMessage,
     MatchBody,
-    MessageError,
     PlayBody,
     ResignBody,
     RevealBody,
@@ -61,35 +65,16 @@ from tavla_pi.remote.messages import (
     Sync,
     TakebackBody,
     TimeBody,
-    read_payload,
 )
-from tavla_pi.remote.outgoing import own_body
+from tavla_pi.remote.outgoing import Connection, Outbox, own_body
+from tavla_pi.remote.peer import PeerWord
 from tavla_pi.remote.record import RemoteRecord, record_of
+from tavla_pi.remote.window import Held
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import Resignation
 
 log = logging.getLogger("tavla_pi.remote")
 
-RESEND_MS = 3000
-"""How long a message the peer has not taken waits before it is sent again."""
-MAX_HELD = 256
-"""The most messages held ahead of a gap (beyond them, the peer sends again)."""
-
-
-class Connection(Protocol):
-    """What the session needs of the broker's connection (:class:`~tavla_pi.remote.link.Link`)."""
-
-    def arrivals(self) -> Sequence[Arrival]:
-        """What came since the last call: the messages, and the link's own changes."""
-        ...
-
-    def publish_game(self, payload: bytes) -> bool:
-        """Send a game message (QoS 1)."""
-        ...
-
-    def publish_sync(self, payload: bytes) -> bool:
-        """Publish this board's sync state (retained)."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -108,23 +93,20 @@ class RemoteStatus:
 
 
 class RemoteGame:
-    """The remote side of the daemon: the peer's messages in, this board's out, the dice."""
+    """The remote side of the daemon: the peer's messages in (``word``: the peer, its key,
+    the log of refusals), this board's out through ``link``, the dice."""
 
-    def __init__(self, board: str, club: str, peer: str, color: Color,
-                 link: Connection) -> None:
-        self.board, self.club, self.peer, self.color = board, club, peer, color
+    def __init__(self, board: str, color: Color, link: Connection, word: PeerWord) -> None:
+        self.board, self.peer, self.color = board, word.peer, color
         self.link = link
         self.record: RemoteRecord | None = None
         self.trouble: str | None = None
         self.link_up = False
-        self.peer_online = False
         self.connected = False
         """As last journaled (``remote_status``)."""
-        self.peer_taken = 0
-        self._held: dict[int, GameMessage] = {}
-        self._outbox: list[bytes] = []
-        self._sync_due = True
-        self._last_sent_ms = 0
+        self.word, self.refusals = word, word.refusals
+        self._held = Held(word.refusals)
+        self.out = Outbox(board, link)
         self._said: set[str] = set()
         self._out: list[Event] = []
         self._now = 0
@@ -147,10 +129,10 @@ class RemoteGame:
             self._bind(_new_uid(), referee)
         for arrival in self.link.arrivals():
             self._arrived(arrival, referee)
+        self.refusals.flush()
         self._report_connection()
         if seat is not None:
             self._hand_on(referee, seat)
-            self._resend()
             seat.trouble = self.trouble
         return self._flush()
 
@@ -168,12 +150,7 @@ class RemoteGame:
 
     def publish(self) -> None:
         """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
-        for payload in self._outbox:
-            self.link.publish_game(payload)
-        self._outbox.clear()
-        if self._sync_due and self.link_up:
-            self.link.publish_sync(self._sync().encode())
-            self._sync_due = False
+        self.out.publish(self.record, link_up=self.link_up)
 
     def status(self, referee: Referee) -> RemoteStatus | None:
         """The remote side as ``/api/state`` shows it (None: this match is not with it)."""
@@ -189,46 +166,51 @@ class RemoteGame:
     def _arrived(self, arrival: Arrival, referee: Referee) -> None:
         if isinstance(arrival, LinkChange):
             self.link_up = arrival.connected
-            self._sync_due = self._sync_due or self.link_up
+            self.out.sync_due = self.out.sync_due or self.link_up
             return
-        try:
-            message = read_payload(arrival.topic, arrival.payload, self.club)
-        except MessageError as exc:
-            log.warning("refused: %s", exc)
-            return
+        message = self.word.read(arrival)
         if isinstance(message, Status):
-            self._peer_status(online=message.online)
+            self._peer_status(message, referee)
         elif isinstance(message, Sync):
-            self._peer_sync(message, referee)
-        else:
+            fresh = self.word.sync(message)
+            if fresh is not None:
+                self._peer_sync(fresh, referee)
+        elif message is not None:
             self._peer_message(message)
 
-    def _peer_status(self, *, online: bool) -> None:
-        if online != self.peer_online and not online:
+    def _peer_status(self, status: Status, referee: Referee) -> None:
+        was = self.word.online
+        presence = self.word.status(status)
+        if was and not presence.online:
             log.warning("the board %s is gone (its last will, or it closed)", self.peer)
-        self.peer_online = online
+        if presence.new:  # the peer is back: say who this board is again, and where it is
+            self.link.announce()
+            self.out.sync_due = True
+        if presence.sync is not None:
+            self._peer_sync(presence.sync, referee)
 
     def _peer_message(self, message: GameMessage) -> None:
         record = self.record
         if message.board != self.peer:
-            log.warning("ignored: a message from the board %s, not %s", message.board, self.peer)
+            self.refusals.refuse(f"{self.peer} other board", "ignored: a message from the "
+                                 f"board {message.board}, not {self.peer}")
         elif record is None or message.match_uid != record.match_uid:
-            self._ignore(f"{self.peer}'s message {message.seq} is for match "
-                         f"{message.match_uid}, not this board's")
+            self.refusals.refuse(f"{self.peer} other match", f"ignored: {self.peer}'s message "
+                                 f"{message.seq} is for match {message.match_uid}, not "
+                                 "this board's", level=logging.INFO)
         elif message.seq <= record.taken or message.seq in self._held:
             self._ignore(f"{self.peer}'s message {message.seq} again (already applied or held)")
-        elif len(self._held) < MAX_HELD:
-            self._held[message.seq] = message
-            self._sync_due = self._sync_due or message.seq > record.taken + 1
+        elif self._held.hold(message, record.taken):
+            self.out.sync_due = self.out.sync_due or message.seq > record.taken + 1
 
     def _peer_sync(self, sync: Sync, referee: Referee) -> None:
+        """Act on the peer's sync (a new one, :class:`~tavla_pi.remote.peer.PeerWord`)."""
         record = self.record
         if record is not None and sync.match_uid == record.match_uid:
-            self.peer_taken = sync.taken
             if sync.taken < len(record.sent):
-                self._send_again(record, sync.taken)
+                self.out.again(record, sync.taken)
             if sync.sent > record.taken and not self._held:
-                self._sync_due = True
+                self.out.sync_due = True
             return
         if sync.match_uid is None or friend_seat(referee.seat, self.peer) is None:
             return
@@ -246,12 +228,12 @@ class RemoteGame:
         """Play match ``uid`` with the peer from now on; send it our first commitment."""
         self.record = RemoteRecord(uid, self.board, self.peer, self.color)
         self._held.clear()
-        self.peer_taken, self.trouble = 0, None
+        self.trouble = None
         self._emit(EventType.REMOTE_MATCH, **{
             "match_uid": uid, "peer": self.peer, "color": self.color.value})
         digest = self._commit(0)
         self._send(MatchBody(referee.match.match_length, self.color.opponent, digest))
-        self._sync_due = True
+        self.out.sync_due = True
 
     def _fresh(self, referee: Referee) -> bool:
         record = self.record
@@ -267,7 +249,7 @@ class RemoteGame:
         while seat.offered is None:
             if self._offer_roll(record, seat):
                 return
-            message = self._held.pop(record.taken + 1, None)
+            message = self._held.next(record.taken)
             if message is None:
                 return
             self._apply(message, referee, seat)
@@ -332,7 +314,7 @@ class RemoteGame:
             return
         if event.type in ROLL_EVENTS:
             record.rolls_made += 1
-            self._sync_due = self._sync_due or record.rolls_made == 1  # no longer fresh
+            self.out.sync_due = self.out.sync_due or record.rolls_made == 1  # no longer fresh
         body = own_body(event, self.color.opponent, referee.match.cube)
         if body is not None:
             self._send(body)
@@ -399,24 +381,10 @@ class RemoteGame:
         record = self.record
         assert record is not None
         message = GameMessage(self.board, record.match_uid, len(record.sent) + 1, body)
-        payload = message.encode()
+        self.out.add(message)
         record.sent.append(message)
         self._emit(EventType.REMOTE_SENT, **{
             "match_uid": record.match_uid, "seq": message.seq, "message": message.to_json()})
-        self._outbox.append(payload)
-        self._last_sent_ms = self._now  # the peer's sync says when it is taken
-
-    def _send_again(self, record: RemoteRecord, taken: int) -> None:
-        for message in record.sent[taken:]:
-            self._outbox.append(message.encode())
-
-    def _resend(self) -> None:
-        record = self.record
-        if record is None or self.peer_taken >= len(record.sent) or not self.link_up:
-            return
-        if self._now - self._last_sent_ms >= RESEND_MS:
-            self._send_again(record, self.peer_taken)
-            self._last_sent_ms = self._now
 
     def _take(self, seq: int) -> None:
         record = self.record
@@ -424,13 +392,7 @@ class RemoteGame:
         record.taken, self.trouble = seq, None
         self._emit(EventType.REMOTE_TAKEN, **{"match_uid": record.match_uid,
                                                        "seq": seq})
-        self._sync_due = True
-
-    def _sync(self) -> Sync:
-        record = self.record
-        if record is None:
-            return Sync(self.board, None, 0, 0, fresh=True)
-        return Sync(self.board, record.match_uid, len(record.sent), record.taken, record.fresh)
+        self.out.sync_due = True
 
     # -- what is said --------------------------------------------------------------------
 
@@ -440,9 +402,8 @@ class RemoteGame:
         board shows the remote side out of sync until a message applies again."""
         what = f"{self.peer}'s message {seq}" if seq is not None else f"{self.peer}'s roll"
         self.trouble = f"out of sync with {self.peer}: {reason}"
-        if self._once(f"{what}: {reason}"):
-            log.warning("refused %s: %s; this board is out of sync with %s", what, reason,
-                        self.peer)
+        self.refusals.refuse(f"{what} refused", f"refused {what}: {reason}; this board is "
+                             f"out of sync with {self.peer}")
 
     def _ignore(self, line: str) -> None:
         """Log an ignored message once (it may come again and again: resent)."""
@@ -462,14 +423,13 @@ class RemoteGame:
             log.warning("%s", line)
 
     def _report_connection(self) -> None:
-        connected = self.link_up and self.peer_online
+        connected = self.link_up and self.word.online
         if connected != self.connected:
             self.connected = connected
             self._emit(EventType.REMOTE_STATUS, peer=self.peer, connected=connected)
             if not connected:
                 log.warning("waiting for %s: the %s", self.peer,
                             "broker is not reached" if not self.link_up else "board is away")
-
 
     def _emit(self, kind: EventType, /, **fields: Any) -> None:
         self._out.append(Event(kind, self._now, fields))

@@ -13,16 +13,18 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from paho.mqtt.client import Client, ConnectFlags, MQTTMessage
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tavla_pi.pipeline.step import SCAN_MS
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.settings import Broker
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.position import Position
@@ -58,20 +60,29 @@ class Cast:
 
 class FakeOutlet:
     """The board's connection as the broadcast uses it: connected or not, room for
-    ``room`` unacknowledged messages (None: no limit), every message kept."""
+    ``room`` unacknowledged messages (None: no limit), every message kept.  It signs as
+    the board's connection does, with ``key``, and checks each signature it takes: a
+    :class:`Cast`'s payload is what the signature covers.  ``key``: a new one if not given."""
 
-    def __init__(self, *, connected: bool = True, room: int | None = None) -> None:
+    def __init__(self, key: BoardKey | None = None, *, connected: bool = True,
+                 room: int | None = None) -> None:
+        self.key = key or BoardKey(Ed25519PrivateKey.generate())
         self.connected = connected
         self.connects = 1 if connected else 0
         self.room = room
         self.casts: list[Cast] = []
+
+    def signed(self, leaf: str, data: Mapping[str, Any]) -> bytes:
+        return json.dumps(self.key.signed(_topic(leaf), dict(data)), separators=(",", ":"),
+                          allow_nan=False).encode()
 
     def cast(self, leaf: str, payload: bytes) -> FakeSent | None:
         waiting = sum(not c.sent.acked for c in self.casts)
         if self.room is not None and waiting >= self.room:
             return None
         sent = FakeSent()
-        self.casts.append(Cast(leaf, json.loads(payload), len(payload), sent))
+        opened = self.key.public.opened(_topic(leaf), json.loads(payload), leaf)
+        self.casts.append(Cast(leaf, opened, len(payload), sent))
         return sent
 
     def ack(self) -> None:
@@ -86,6 +97,11 @@ class FakeOutlet:
     def of(self, leaf: str) -> list[dict[str, Any]]:
         """The payloads taken on ``leaf``, in order."""
         return [c.payload for c in self.casts if c.leaf == leaf]
+
+
+def _topic(leaf: str) -> str:
+    """A leaf's topic on the fake outlet (board athens of club home)."""
+    return f"tavla/home/athens/{leaf}"
 
 
 # -- a viewer on a real broker ------------------------------------------------------------

@@ -3,6 +3,8 @@
 :class:`Pair` starts board ``athens`` (its player plays White; the board
 ``izmir`` plays Black) and board ``izmir`` (the mirror), configured as
 docs/OPERATING.md says, on a broker the tests started (tavla_pi/testing/mosquitto.py).
+Each board's key is made in its state directory first, as ``tavla-pi key`` makes it,
+and each config names the other's (``[opponent] remote_key``).
 :meth:`Pair.play_turn` plays one turn as players would, through POST
 /api/sim on each board: the mover rolls and moves a random legal play and
 presses DONE on their own board; the other board lights it (``remote_play``)
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tavla_pi.remote.keys import BoardKey
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
@@ -35,12 +38,14 @@ BOARDS = {"athens": Color.WHITE, "izmir": Color.BLACK}
 """Each board's name and the colour its own player plays."""
 
 
-def board_config(name: str, broker: str, extra: str = "") -> str:
-    """The config of board ``name``: its friend's board plays the other colour."""
+def board_config(name: str, broker: str, peer_key: str, extra: str = "") -> str:
+    """The config of board ``name``: its friend's board, whose key is ``peer_key``, plays
+    the other colour."""
     peer = next(b for b in BOARDS if b != name)
     return (f'[board]\nstable_ms = 40\n[daemon]\nlog_level = "info"\n'
             f'[network]\nbroker = "{broker}"\nboard = "{name}"\n'
-            f'[opponent]\nremote = "{peer}"\ncolor = "{BOARDS[peer].value}"\n{extra}')
+            f'[opponent]\nremote = "{peer}"\ncolor = "{BOARDS[peer].value}"\n'
+            f'remote_key = "{peer_key}"\n{extra}')
 
 
 @dataclass
@@ -98,7 +103,9 @@ class FriendBoard:
     def carry_out(self, play: Play, mover: Color) -> dict[str, Any]:
         """The hand here carries out the other board's ``play`` (``mover``'s), and presses
         this board's DONE where the board cannot see the rest of it (a tall stack reads
-        the same: ``press_done``); the state once it is committed."""
+        the same as another play: ``press_done`` with ``candidates``); the state once it
+        is committed.  Where the board reads the whole play it commits it by itself: a
+        press then could come just after, and be this board's player's ROLL."""
         for action in hand_moves(play, mover):
             self.sim(action)
         result = play.result.position_id()
@@ -106,7 +113,8 @@ class FriendBoard:
         def committed(s: dict[str, Any]) -> bool:
             return bool(s["position_id"] == result and s["phase"] != "moving")
 
-        state = self.until(lambda s: committed(s) or s["press_done"], "the play carried out")
+        state = self.until(lambda s: committed(s) or (s["press_done"] and s["candidates"]),
+                           "the play carried out")
         if not committed(state):
             self.sim({"press": f"{self.color.value}.roll"})
             state = self.until(committed, "the play confirmed by DONE")
@@ -126,11 +134,14 @@ class Pair:
     def __init__(self, tmp: Path, broker: Mosquitto, extra: str = "") -> None:
         self.broker = broker
         self.boards: list[FriendBoard] = []
+        self.keys = {name: BoardKey.load_or_make(tmp / name / "state") for name in BOARDS}
+        """Each board's key, in its state directory."""
         for name, color in BOARDS.items():
             folder = tmp / name
-            folder.mkdir()
             config = folder / "config.toml"
-            config.write_text(board_config(name, broker.url, extra))
+            peer = next(b for b in BOARDS if b != name)
+            config.write_text(board_config(name, broker.url, self.keys[peer].public.text,
+                                           extra))
             daemon = DaemonProcess(folder / "state", folder / "notify", config)
             self.boards.append(FriendBoard(name, color, daemon))
 
