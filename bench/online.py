@@ -130,9 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop after this many plays timed (a smoke test's budget)")
     args = parser.parse_args(argv)
     if find_bgammon_server() is None:
-        print("bench/online.py: needs bgammon-server (sh ../shared/bgammon/build.sh DIR; "
-              "then DIR on the PATH or TAVLA_BGAMMON_SERVER=DIR/bgammon-server)",
-              file=sys.stderr)
+        print("bench/online.py: needs bgammon-server (built as .ci/run builds it; on the "
+              "PATH or named by TAVLA_BGAMMON_SERVER)", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)

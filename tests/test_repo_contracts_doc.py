@@ -161,6 +161,15 @@ def test_section_7s_text_is_kept() -> None:
     assert text_fault("Ayşe") is None
 
 
+def test_section_7s_online_play_is_kept() -> None:
+    kept = subsection(7, "additions")
+    assert "[online]" in kept and "`online_status`" in kept
+    assert "Online" not in subsection(7, "not yet kept")
+    assert set(SCHEMA["online"]) == {"server", "username", "password_file", "ca_file"}
+    assert "online" in SCHEMA["opponent"]
+    assert "online_status" in {t.value for t in EventType}
+
+
 # ---- §1: board numbering ---------------------------------------------------------------
 
 def test_the_starting_position_is_as_listed() -> None:
