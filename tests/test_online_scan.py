@@ -88,6 +88,13 @@ class TimedBoard:
     def state(self) -> dict[str, Any]:
         return asyncio.run(self.daemon.state())
 
+    def stuck(self) -> str:
+        """Where the game is, here and on the server (a failure's message)."""
+        seat = self.daemon.referee.seat
+        game = self.daemon.core.online
+        assert game is not None
+        return f"{self.brief()}; seat {vars(seat)}; the server's board {game._server}"
+
     def brief(self) -> dict[str, Any]:
         """The state's keys that say where the game is."""
         state = self.state()
@@ -98,16 +105,18 @@ class TimedBoard:
         """Scan (a virtual period each, a moment of real time between) until ``wanted``."""
         deadline = time.monotonic() + LIMIT_S
         while not wanted(state := self.state()):
-            assert time.monotonic() < deadline, f"no {what}: {state['phase']}"
+            assert time.monotonic() < deadline, f"no {what}: {self.stuck()}"
             self.sim({"wait": SCAN_MS})
             time.sleep(0.005)
         return state
 
 
 def server_board(board: TimedBoard, opponent: SocketPlayer,
-                 wanted: Callable[[GameBoard], bool]) -> GameBoard:
+                 wanted: Callable[[GameBoard], bool],
+                 passed: Callable[[dict[str, Any]], bool] = lambda _: False,
+                 ) -> GameBoard | None:
     """The opponent's next board that ``wanted`` holds for, the board scanning meanwhile
-    (its play goes out a move a scan)."""
+    (its play goes out a move a scan); None once the board's state is ``passed``."""
     deadline = time.monotonic() + LIMIT_S
     while True:
         try:
@@ -115,6 +124,8 @@ def server_board(board: TimedBoard, opponent: SocketPlayer,
         except TimeoutError:
             assert time.monotonic() < deadline, \
                 f"no such server board: {opponent.board}; the board: {board.brief()}"
+            if passed(board.state()):
+                return None
             board.sim({"wait": SCAN_MS})
 
 
@@ -136,11 +147,25 @@ def board_turn(board: TimedBoard, rng: random.Random) -> None:
     board.until(lambda s: s["on_roll"] != "white" or s["phase"] not in ("moving",), "DONE")
 
 
+def opponent_pass(board: TimedBoard, opponent: SocketPlayer) -> None:
+    """The opponent's roll has no legal move: ``ok`` (unless it was sent already)."""
+    server = server_board(board, opponent, lambda b: b.turn == OPPONENT or (
+        b.dice[0] != 0 and not b.available))
+    if server is not None and server.turn == ME:
+        opponent.ok()
+        server_board(board, opponent, lambda b: b.turn == OPPONENT or b.winner != 0)
+
+
 def opponent_turn(board: TimedBoard, opponent: SocketPlayer, rng: random.Random) -> None:
-    server = server_board(board, opponent, lambda b: b.turn == ME and b.winner == 0)
+    server = server_board(board, opponent, lambda b: b.turn == ME and b.winner == 0,
+                          lambda s: s["on_roll"] != "black")  # its turn passed already
+    if server is None:  # a pass shown here: the server waits for the opponent's ok
+        opponent_pass(board, opponent)
+        return
     if server.dice[0] == 0:
         opponent.roll()
         server = server_board(board, opponent, lambda b: b.turn == ME and b.dice[0] != 0)
+        assert server is not None
     plays = position_of(server.spaces, ME).legal_plays(server.dice)
     play = rng.choice(plays) if plays else None
     for count, move in enumerate(server_moves(play) if play else (), 1):
@@ -180,6 +205,8 @@ def test_no_scan_of_an_online_game_takes_a_period(tmp_path: Path,
                     break
                 if state["phase"] == "no_move":  # a roll with no play: it passes
                     was = state["on_roll"]
+                    if was == "black":  # the opponent ends its turn on the server too
+                        opponent_pass(board, opponent)
                     board.until(lambda s: s["on_roll"] != was, "the pass")  # noqa: B023
                 elif state["on_roll"] == "white":
                     board_turn(board, rng)
