@@ -69,6 +69,7 @@ class HostileServer:
         self.hang_up = hang_up
         self.heard: list[str] = []
         self.connections = 0
+        self._talking: list[socket.socket] = []
         self._listener = socket.create_server((HOST, 0))
         self.port: int = self._listener.getsockname()[1]
         self._thread = threading.Thread(target=self._serve, daemon=True)
@@ -84,6 +85,7 @@ class HostileServer:
             threading.Thread(target=self._talk, args=(sock,), daemon=True).start()
 
     def _talk(self, sock: socket.socket) -> None:
+        self._talking.append(sock)
         with sock, sock.makefile("rb") as lines:
             login = lines.readline()
             self.heard.append(login.decode().strip())
@@ -96,6 +98,10 @@ class HostileServer:
                     self.heard.append(line.decode().strip())
             except OSError:
                 return
+
+    def send(self, line: bytes) -> None:
+        """Send ``line`` now on the newest connection (after its script)."""
+        self._talking[-1].sendall(line + b"\n")
 
     def heard_after(self, what: str, timeout_s: float = DEADLINE_S) -> None:
         deadline = time.monotonic() + timeout_s
