@@ -117,6 +117,22 @@ def test_the_opponents_roll_and_play_are_shown_and_carried_out_by_hand() -> None
         == played
 
 
+def test_the_opponents_play_told_again_while_lit_is_that_play_and_blocks_nothing() -> None:
+    """A restarted daemon lights the opponent's play again from its journal, and the
+    server's first board tells the same play once more: taken, not waited on."""
+    board = table()
+    board.act({"press": "white.roll"})
+    tell(board, ServerOpening(white=2, black=6))
+    fact = ServerPlay(B, (6, 2), after(START.swap(), (6, 2), "13/5", B))
+    assert kinds(tell(board, fact)) == ["remote_play"]
+    assert fit_fact(fact, board.runner.referee, B, roll_asked=False) is TAKEN
+    assert tell(board, fact) == []
+    board.act(*hand(chosen(board), B))
+    board.act({"press": "white.roll"})
+    events = tell(board, ServerRoll(W, (3, 1)))
+    assert kinds(events) == ["rolled"] and events[0]["dice"] == [3, 1]
+
+
 def test_this_boards_roll_waits_for_its_roll_press_and_its_play_is_checked() -> None:
     board = table()
     board.act({"press": "white.roll"})

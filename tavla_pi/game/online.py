@@ -40,6 +40,7 @@ from tavla_pi.game.deciding import (
 from tavla_pi.game.fold_checks import high_low
 from tavla_pi.game.friend import ROLLING, WAITS, Waits
 from tavla_pi.game.resign import answer_due
+from tavla_pi.game.turn import Turn
 from tavla_pi.game.view import Phase
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
@@ -192,7 +193,9 @@ def _fit_play(fact: ServerPlay | ServerRefusal, table: Table, color: Color) -> F
     phase, match = table.phase, table.match
     if phase in (Phase.AWAIT_ROLL, Phase.SETUP, Phase.GAME_OVER) or (
             phase is Phase.MOVING and table.turn is not None):
-        return WAITS  # its roll is not shown yet, or the last play is being carried out
+        # its roll is not shown yet, or the last play is being carried out; that play
+        # lit already (the journal kept it through a restart) is this one, taken
+        return TAKEN if phase is Phase.MOVING and _lit(table.turn, fact, color) else WAITS
     if match.on_roll is not color or match.dice is None:
         return f"no play of {color.value}'s now ({phase.value}, {match.on_roll.value} on roll)"
     if phase is Phase.NO_MOVE:
@@ -211,6 +214,12 @@ def _opponents_play(fact: ServerPlay, position: Position, dice: tuple[int, int],
         if _board(play.result, color.opponent) == fact.board:
             return Chooses(play, EventType.REMOTE_PLAY)
     return f"no legal play of {_dice(dice)} leads to the server's board"
+
+
+def _lit(turn: Turn | None, fact: ServerPlay, color: Color) -> bool:
+    """Whether ``turn`` shows the opponent's play that ``fact`` is (``color``'s)."""
+    play = None if turn is None else turn.seat_play
+    return play is not None and _board(play.result, color.opponent) == fact.board
 
 
 def _own_play(fact: ServerPlay, table: Table) -> Fitted:
