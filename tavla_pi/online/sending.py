@@ -7,8 +7,9 @@ one by one.  So :class:`PlaySender` sends together the moves of the play that th
 server's board allows as they are (its ``available`` moves), waits for the board that
 shows them made, and goes on from there; the last board shows the whole play, and
 ``ok`` ends the turn (not after a play that won the game: the server ends it).  A board
-that shows fewer moves made than were sent is a refusal, as the server's ``failedmove``
-and ``failedok`` are.
+that still shows only the moves made before the last command was sent before the server
+read it (the board a rejoin sends, say), and is passed over; one that shows another
+count is a refusal, as the server's ``failedmove`` and ``failedok`` are.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class PlaySender:
         self.dialect = dialect
         self._moves: tuple[ServerMove, ...] = ()
         self._sent = 0
+        self._before = 0
         self._echo = False
         self._ok_sent = False
         self.open = False
@@ -61,6 +63,8 @@ class PlaySender:
         if not self._echo:
             return [], None
         made = len(board.pending)
+        if made == self._before:
+            return [], None  # a board from before the last command reached the server
         if made != self._sent:
             self.open = False
             return [], f"the server made {made} of the {self._sent} moves sent"
@@ -85,6 +89,7 @@ class PlaySender:
         allowed = set(shown.available) if shown is not None else set()
         count = next((n for n, move in enumerate(rest) if move not in allowed), len(rest))
         chunk = rest[:max(count, 1)]
+        self._before = self._sent
         self._sent += len(chunk)
         self._echo = True
         return [self.dialect.move(chunk)]
