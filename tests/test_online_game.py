@@ -7,29 +7,38 @@ ends the match on the board with a clear message.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from programs import needs
 
+from tavla_pi.rules.play import Play
 from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
-from tavla_pi.testing.online import OnlineBoard, OnlineMatch
+from tavla_pi.testing.online import HAND, OnlineBoard, OnlineMatch, kill_plan
+from tavla_pi.testing.relay import Relay
+
+KILL_SEED = int(os.environ.get("TAVLA_KILL_SEED") or random.SystemRandom().randrange(10**6))
+"""The seed of the kills' moments: a new one each run, TAVLA_KILL_SEED replays one."""
 
 
 @contextmanager
-def joined_match(folder: Path, server: BgammonServer, points: int,
-                 seed: int) -> Iterator[OnlineMatch]:
-    """The board's daemon joined to a socket player's open public match of ``points``."""
-    board = OnlineBoard(folder, server, points=points)
+def joined_match(folder: Path, server: BgammonServer, points: int, seed: int, *,
+                 kind: type[OnlineMatch] = OnlineMatch, port: int | None = None,
+                 ) -> Iterator[OnlineMatch]:
+    """The board's daemon (reaching the server at ``port``, a relay's, where given)
+    joined to a socket player's open public match of ``points``."""
+    board = OnlineBoard(folder, server, points=points, port=port)
     with SocketPlayer(server.port) as opponent:
         opponent.login("sockets")
         opponent.create(points, "sockets match")
         board.daemon.start()
         try:
-            match = OnlineMatch(board, opponent, random.Random(seed))
+            match = kind(board, opponent, random.Random(seed))
             match.join()
             yield match
         finally:
@@ -52,6 +61,72 @@ def test_a_1_point_match_with_the_daemon_killed_in_the_middle(
         assert tuple(final["score"]) == match.server_result()
         assert match.checked >= 10
         assert "disagree" not in board.daemon.stderr()
+
+
+@needs("bgammon-server")
+@pytest.mark.slow
+def test_a_1_point_match_with_the_daemon_killed_at_random_moments(
+        tmp_path: Path, bgammon_server: BgammonServer) -> None:
+    """A whole 1-point match, the daemon SIGKILLed at three moments drawn by KILL_SEED
+    (printed; TAVLA_KILL_SEED=n replays it) among before ROLL, the roll shown, mid-move,
+    right after DONE, the opponent's play lit and mid-carry (a minute or so)."""
+    print(f"TAVLA_KILL_SEED={KILL_SEED}")
+    plan = kill_plan(KILL_SEED, 3, last_turn=14)
+    replay = f"TAVLA_KILL_SEED={KILL_SEED}, plan {plan}"
+    with joined_match(tmp_path, bgammon_server, 1, seed=KILL_SEED) as match:
+        board = match.board
+        joined = board.online()["user"]
+        match.kills = list(plan)
+        try:
+            final = match.play()
+        except AssertionError as failed:
+            raise AssertionError(f"{replay}: killed {match.killed}: {failed}") from failed
+        assert board.online()["user"] == joined, replay
+        assert tuple(final["score"]) == match.server_result(), replay
+        assert len(match.killed) == 3 and not match.kills, f"{replay}: {match.killed}"
+        assert match.checked >= 10, replay
+        assert "disagree" not in board.daemon.stderr(), replay
+
+
+@dataclass
+class LinkDiesAtDone(OnlineMatch):
+    """A match whose link, once from turn ``from_turn`` on, swallows the board's play
+    sent on DONE; the daemon is then SIGKILLed and started again on a working link."""
+
+    relay: Relay | None = None
+    from_turn: int = 4
+    lost: str | None = None
+
+    def press_done(self, play: Play) -> None:
+        if self.lost is not None or self.turn < self.from_turn or self.relay is None:
+            super().press_done(play)
+            return
+        self.relay.swallow()
+        super().press_done(play)
+        self.board.until(lambda s: s["phase"] != "moving" or s["on_roll"] != HAND.value,
+                         "the play committed here")
+        self.lost = play.notation
+        self.board.restart(self.relay.relay)
+
+
+@needs("bgammon-server")
+@pytest.mark.slow
+def test_a_play_the_server_never_got_is_sent_again_after_a_restart(
+        tmp_path: Path, bgammon_server: BgammonServer) -> None:
+    """A 1-point match whose link dies as the board sends its play: the play is committed
+    here, the daemon is SIGKILLed, and back on the server it sends the play again, which
+    the server takes; the match goes on to the server's result (a minute or so)."""
+    with Relay(bgammon_server.port) as relay, joined_match(
+            tmp_path, bgammon_server, 1, seed=5, kind=LinkDiesAtDone,
+            port=relay.port) as match:
+        assert isinstance(match, LinkDiesAtDone)
+        match.relay = relay
+        final = match.play()
+        assert match.lost is not None, "no play of the board's was lost"
+        log = match.board.daemon.stderr()
+        assert f"the server never got this board's play {match.lost}: sent again" in log
+        assert tuple(final["score"]) == match.server_result()
+        assert "disagree" not in log
 
 
 @needs("bgammon-server")

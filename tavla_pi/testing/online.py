@@ -35,13 +35,39 @@ ONLINE = HAND.opponent
 TURNS_AT_MOST = 600
 """The most turns a match is given (a long 3-point match is a few hundred)."""
 UNDER_WAY = ("await_roll", "moving", "no_move", "double_offered", "resign_offered")
+MOMENTS = ("before_roll", "roll_shown", "mid_move", "after_done", "opponent_lit",
+           "mid_carry")
+"""Where in a turn the board's daemon may be SIGKILLed (:class:`Kill`): before the board's
+player's ROLL, once the roll is shown, between two of its checkers moved, right after its
+DONE (before the server's answer: the play may never have reached it), once the
+opponent's play is lit, between two of the opponent's checkers carried out."""
 
 
-def online_config(server: BgammonServer, points: int, extra: str = "") -> str:
-    """The config of a board that plays ``points``-point matches on ``server``."""
+@dataclass(frozen=True)
+class Kill:
+    """The board's daemon SIGKILLed at ``moment`` (:data:`MOMENTS`) of the first turn from
+    ``turn`` on that has that moment."""
+
+    turn: int
+    moment: str
+
+
+def kill_plan(seed: int, count: int, last_turn: int) -> list[Kill]:
+    """``count`` kills at distinct moments, at turns drawn from 2 to ``last_turn`` by
+    ``seed`` (a failure replays with its seed)."""
+    rng = random.Random(seed)
+    return sorted((Kill(rng.randint(2, last_turn), moment)
+                   for moment in rng.sample(MOMENTS, count)), key=lambda k: k.turn)
+
+
+def online_config(server: BgammonServer, points: int, extra: str = "",
+                  port: int | None = None) -> str:
+    """The config of a board that plays ``points``-point matches on ``server`` (reached
+    at ``port`` on its host where given: a relay's)."""
+    port = server.address.port if port is None else port
     return (f'[board]\nstable_ms = 40\n[daemon]\nlog_level = "info"\n'
             f"[game]\nmatch_length = {points}\n"
-            f'[online]\nserver = "tcp://{server.address.host}:{server.address.port}"\n'
+            f'[online]\nserver = "tcp://{server.address.host}:{port}"\n'
             f'[opponent]\nonline = true\ncolor = "{ONLINE.value}"\n{extra}')
 
 
@@ -49,10 +75,10 @@ class OnlineBoard(FriendBoard):
     """The board's daemon (see the module), with the helpers of a friend's board."""
 
     def __init__(self, folder: Path, server: BgammonServer, points: int = 1,
-                 extra: str = "") -> None:
+                 extra: str = "", port: int | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config = folder / "config.toml"
-        config.write_text(online_config(server, points, extra))
+        config.write_text(online_config(server, points, extra, port))
         super().__init__("board", HAND, DaemonProcess(folder / "state", folder / "notify",
                                                       config))
 
@@ -61,9 +87,12 @@ class OnlineBoard(FriendBoard):
         found: dict[str, Any] = self.state()["online"]
         return found
 
-    def restart(self) -> None:
-        """SIGKILL the daemon, start it again; until it is back in its match."""
+    def restart(self, while_down: Callable[[], object] | None = None) -> None:
+        """SIGKILL the daemon (``while_down`` is then called), start it again; until it
+        is back in its match."""
         self.daemon.kill()
+        if while_down is not None:
+            while_down()
         self.daemon.start()
         self.until(lambda s: s["online"]["connected"] and s["online"]["match"] is not None,
                    "the match rejoined")
@@ -85,6 +114,9 @@ class OnlineMatch:
     rng: random.Random
     checked: int = 0
     plays: list[str] = field(default_factory=list)
+    kills: list[Kill] = field(default_factory=list)
+    killed: list[Kill] = field(default_factory=list)
+    turn: int = 0
 
     def join(self) -> None:
         """The board, set up, joins the opponent's open match; both throw the opening."""
@@ -98,6 +130,7 @@ class OnlineMatch:
         """Play until the match is over (at most ``turns`` turns; ``between(n)`` after
         turn n); the board's state then."""
         for turn in range(turns):
+            self.turn = turn
             state = self.board.state()
             if state["phase"] == "match_over":
                 return state
@@ -132,8 +165,11 @@ class OnlineMatch:
         shows it."""
         self.opponent.wait_board(lambda b: b.turn == OPPONENT and b.winner == 0)  # this turn
         if state["phase"] == "await_roll":
+            self.at("before_roll")
             self.board.sim({"press": f"{HAND.value}.roll"})
             state = self.board.until(lambda s: s["phase"] != "await_roll", "the roll")
+            if self.at("roll_shown"):
+                state = self.board.state()
         if state["phase"] == "no_move":
             self.board.until(lambda s: s["on_roll"] != HAND.value or s["phase"] not in
                              ("no_move", "moving"), "the pass")
@@ -141,8 +177,9 @@ class OnlineMatch:
         position = Position.from_position_id(state["position_id"])
         a, b = state["dice"]
         play = self.rng.choice(position.legal_plays((a, b)))
-        self.board.move_own(play)
+        self.board.move_own(play, lambda: self.at("mid_move"))
         self.press_done(play)
+        self.at("after_done")
         self.board.until(lambda s: s["phase"] != "moving" or s["on_roll"] != HAND.value,
                          "the play committed")
         self.plays.append(play.notation)
@@ -158,11 +195,14 @@ class OnlineMatch:
         play = self.opponent_play(server)
         if play is None:
             return
-        state = self.board.until(lambda s: s["engine_play"] is not None or
-                                 s["position_id"] == play.result.position_id(),
-                                 "the opponent's play shown")
+        def shown(s: dict[str, Any]) -> bool:
+            return s["engine_play"] is not None or s["position_id"] == play.result.position_id()
+
+        state = self.board.until(shown, "the opponent's play shown")
+        if state["engine_play"] is not None and self.at("opponent_lit"):
+            state = self.board.until(shown, "the opponent's play shown again")
         if state["engine_play"] is not None:
-            self.board.carry_out(play, ONLINE)
+            self.board.carry_out(play, ONLINE, lambda: self.at("mid_carry"))
         self.plays.append(play.notation)
         self.check(lambda b: b.turn != ME or b.winner != 0)
 
@@ -190,6 +230,21 @@ class OnlineMatch:
     def end_turn(self) -> None:
         """The opponent ends its turn (``ok``) once its moves are made."""
         self.opponent.ok()
+
+    def at(self, moment: str) -> bool:
+        """SIGKILL the daemon and start it again if a kill is due at ``moment`` of this
+        turn; whether it was.  It must come back as the same guest."""
+        due = next((k for k in self.kills if k.moment == moment and k.turn <= self.turn),
+                   None)
+        if due is None:
+            return False
+        self.kills.remove(due)
+        user = self.board.online()["user"]
+        self.board.restart()
+        back = self.board.online()["user"]
+        assert back == user, f"killed at {moment}, turn {self.turn}: back as {back}, not {user}"
+        self.killed.append(Kill(self.turn, moment))
+        return True
 
     def check(self, server_moved_on: Callable[[GameBoard], bool]) -> None:
         """The board's position is the server's once the server shows the play."""

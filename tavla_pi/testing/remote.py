@@ -94,20 +94,21 @@ class FriendBoard:
             state = self.poll(lambda s: s["confirms"] == play.notation, PRESS_S)
         raise AssertionError(f"{self.name}: CUBE never offered {play.notation}: {_brief(state)}")
 
-    def move_own(self, play: Play) -> None:
-        """This board's player moves ``play`` and chooses it (:meth:`choose`), before DONE."""
-        for action in hand_moves(play, self.color):
-            self.sim(action)
+    def move_own(self, play: Play, between: Callable[[], object] | None = None) -> None:
+        """This board's player moves ``play`` and chooses it (:meth:`choose`), before DONE;
+        ``between`` is called between two of the hand's moves."""
+        self._hand(hand_moves(play, self.color), between)
         self.choose(play, lambda: self.sim({"press": f"{self.color.value}.cube"}))
 
-    def carry_out(self, play: Play, mover: Color) -> dict[str, Any]:
+    def carry_out(self, play: Play, mover: Color,
+                  between: Callable[[], object] | None = None) -> dict[str, Any]:
         """The hand here carries out the other board's ``play`` (``mover``'s), and presses
         this board's DONE where the board cannot see the rest of it (a tall stack reads
         the same as another play: ``press_done`` with ``candidates``); the state once it
         is committed.  Where the board reads the whole play it commits it by itself: a
-        press then could come just after, and be this board's player's ROLL."""
-        for action in hand_moves(play, mover):
-            self.sim(action)
+        press then could come just after, and be this board's player's ROLL.  ``between``
+        is called between two of the hand's moves."""
+        self._hand(hand_moves(play, mover), between)
         result = play.result.position_id()
 
         def committed(s: dict[str, Any]) -> bool:
@@ -119,6 +120,14 @@ class FriendBoard:
             self.sim({"press": f"{self.color.value}.roll"})
             state = self.until(committed, "the play confirmed by DONE")
         return state
+
+    def _hand(self, actions: list[dict[str, Any]], between: Callable[[], object] | None,
+              ) -> None:
+        """The hand's ``actions`` made in turn, ``between`` called between two of them."""
+        for done, action in enumerate(actions):
+            if done and between is not None:
+                between()
+            self.sim(action)
 
 
 def _brief(state: dict[str, Any]) -> dict[str, Any]:
