@@ -163,17 +163,57 @@ def test_a_server_board_no_legal_play_leads_to_is_a_disagreement_then_followed()
         == (4, 3)
 
 
-def test_a_play_the_server_refuses_is_taken_back_and_the_turn_stays_open() -> None:
+def refused_play(reason: str) -> tuple[Table, list[dict[str, Any]]]:
+    """White opened with 3-1, played 8/5 6/5, and the server refused it for ``reason``;
+    the events of the refusal."""
     board = table()
     board.act({"press": "white.roll"})
     tell(board, ServerOpening(white=3, black=1))
     board.act(move("8/5", "white"), move("6/5", "white"), {"press": "white.roll"})
-    events = tell(board, ServerRefusal("Illegal move."))
+    return board, tell(board, ServerRefusal(reason))
+
+
+def test_a_play_the_server_refuses_is_taken_back_and_the_turn_stays_open() -> None:
+    board, events = refused_play("Illegal move.")
     assert kinds(events)[:2] == ["takeback", "rejected"]
     assert events[1]["player"] == "white" and "Illegal move" in events[1]["reason"]
     assert board.runner.referee.phase is Phase.MOVING
     stale = fit_fact(ServerRefusal("late"), board.runner.referee, B, roll_asked=False)
     assert isinstance(stale, str) and "no longer open" in stale
+
+
+def test_a_refused_play_is_lit_back_to_the_turns_start_then_played_again() -> None:
+    board, events = refused_play("Illegal move.")
+    assert kinds(events) == ["takeback", "rejected", "out_of_sync"]
+    assert events[1]["reason"] == "the server refused the play: Illegal move."
+    back = [{"at": "5", "color": "white", "remove": 2}, {"at": "6", "color": "white", "add": 1},
+            {"at": "8", "color": "white", "add": 1}]
+    assert sorted(events[2]["fix"], key=lambda f: f["at"]) == back
+    state = board.state()
+    assert (state["phase"], state["dice"], state["position_id"]) == \
+        ("moving", [3, 1], START.position_id())
+    assert not state["press_done"] and state["dice_used"] == [False, False]
+    refused = board.act({"press": "white.roll"}, {"wait": 400})
+    assert kinds(refused) == ["rejected"] and "put the checkers back" in refused[0]["reason"]
+    assert len(board.of("played")) == 1  # nothing committed again
+    board.act(move("5/8", "white"))
+    assert sorted(board.state()["fix"], key=lambda f: f["at"]) == \
+        [{"at": "5", "color": "white", "remove": 1}, {"at": "6", "color": "white", "add": 1}]
+    assert kinds(board.act(move("5/6", "white")))[-1:] == ["in_sync"]
+    assert board.state()["fix"] == [] and board.runner.referee.phase is Phase.MOVING
+    board.act(move("24/21", "white"), move("6/5", "white"), {"press": "white.roll"},
+              {"wait": 400})
+    assert [e["play"] for e in board.of("played")] == ["8/5 6/5", "24/21 6/5"]
+
+
+def test_a_refused_play_put_back_may_be_played_again_the_same() -> None:
+    board, _ = refused_play("The following legal moves are available: 24/21")
+    board.act(move("5/6", "white"), move("5/8", "white"))
+    assert board.state()["fix"] == []
+    board.act(move("8/5", "white"), move("6/5", "white"), {"press": "white.roll"},
+              {"wait": 400})
+    assert [e["play"] for e in board.of("played")] == ["8/5 6/5", "8/5 6/5"]
+    assert board.runner.referee.phase is Phase.AWAIT_ROLL
 
 
 def test_the_opponents_double_take_and_drop_are_its_buttons_presses() -> None:

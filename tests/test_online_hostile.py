@@ -62,11 +62,14 @@ JOINED = event("joined", GameID=1, PlayerNumber=1, Player="Guest_board")
 class HostileServer:
     """A TCP server: to each connection that logs in it sends ``script`` (lines), then
     reads on (every line it got is in ``heard``) until the client goes, or closes at
-    once when ``hang_up``."""
+    once when ``hang_up``; ``answer``, if given, says the lines to send back to each
+    line read (a scripted server that plays along, then says what bgammon.org would not)."""
 
-    def __init__(self, script: list[bytes], *, hang_up: bool = False) -> None:
+    def __init__(self, script: list[bytes], *, hang_up: bool = False,
+                 answer: Callable[[str], list[bytes]] | None = None) -> None:
         self.script = script
         self.hang_up = hang_up
+        self.answer = answer
         self.heard: list[str] = []
         self.connections = 0
         self._talking: list[socket.socket] = []
@@ -95,9 +98,17 @@ class HostileServer:
                 if self.hang_up:
                     return
                 for line in lines:
-                    self.heard.append(line.decode().strip())
+                    heard = line.decode().strip()
+                    self.heard.append(heard)
+                    for reply in self.answer(heard) if self.answer is not None else []:
+                        sock.sendall(reply + b"\n")
             except OSError:
                 return
+
+    @property
+    def address(self) -> ServerAddress:
+        """Its listener, as the settings hold it."""
+        return ServerAddress("tcp", HOST, self.port)
 
     def send(self, line: bytes) -> None:
         """Send ``line`` now on the newest connection (after its script)."""

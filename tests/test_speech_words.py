@@ -293,6 +293,8 @@ def test_no_legal_move() -> None:
     ("the cube belongs to white", "No double now."),
     ("no hint: the engine did not answer", "No hint now."),
     ("ROLL does nothing now (game_over)", "Not now."),
+    ("the server refused the play: It is not your turn.", "That play is not legal."),
+    ("put the checkers back where they stood before the play refused", "Not now."),
 ])
 def test_a_refused_press_is_said_in_general(reason: str, english: str) -> None:
     assert said("rejected", player="white", reason=reason)["en"] == english

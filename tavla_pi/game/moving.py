@@ -49,19 +49,24 @@ class MoveTable(Protocol):
 
 class Moving:
     """The turn being moved (``turn``; None while the seat chooses or no turn is under
-    way), the pass of dice with no play (``pass_at``) and the last play while it may be
-    taken back (``undo``)."""
+    way), the pass of dice with no play (``pass_at``), the last play while it may be
+    taken back (``undo``), and why the hand's play taken back was refused (``refused``:
+    by the authority over the game; the turn begun again says so, and is shown at its
+    start first, the play refused being still on the board)."""
 
     def __init__(self, table: MoveTable) -> None:
         self.table = table
         self.turn: Turn | None = None
         self.pass_at: int | None = None
         self.undo: carry.Undo | None = None
+        self.refused: str | None = None
 
     def begin(self, now: int) -> list[Ruling]:
         """The dice the state holds are to be played: with no legal move, say so (the
-        turn passes at ``pass_at``); else the hand moves, or the seat chooses first."""
+        turn passes at ``pass_at``); else the hand moves (after the play refused is said
+        and put back), or the seat chooses first."""
         state = self.table.state
+        refused, self.refused = self.refused, None
         if state.phase not in (Phase.MOVING, Phase.NO_MOVE):
             return []
         dice = (state.dice[0], state.dice[-1])
@@ -74,8 +79,10 @@ class Moving:
         if self.table.seat.plays(start.on_roll):
             return []
         turn = Turn.begin(start, dice)
+        turn.from_start = refused is not None
         self.table.coach.begin(turn, state.match, now)
-        return self.follow(turn)
+        said = [] if refused is None else [Refused(refused, turn.mover)]
+        return [*said, *self.follow(turn)]
 
     def follow(self, turn: Turn) -> list[Ruling]:
         """Follow ``turn`` on the board from now on (what the board shows already)."""

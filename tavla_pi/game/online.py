@@ -264,7 +264,7 @@ def _fit_refusal(fact: ServerRefusal, table: Table, color: Color) -> Fitted:
     undo = table.undo
     if undo is None or undo.player is color:
         return f"the server refused a play no longer open here: {fact.reason}"
-    return Refuses(fact.reason)
+    return Refuses(f"the server refused the play: {fact.reason}")
 
 
 def _fit_score(fact: ServerScore, table: Table) -> Fitted:

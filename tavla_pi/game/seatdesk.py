@@ -117,7 +117,8 @@ class SeatDesk:
     def _overruled(self, action: Concedes | Refuses | Follows, color: Color) -> list[Ruling]:
         """What the authority over the game (the online server) decided: a resignation
         made there (offered and accepted), the hand's play refused there (taken back,
-        the turn open again), or its game followed (with the board's fixes)."""
+        the turn open again at its start: the board is lit back there before the turn
+        is moved again), or its game followed (with the board's fixes)."""
         table = self.table
         if isinstance(action, Concedes):
             offer = table.offers.offer_resignation(color, action.level)
@@ -128,7 +129,8 @@ class SeatDesk:
         if isinstance(action, Refuses):
             undo = table.moving.undo
             assert undo is not None  # the seat checked
-            return [taken_back(undo), Refused(action.reason, color.opponent)]
+            table.moving.refused = action.reason  # said as the turn begins again
+            return [taken_back(undo)]
         return self._follows(action, color)
 
     def _follows(self, action: Follows, color: Color) -> list[Ruling]:

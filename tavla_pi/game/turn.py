@@ -22,6 +22,7 @@ from tavla_pi.reconcile import (
     TurnTracker,
     Unchanged,
     Verdict,
+    board_fixes,
 )
 from tavla_pi.reconcile.fix import Fix
 from tavla_pi.rules.color import Color
@@ -50,6 +51,9 @@ class Turn:
     ``start`` is the committed position of the turn's game, the mover on roll.
     ``seat_play``: the computer's play, which this turn must end with (its
     tree then holds only the boards on the way to it); None for a human's turn.
+    ``from_start``: the board is to show the turn's start before the turn is moved (a
+    play the authority over the game refused, still on the board): until it does, its
+    fixes lead there and DONE is refused.
     """
 
     mover: Color
@@ -61,6 +65,7 @@ class Turn:
     blink_until: int = 0
     last_lifted: tuple[str, tuple[str, ...]] | None = field(default=None)
     seat_play: Play | None = None
+    from_start: bool = False
 
     @classmethod
     def begin(cls, start: VariantPosition, dice: tuple[int, int]) -> Turn:
@@ -68,7 +73,14 @@ class Turn:
         return cls(start.on_roll, dice, start, TurnTracker(start, dice))
 
     def observe(self, obs: Observation) -> Verdict:
-        """Feed one stable observation; returns the new verdict."""
+        """Feed one stable observation; returns the new verdict (the fixes to the turn's
+        start while the board is to show it first)."""
+        if self.from_start:
+            fixes = board_fixes(self.start.board(), obs)
+            if fixes:
+                self.verdict = OutOfSync(fixes, self.tracker.tree.root)
+                return self.verdict
+            self.from_start = False  # the start shown: the turn is moved from here
         self.verdict = self.tracker.observe(obs)
         return self.verdict
 
@@ -114,7 +126,8 @@ class Turn:
         """The reason DONE is refused now, in a player's words."""
         verdict = self.verdict
         if isinstance(verdict, OutOfSync):
-            return "the board does not show a legal play"
+            return "put the checkers back where they stood before the play refused" \
+                if self.from_start else "the board does not show a legal play"
         if self.seat_play is not None:
             return f"the board does not show {self.seat_play.notation} yet"
         if isinstance(verdict, HitPending):

@@ -40,6 +40,7 @@ __all__ = ["LANGUAGES", "Scene", "position_sentence", "sentence", "step_sentence
 _TABLES: Mapping[str, Phrases] = {"el": el.PHRASES, "tr": tr.PHRASES, "en": en.PHRASES}
 
 _REFUSALS = (
+    ("the server refused the play", Refusal.ILLEGAL),
     ("not all dice", Refusal.DICE_UNUSED),
     ("in the hand", Refusal.IN_HAND),
     ("to the bar", Refusal.HIT_TO_BAR),

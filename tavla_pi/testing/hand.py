@@ -85,6 +85,20 @@ def hand_moves(play: Play, color: Color) -> list[dict[str, Any]]:
     return actions
 
 
+def hand_takes_back(play: Play, color: Color) -> list[dict[str, Any]]:
+    """The moves of a hand putting ``color``'s ``play``, made on the board, back to where
+    it began (the inverse of :func:`hand_moves`): the last checker first, a checker it hit
+    back from the bar once the hitter has left."""
+    actions: list[dict[str, Any]] = []
+    for frm, to, hit in reversed(play.moves):
+        actions.append({"move": f"{location(to, color)}/{location(frm, color)}",
+                        "color": color.value})
+        if hit:
+            actions.append({"move": f"bar/{location(to, color)}",
+                            "color": color.opponent.value})
+    return actions
+
+
 def done_button(color: Color) -> str:
     """The ROLL/DONE button of ``color``."""
     return f"{color.value}.roll"

@@ -17,15 +17,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tavla_pi.online.board import position_of, server_moves, to_board
 from tavla_pi.online.model import ME, OPPONENT, GameBoard
+from tavla_pi.online.settings import ServerAddress
 from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
+from tavla_pi.testing.bgammon import SocketPlayer
 from tavla_pi.testing.daemon_process import DaemonProcess
 from tavla_pi.testing.remote import BOARD_TIMEOUT_S, FriendBoard
 
@@ -60,7 +61,16 @@ def kill_plan(seed: int, count: int, last_turn: int) -> list[Kill]:
                    for moment in rng.sample(MOMENTS, count)), key=lambda k: k.turn)
 
 
-def online_config(server: BgammonServer, points: int, extra: str = "",
+class Served(Protocol):
+    """A server the board plays on: the real bgammon-server, or a scripted test server."""
+
+    @property
+    def address(self) -> ServerAddress:
+        """Its TCP listener."""
+        ...
+
+
+def online_config(server: Served, points: int, extra: str = "",
                   port: int | None = None) -> str:
     """The config of a board that plays ``points``-point matches on ``server`` (reached
     at ``port`` on its host where given: a relay's)."""
@@ -74,7 +84,7 @@ def online_config(server: BgammonServer, points: int, extra: str = "",
 class OnlineBoard(FriendBoard):
     """The board's daemon (see the module), with the helpers of a friend's board."""
 
-    def __init__(self, folder: Path, server: BgammonServer, points: int = 1,
+    def __init__(self, folder: Path, server: Served, points: int = 1,
                  extra: str = "", port: int | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         config = folder / "config.toml"

@@ -293,6 +293,8 @@ export const MESSAGES = {
     ev_remote_off: "{name}'s board is not reached",
     reason_friend_plays: "{name}'s board plays {player}",
     reason_dice_coming: "the dice are on their way",
+    reason_server_refused: "the server refused the play: {reason}",
+    reason_put_back: "put the checkers back where they stood before the play refused",
   },
 
   el: {
@@ -582,6 +584,8 @@ export const MESSAGES = {
     ev_remote_off: "Το ταμπλό {name} δεν είναι προσβάσιμο",
     reason_friend_plays: "το ταμπλό {name} παίζει τα {player}",
     reason_dice_coming: "τα ζάρια έρχονται",
+    reason_server_refused: "ο διακομιστής απέρριψε την κίνηση: {reason}",
+    reason_put_back: "βάλτε τα πούλια πίσω εκεί που ήταν πριν από την κίνηση που απορρίφθηκε",
   },
 
   tr: {
@@ -871,6 +875,8 @@ export const MESSAGES = {
     ev_remote_off: "{name} tahtasına ulaşılamıyor",
     reason_friend_plays: "{player} ile {name} tahtası oynuyor",
     reason_dice_coming: "zarlar yolda",
+    reason_server_refused: "sunucu hamleyi reddetti: {reason}",
+    reason_put_back: "pulları reddedilen hamleden önceki yerlerine geri koyun",
   },
 };
 

@@ -249,12 +249,15 @@ const REASONS = [
   [/^a resignation is waiting for an answer$/, "reason_resign_waiting"],
   [/^the board ([a-z0-9-]+) plays (white|black)$/, "reason_friend_plays"],
   [/^the dice are on their way$/, "reason_dice_coming"],
+  [/^put the checkers back where they stood before the play refused$/, "reason_put_back"],
 ];
 
 export function reasonText(reason) {
   const text = String(reason ?? "");
   const nothing = /^(ROLL|CUBE) does nothing now/.exec(text);
   if (nothing) return t("reason_nothing", { button: t(nothing[1] === "ROLL" ? "btn_roll" : "btn_cube") });
+  const server = /^the server refused the play: (.*)$/s.exec(text);
+  if (server) return t("reason_server_refused", { reason: server[1] });
   for (const [pattern, key] of REASONS) {
     const found = pattern.exec(text);
     if (!found) continue;
