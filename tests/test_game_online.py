@@ -211,6 +211,23 @@ def test_the_opponents_resignation_ends_the_game_before_or_after_its_roll() -> N
                                  "game_over"]
 
 
+def test_the_opponents_resignation_after_a_roll_with_no_move_ends_the_game() -> None:
+    """bgammon lets a player resign on its turn, rolled or not, moves or none: the
+    resignation ends the game here too, not waiting for a pass that disagrees."""
+    board = table(3)
+    closed = {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "6": 2, "13": 3}
+    board.act(load(closed, {"bar": 1, "19": 5, "17": 3, "12": 6}, B, match_length=3))
+    assert kinds(tell(board, ServerRoll(B, (6, 5)))) == ["rolled", "no_legal_move"]
+    events = [e for e in tell(board, ServerResign(B, Resignation.SINGLE))
+              if e["type"] != "out_of_sync"]  # the modelled board was never set up
+    assert kinds(events) == ["game_started", "resign_offered", "resign_accepted",
+                             "game_over"]
+    assert events[3]["score"] == [1, 0]
+    board.act({"wait": 3000})  # where the pass was due
+    assert seat(board).disagreed is None
+    assert board.runner.referee.phase is Phase.GAME_OVER
+
+
 def test_this_boards_resignation_is_accepted_only_at_the_servers_count() -> None:
     assert server_level(START.mine) is Resignation.BACKGAMMON  # two on its 24
     home = Position.from_board(Board.from_counts(RAN, BLACK_START), W)
