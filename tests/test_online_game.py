@@ -7,33 +7,13 @@ ends the match on the board with a clear message.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from programs import needs
 
-from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
-from tavla_pi.testing.online import OnlineBoard, OnlineMatch
-
-
-@contextmanager
-def joined_match(folder: Path, server: BgammonServer, points: int,
-                 seed: int) -> Iterator[OnlineMatch]:
-    """The board's daemon joined to a socket player's open public match of ``points``."""
-    board = OnlineBoard(folder, server, points=points)
-    with SocketPlayer(server.port) as opponent:
-        opponent.login("sockets")
-        opponent.create(points, "sockets match")
-        board.daemon.start()
-        try:
-            match = OnlineMatch(board, opponent, random.Random(seed))
-            match.join()
-            yield match
-        finally:
-            board.daemon.close()
+from tavla_pi.testing.bgammon import BgammonServer
+from tavla_pi.testing.online import joined_match
 
 
 @needs("bgammon-server")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,6 +214,23 @@ class OnlineMatch:
 def _moved(count: int) -> Callable[[GameBoard], bool]:
     """Whether a board shows ``count`` moves of the turn made (or the game won)."""
     return lambda b: len(b.pending) == count or b.winner != 0
+
+
+@contextmanager
+def joined_match(folder: Path, server: BgammonServer, points: int,
+                 seed: int) -> Iterator[OnlineMatch]:
+    """The board's daemon joined to a socket player's open public match of ``points``."""
+    board = OnlineBoard(folder, server, points=points)
+    with SocketPlayer(server.port) as opponent:
+        opponent.login("sockets")
+        opponent.create(points, "sockets match")
+        board.daemon.start()
+        try:
+            match = OnlineMatch(board, opponent, random.Random(seed))
+            match.join()
+            yield match
+        finally:
+            board.daemon.close()
 
 
 def wait_until(done: Callable[[], bool], what: str, timeout_s: float = BOARD_TIMEOUT_S) -> None:
