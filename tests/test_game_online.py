@@ -231,6 +231,25 @@ def test_the_opponents_double_take_and_drop_are_its_buttons_presses() -> None:
     assert doubled.runner.referee.match.cube == 2
 
 
+def test_a_drop_counts_as_the_server_counts_it_a_resignation_at_the_boards_level() -> None:
+    """bgammon scores a drop as a resignation: the board's level times the cube (two
+    back checkers in the winner's home board: a backgammon, 3 points)."""
+    doubled = table(3)
+    doubled.act(load({"6": 5, "8": 3, "13": 5, "24": 2}, BLACK_START, W, match_length=3))
+    doubled.act({"press": "white.cube"})
+    events = tell(doubled, ServerCube(W, "double"), ServerCube(B, "drop"))
+    assert kinds(events)[:3] == ["double_dropped", "game_over", "match_over"]
+    assert events[1]["points"] == 3 and events[1]["kind"] == "backgammon"
+    assert events[2]["score"] == [3, 0]
+    board = table(3)
+    board.act(load({"6": 5, "8": 3, "13": 7}, {"19": 5, "17": 3, "12": 7}, B,
+                   match_length=3))
+    tell(board, ServerCube(B, "double"))
+    events = board.act({"press": "white.cube"})  # this board's player drops
+    assert kinds(events)[:2] == ["double_dropped", "game_over"]
+    assert events[1]["points"] == 2 and events[1]["kind"] == "gammon"  # none borne off
+
+
 def test_the_opponents_resignation_ends_the_game_before_or_after_its_roll() -> None:
     board = table(3)
     board.act(load({"6": 5, "8": 3, "13": 5, "24": 2}, BLACK_START,
@@ -246,6 +265,23 @@ def test_the_opponents_resignation_ends_the_game_before_or_after_its_roll() -> N
     events = tell(rolled, ServerResign(B, Resignation.SINGLE))
     assert kinds(events)[:4] == ["game_started", "resign_offered", "resign_accepted",
                                  "game_over"]
+
+
+def test_the_opponents_resignation_after_a_roll_with_no_move_ends_the_game() -> None:
+    """bgammon lets a player resign on its turn, rolled or not, moves or none: the
+    resignation ends the game here too, not waiting for a pass that disagrees."""
+    board = table(3)
+    closed = {"1": 2, "2": 2, "3": 2, "4": 2, "5": 2, "6": 2, "13": 3}
+    board.act(load(closed, {"bar": 1, "19": 5, "17": 3, "12": 6}, B, match_length=3))
+    assert kinds(tell(board, ServerRoll(B, (6, 5)))) == ["rolled", "no_legal_move"]
+    events = [e for e in tell(board, ServerResign(B, Resignation.SINGLE))
+              if e["type"] != "out_of_sync"]  # the modelled board was never set up
+    assert kinds(events) == ["game_started", "resign_offered", "resign_accepted",
+                             "game_over"]
+    assert events[3]["score"] == [1, 0]
+    board.act({"wait": 3000})  # where the pass was due
+    assert seat(board).disagreed is None
+    assert board.runner.referee.phase is Phase.GAME_OVER
 
 
 def test_this_boards_resignation_is_accepted_only_at_the_servers_count() -> None:

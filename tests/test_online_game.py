@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,31 +16,12 @@ import pytest
 from programs import needs
 
 from tavla_pi.rules.play import Play
-from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
-from tavla_pi.testing.online import HAND, OnlineBoard, OnlineMatch, kill_plan
+from tavla_pi.testing.bgammon import BgammonServer
+from tavla_pi.testing.online import HAND, OnlineMatch, joined_match, kill_plan
 from tavla_pi.testing.relay import Relay
 
 KILL_SEED = int(os.environ.get("TAVLA_KILL_SEED") or random.SystemRandom().randrange(10**6))
 """The seed of the kills' moments: a new one each run, TAVLA_KILL_SEED replays one."""
-
-
-@contextmanager
-def joined_match(folder: Path, server: BgammonServer, points: int, seed: int, *,
-                 kind: type[OnlineMatch] = OnlineMatch, port: int | None = None,
-                 ) -> Iterator[OnlineMatch]:
-    """The board's daemon (reaching the server at ``port``, a relay's, where given)
-    joined to a socket player's open public match of ``points``."""
-    board = OnlineBoard(folder, server, points=points, port=port)
-    with SocketPlayer(server.port) as opponent:
-        opponent.login("sockets")
-        opponent.create(points, "sockets match")
-        board.daemon.start()
-        try:
-            match = kind(board, opponent, random.Random(seed))
-            match.join()
-            yield match
-        finally:
-            board.daemon.close()
 
 
 @needs("bgammon-server")

@@ -91,7 +91,7 @@ from tavla_pi.game.fold_checks import (
 )
 from tavla_pi.game.matchclock import FLAG_KIND, ClockRules
 from tavla_pi.game.resign import unplayable_offer
-from tavla_pi.game.seat import roll_closes_takeback, seat_of_fields
+from tavla_pi.game.seat import drop_level, roll_closes_takeback, seat_of_fields
 from tavla_pi.game.settings import GameSettings
 from tavla_pi.game.state import State
 from tavla_pi.game.tavli import EndOfGame, between_matches
@@ -383,7 +383,10 @@ def _double_taken(fold: _Fold, event: Event) -> None:
 def _double_dropped(fold: _Fold, event: Event) -> None:
     fold.expect(Phase.DOUBLE_OFFERED, "double is offered")
     same("the cube", event["cube"], 2 * fold.match.cube)
-    match, dropped = cube_rules.drop(fold.match, color_of(event), fold.rules)
+    dropper = color_of(event)
+    side = fold.state.position().to_board(fold.match.on_roll).side(dropper)
+    level = drop_level(fold.state.opponent or fold.settings.opponent, side)
+    match, dropped = cube_rules.drop(fold.match, dropper, fold.rules, level)
     result = EndOfGame.of(dropped)
     fold.game_over(match, result)
 

@@ -255,8 +255,9 @@ def _fit_resign(fact: ServerResign, table: Table, color: Color) -> Fitted:
     phase, match = table.phase, table.match
     if phase is Phase.AWAIT_ROLL and match.on_roll is color:
         return Concedes(fact.level)
-    if phase is Phase.MOVING and match.on_roll is color and table.turn is None:
-        return Follows(table.position(), replace(match, dice=None))  # resigned after its roll
+    if phase in (Phase.MOVING, Phase.NO_MOVE) and match.on_roll is color \
+            and table.turn is None:  # resigned after its roll (with or without a move)
+        return Follows(table.position(), replace(match, dice=None))
     return WAITS if phase in LAGGING else f"no resignation by {color.value} now ({phase.value})"
 
 

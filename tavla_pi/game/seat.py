@@ -19,10 +19,11 @@ from tavla_pi.errors import RefusedEventError
 from tavla_pi.game.computer import Computer
 from tavla_pi.game.deciding import HandSeat, Seat
 from tavla_pi.game.friend import FriendSeat
-from tavla_pi.game.online import OnlineSeat
+from tavla_pi.game.online import OnlineSeat, server_level
 from tavla_pi.game.seating import ComputerPlays, FriendPlays, OnlinePlays, seating
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.rules.color import Color
+from tavla_pi.rules.match import Resignation
 from tavla_pi.rules.tavlimatch import TavliMatch
 
 
@@ -74,6 +75,15 @@ def roll_closes_takeback(opponent: OpponentSettings) -> bool:
     boards make the dice, and online, where the server does: a roll made is never made
     again; against the computer a roll taken back is harmless (docs/REMOTE.md)."""
     return seating(opponent).rolls_close_takeback
+
+
+def drop_level(opponent: OpponentSettings, dropper: tuple[int, ...]) -> Resignation:
+    """What a drop counts per cube, the dropper's side (own numbering) standing as
+    ``dropper``: a single, except online, where the server counts a drop as a resignation
+    at the board's level (:func:`~tavla_pi.game.online.server_level`, docs/ONLINE.md)."""
+    if seating(opponent).drops_count_the_board:
+        return server_level(dropper)
+    return Resignation.SINGLE
 
 
 def friend_seat(seat: Seat, peer: str) -> FriendSeat | None:

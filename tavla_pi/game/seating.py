@@ -8,7 +8,8 @@ the opponent in its flat form (:class:`~tavla_pi.game.settings.OpponentSettings`
 ``color``, ``level``, ``remote``, ``online``); :func:`seating` is its one reading.
 Whatever asks about the seat asks the value for what it needs (its colour, the colour
 GNU Backgammon plays, the friend's board, whether it is played online, whether it plays
-Portes only, whether a roll closes a takeback, how a sentence names it, its
+Portes only, whether a roll closes a takeback, what a drop counts, how a sentence
+names it, its
 ``new_match`` fields), never which kind it is; :mod:`tavla_pi.game.seat` makes the seat
 that decides for it.
 """
@@ -36,6 +37,7 @@ class TwoPlayers:
     online = False
     portes_only = False
     rolls_close_takeback = False
+    drops_count_the_board = False
     who = "two players"
 
     def new_match_fields(self, tavli: TavliMatch) -> dict[str, Any]:
@@ -53,6 +55,7 @@ class ComputerPlays:
     online = False
     portes_only = True
     rolls_close_takeback = False
+    drops_count_the_board = False
     who = "the computer"
 
     @property
@@ -77,6 +80,7 @@ class FriendPlays:
     portes_only = True
     rolls_close_takeback = True
     """Both boards made the dice: a roll made is never made again (docs/REMOTE.md)."""
+    drops_count_the_board = False
 
     @property
     def who(self) -> str:
@@ -100,6 +104,8 @@ class OnlinePlays:
     portes_only = True
     rolls_close_takeback = True
     """The server made the dice: a roll made is never made again."""
+    drops_count_the_board = True
+    """The server counts a drop as a resignation at the board's level (docs/ONLINE.md)."""
     who = "the online opponent"
 
     def new_match_fields(self, tavli: TavliMatch) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from tavla_pi.errors import IllegalPlayError
 from tavla_pi.rules.color import Color
-from tavla_pi.rules.match import MAX_CUBE, GameState, MatchRules, MatchState
+from tavla_pi.rules.match import MAX_CUBE, GameState, MatchRules, MatchState, Resignation
 from tavla_pi.rules.scoring import GameResult, end_game, result_of_drop
 
 
@@ -156,8 +156,10 @@ def beaver(state: MatchState, player: Color, rules: MatchRules) -> MatchState:
     return state.replace(cube=state.cube * 2, cube_owner=player, to_act=state.on_roll)
 
 
-def drop(state: MatchState, player: Color, rules: MatchRules) -> tuple[MatchState, GameResult]:
-    """``player`` drops: the game is over and the other player scores the cube, single."""
+def drop(state: MatchState, player: Color, rules: MatchRules,
+         level: Resignation = Resignation.SINGLE) -> tuple[MatchState, GameResult]:
+    """``player`` drops: the game is over and the other player scores the cube, single
+    (or ``level`` times the cube, where a drop counts as a resignation of ``level``)."""
     _require(may_drop(state, player))
-    result = result_of_drop(state, player)
+    result = result_of_drop(state, player, level)
     return end_game(state, result, rules), result

@@ -26,6 +26,7 @@ from tavla_pi.rules.match import (
     GameState,
     MatchRules,
     MatchState,
+    Resignation,
     player_index,
 )
 from tavla_pi.rules.side import BAR_INDEX, CHECKERS, SLOTS
@@ -98,9 +99,13 @@ def result_of_play(state: MatchState, winner: Color, loser_checkers: Sequence[in
     return GameResult(winner, kind, kind.multiplier * state.cube, GameState.OVER)
 
 
-def result_of_drop(state: MatchState, dropper: Color) -> GameResult:
-    """The result when ``dropper`` refuses a double: the cube before the double, single."""
-    return GameResult(dropper.opponent, WinKind.SINGLE, state.cube, GameState.DROPPED)
+def result_of_drop(state: MatchState, dropper: Color,
+                   level: Resignation = Resignation.SINGLE) -> GameResult:
+    """The result when ``dropper`` refuses a double: the cube before the double, single;
+    where the drop counts as a resignation of ``level`` (the online server's rule,
+    docs/ONLINE.md), that many times the cube."""
+    kind = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)[max(level, 1) - 1]
+    return GameResult(dropper.opponent, kind, kind.multiplier * state.cube, GameState.DROPPED)
 
 
 def result_of_resignation(state: MatchState) -> GameResult:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +27,7 @@ from tavla_pi.rules.board import Board
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
-from tavla_pi.testing.bgammon import SocketPlayer
+from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
 from tavla_pi.testing.daemon_process import DaemonProcess
 from tavla_pi.testing.remote import BOARD_TIMEOUT_S, FriendBoard
 
@@ -278,6 +279,25 @@ class OnlineMatch:
 def _moved(count: int) -> Callable[[GameBoard], bool]:
     """Whether a board shows ``count`` moves of the turn made (or the game won)."""
     return lambda b: len(b.pending) == count or b.winner != 0
+
+
+@contextmanager
+def joined_match(folder: Path, server: BgammonServer, points: int, seed: int, *,
+                 kind: type[OnlineMatch] = OnlineMatch, port: int | None = None,
+                 ) -> Iterator[OnlineMatch]:
+    """The board's daemon (reaching the server at ``port``, a relay's, where given)
+    joined to a socket player's open public match of ``points``."""
+    board = OnlineBoard(folder, server, points=points, port=port)
+    with SocketPlayer(server.port) as opponent:
+        opponent.login("sockets")
+        opponent.create(points, "sockets match")
+        board.daemon.start()
+        try:
+            match = kind(board, opponent, random.Random(seed))
+            match.join()
+            yield match
+        finally:
+            board.daemon.close()
 
 
 def wait_until(done: Callable[[], bool], what: str, timeout_s: float = BOARD_TIMEOUT_S) -> None:
