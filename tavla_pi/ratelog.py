@@ -4,6 +4,8 @@ The first refusal of a kind is written at once; more of the same kind within
 :attr:`RefusalLog.interval_ms` are counted and written as one line with the
 count and the last one's text when the interval is over (at the next refusal of
 that kind, or at :meth:`RefusalLog.flush`, which the owner calls now and then).
+:meth:`RefusalLog.write_held` writes every count held, over or not: the owner calls it as
+it shuts down, so that no refusal counted goes unsaid.
 Safe from any thread: paho's, the web server's and the scan loop's.
 """
 
@@ -53,7 +55,7 @@ class RefusalLog:
                 window.last = text
                 return
             if window is not None:
-                self._write_held(kind, window)
+                self._write_count(kind, window)
             self._kinds[kind] = _Kind(now, level)
         self._logger.log(level, "%s", text)
 
@@ -64,9 +66,17 @@ class RefusalLog:
             over = [kind for kind, window in self._kinds.items()
                     if now - window.opened_ms >= self.interval_ms]
             for kind in over:
-                self._write_held(kind, self._kinds.pop(kind))
+                self._write_count(kind, self._kinds.pop(kind))
 
-    def _write_held(self, kind: str, window: _Kind) -> None:
+    def write_held(self) -> None:
+        """Write the counts of every kind, its interval over or not (at shutdown); the next
+        refusal of a kind is written at once.  Safe twice: a count is written once."""
+        with self._lock:
+            kinds, self._kinds = self._kinds, {}
+            for kind, window in kinds.items():
+                self._write_count(kind, window)
+
+    def _write_count(self, kind: str, window: _Kind) -> None:
         if window.held:
             self._logger.log(window.level, "%d more refused (%s) in %.0f s; the last: %s",
                              window.held, kind, self.interval_ms / 1000, window.last)

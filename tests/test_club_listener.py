@@ -5,6 +5,7 @@ process serves them."""
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -12,13 +13,17 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from club_support import a_state, event_payload, state_payload, status_payload
 from paho.mqtt.client import Client
 from paho.mqtt.enums import CallbackAPIVersion
 from programs import needs
 
+from tavla_pi.clock import VirtualClock
 from tavla_pi.club.listener import ClubListener
 from tavla_pi.club.model import ClubModel
+from tavla_pi.ratelog import RefusalLog
+from tavla_pi.remote.messages import MAX_CAST_BYTES
 from tavla_pi.remote.settings import NetworkSettings
 from tavla_pi.testing.mosquitto import Mosquitto
 
@@ -73,6 +78,44 @@ def test_a_late_page_reads_the_retained_state_then_live(mosquitto: Mosquitto) ->
             assert set(model.boards) == {"athens"}
     board.loop_stop()
     board.disconnect()
+
+
+def test_the_refusals_counted_when_the_page_stops_are_written_once(
+        mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture) -> None:
+    board = _publisher(mosquitto)
+    last = threading.Event()
+
+    def deliver(topic: str, payload: bytes) -> None:
+        if payload == b"last":
+            last.set()
+
+    network = NetworkSettings(broker=mosquitto.broker, club="home")
+    refusals = RefusalLog(logging.getLogger("tavla_pi.club"), VirtualClock())
+    with caplog.at_level(logging.WARNING, "tavla_pi.club"):
+        listener = ClubListener(network, deliver, refusals=refusals)
+        with listener:
+            _until_connected(listener)
+            for _ in range(3):
+                board.publish("tavla/home/athens/event", b"x" * (MAX_CAST_BYTES + 1),
+                              1).wait_for_publish()
+            board.publish("tavla/home/athens/event", b"last", 1)
+            _until(last)
+            assert listener.dropped == 3
+        listener.close()
+    said = [m for m in caplog.messages if "tavla/home/athens/event" in m]
+    assert len(said) == 2
+    assert said[0] == (f"club: tavla/home/athens/event: {MAX_CAST_BYTES + 1} bytes dropped "
+                       f"(at most {MAX_CAST_BYTES})")
+    assert said[1].startswith("2 more refused (oversize) in 10 s; the last: club: ")
+    board.loop_stop()
+    board.disconnect()
+
+
+def _until_connected(listener: ClubListener) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    while not listener.connected:
+        assert time.monotonic() < deadline, "the page never connected"
+        time.sleep(0.01)
 
 
 def test_the_club_command_serves_what_the_broker_has(mosquitto: Mosquitto, tmp_path: Path) -> None:

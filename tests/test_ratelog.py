@@ -87,3 +87,22 @@ def test_a_kind_said_at_info_writes_its_count_at_info(caplog: pytest.LogCaptureF
     assert [(r.levelno, r.getMessage()) for r in caplog.records if r.name == LOGGER.name] == [
         (logging.INFO, "again 1"), (logging.WARNING, "bad 1"),
         (logging.INFO, "1 more refused (dup) in 1 s; the last: again 2")]
+
+
+def test_at_shutdown_every_held_count_is_written_once(caplog: pytest.LogCaptureFixture) -> None:
+    clock = VirtualClock()
+    log = RefusalLog(LOGGER, clock, interval_ms=10_000)
+    with caplog.at_level(logging.WARNING, LOGGER.name):
+        for kind, text in (("a", "a1"), ("a", "a2"), ("a", "a3"), ("b", "b1")):
+            log.refuse(kind, text)
+        clock.advance(1000)  # within the interval: flush writes nothing yet
+        log.flush()
+        assert lines(caplog) == ["a1", "b1"]
+        log.write_held()
+        log.write_held()
+        log.flush()
+        clock.advance(10_000)
+        log.flush()
+        log.refuse("a", "a4")  # a new interval: written at once
+    assert lines(caplog) == ["a1", "b1", "2 more refused (a) in 10 s; the last: a3", "a4"]
+

@@ -26,6 +26,7 @@ import pytest
 from programs import PROGRAMS, needs
 from signing_support import new_key
 
+from tavla_pi.clock import VirtualClock
 from tavla_pi.errors import ConfigError
 from tavla_pi.remote.keys import BoardKey
 from tavla_pi.remote.link import QUEUE_BOUND, Arrival, Link, LinkChange, Received
@@ -326,6 +327,26 @@ def test_a_payload_over_the_limit_is_dropped_and_counted(
         assert received(seen, "tavla/home/a/game") == [b"x" * MAX_MESSAGE_BYTES]
         assert b.dropped == 1
         assert "tavla/home/a/game: a message of 4097 bytes dropped" in caplog.text
+
+
+@needs("mosquitto_pub")
+def test_the_refusals_counted_when_the_link_closes_are_written_once(
+        mosquitto: Mosquitto, caplog: pytest.LogCaptureFixture) -> None:
+    network = settings(mosquitto.broker, "b")
+    b = Link(network, "a", key=KEYS["b"], reconnect_max_s=1, clock=VirtualClock())
+    with b:
+        mosquitto_pub(mosquitto, "tavla/home/a/status", "-r", "-m", "here")
+        seen = wait_for(b, got("tavla/home/a/status"), "the marker")
+        for _ in range(3):
+            mosquitto_pub(mosquitto, "tavla/home/a/game", "-m", "x" * (MAX_MESSAGE_BYTES + 1))
+        mosquitto_pub(mosquitto, "tavla/home/a/game", "-m", "last")
+        wait_for(b, got("tavla/home/a/game", b"last"), "the last game message", seen)
+        assert b.dropped == 3
+    b.close()
+    said = [m for m in caplog.messages if "tavla/home/a/game" in m]
+    assert len(said) == 2
+    assert said[0].startswith("tavla/home/a/game: a message of 4097 bytes dropped")
+    assert said[1].startswith("2 more refused (tavla/home/a/game too big) in 10 s; the last: ")
 
 
 @needs("mosquitto_pub")

@@ -4,21 +4,27 @@ what the friend's key signed, only once, and only the next few messages ahead.
 Two boards' remote sides run in one process on an in-memory broker and a virtual clock
 (tests/session_support.py); the tests publish there what anyone on a broker could: a
 forgery without the friend's key, or a message the friend really signed, kept and sent
-again.  A flood of refusals is one log line and, once the interval is over, a count.
+again.  A flood of refusals is one log line and, once the interval is over, a count; what
+is counted when the board stops is written then.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from contextlib import ExitStack
 from dataclasses import dataclass
 
 import pytest
 from session_support import KEYS, Side, Wire
 from signing_support import new_key, signed
+from web_support import free_port
 
 from tavla_pi.clock import VirtualClock
+from tavla_pi.config import Config
+from tavla_pi.daemon.remote import open_network
 from tavla_pi.events.types import EventType
+from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.ratelog import DEFAULT_INTERVAL_MS, RefusalLog
 from tavla_pi.remote.link import Received
 from tavla_pi.remote.messages import (
@@ -32,6 +38,7 @@ from tavla_pi.remote.messages import (
 )
 from tavla_pi.remote.peer import CONNECTIONS_KEPT, PeerWord
 from tavla_pi.remote.record import RemoteRecord
+from tavla_pi.remote.settings import Broker, NetworkSettings
 from tavla_pi.remote.window import SEQ_WINDOW, Held
 from tavla_pi.rules.color import Color
 
@@ -304,3 +311,27 @@ def test_what_is_read_is_signed_by_the_friends_key() -> None:
         read_payload(STATUS, signed(STATUS, data, KEYS["izmir"]), "home", KEYS["izmir"].public)
     assert word.read(Received(STATUS, signed(STATUS, data, KEYS["athens"]))) is None
     assert word.read(Received(STATUS, b"{")) is None
+
+
+def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The warnings about refused messages (not the link's own, of the broker)."""
+    return [m for m in warnings(caplog) if not m.startswith("broker ")]
+
+
+def test_the_counts_held_when_the_daemon_stops_are_written_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    config = Config(backend="sim", opponent=OpponentSettings(color=B, remote="izmir"),
+                    remote_key=KEYS["izmir"].public,
+                    network=NetworkSettings(broker=Broker("127.0.0.1", free_port()),
+                                            board="athens"))  # nobody answers: it retries
+    with caplog.at_level(logging.WARNING, LOG.name), ExitStack() as stack:
+        remote = open_network(config, [], stack, KEYS["athens"], VirtualClock()).remote
+        assert remote is not None
+        for _ in range(3):
+            assert remote.word.read(Received(STATUS, b"{")) is None
+        assert len(refusals(caplog)) == 1  # the others are counted, within the interval
+        stack.close()
+        stack.close()
+    said = refusals(caplog)
+    assert len(said) == 2
+    assert said[1].startswith(f"2 more refused ({STATUS} malformed) in 10 s; the last: ")

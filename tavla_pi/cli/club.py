@@ -128,3 +128,4 @@ async def serve_club(network: NetworkSettings, listen: Listen, out: Path | None,
                 await asyncio.wait_for(stop.wait(), FLUSH_S)
             refusals.flush()
     await server.close()
+    refusals.write_held()  # what the last messages left held, said as the page stops

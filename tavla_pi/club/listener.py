@@ -85,12 +85,14 @@ class ClubListener:
         self._client.loop_start()
 
     def close(self) -> None:
-        """Disconnect and stop paho's thread; safe twice."""
+        """Disconnect and stop paho's thread, then write the refusals' counts still held;
+        safe twice."""
         with self._lock:
             started, self._started = self._started, False
         if started:
             self._client.disconnect()
             self._client.loop_stop()
+        self._refusals.write_held()
 
     def __enter__(self) -> ClubListener:
         self.start()

@@ -79,7 +79,7 @@ def open_network(config: Config, events: Sequence[Event], stack: ExitStack, key:
     """The board's connection, started, with the remote side of ``config``'s friend's board
     and the broadcast, each if configured (all closed by ``stack``, the broadcast first);
     ``key`` signs what the board publishes (:func:`board_key`), ``clock`` times the
-    refusals' log."""
+    refusals' log (it writes the counts it holds when ``stack`` closes)."""
     opponent, network = config.opponent, config.network
     if network.broker is None or network.board is None:
         return Network()
@@ -94,6 +94,7 @@ def open_network(config: Config, events: Sequence[Event], stack: ExitStack, key:
         for problem in verify_rolls(events, network.board):
             log.warning("journal: the dice: %s", problem)
         refusals = RefusalLog(logging.getLogger("tavla_pi.remote"), clock)
+        stack.callback(refusals.write_held)  # the counts held, said as the board stops
         word = PeerWord(friend, network.club, _friend_key(config), refusals)
         remote = RemoteGame(network.board, seat.color, link, word)
         remote.load(events)

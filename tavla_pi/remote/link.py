@@ -39,7 +39,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from tavla_pi.bounded import read_file, read_text
-from tavla_pi.clock import MonotonicClock
+from tavla_pi.clock import Clock, MonotonicClock
 from tavla_pi.errors import ConfigError
 from tavla_pi.ratelog import RefusalLog
 from tavla_pi.remote.keys import BoardKey
@@ -149,10 +149,12 @@ class _Inbox:
 
 class Link:
     """This board's connection to the broker, signing with ``key``, and, with a ``peer``
-    (the friend's board), that board's three topics (see the module)."""
+    (the friend's board), that board's three topics (see the module); ``clock`` times the
+    refusals' log (the monotonic clock unless told)."""
 
     def __init__(self, network: NetworkSettings, peer: str | None = None, *, key: BoardKey,
-                 keepalive_s: int = 5, reconnect_max_s: int = 30) -> None:
+                 keepalive_s: int = 5, reconnect_max_s: int = 30,
+                 clock: Clock | None = None) -> None:
         self._broker, self._board = _checked(network, peer, keepalive_s, reconnect_max_s)
         self._key = key
         self._keepalive_s = keepalive_s
@@ -160,7 +162,7 @@ class Link:
                      for leaf in (*LEAVES, *CAST_LEAVES)}
         self._peers = [] if peer is None else [topic(network.club, peer, leaf) for leaf in LEAVES]
         self._inbox = _Inbox(QUEUE_BOUND)
-        self._refusals = RefusalLog(_log, MonotonicClock())
+        self._refusals = RefusalLog(_log, clock or MonotonicClock())
         self._lock = threading.Lock()
         self._connected = self._failing = self._started = self._closed = False
         self._connects = 0
@@ -272,19 +274,20 @@ class Link:
         return self._inbox.dropped
 
     def close(self) -> None:
-        """Say ``gone`` (a clean disconnect does not fire the will) and disconnect; safe twice."""
+        """Say ``gone`` (a clean disconnect does not fire the will), disconnect and write the
+        refusals' counts still held; safe twice."""
         with self._lock:
             if self._closed:
                 return
             self._closed, started, connected = True, self._started, self._connected
             nonce = self._nonce
-        if not started:
-            return
-        if connected and nonce is not None:
-            self._client.publish(self._own["status"], self._status(nonce, online=False),
-                                 qos=QOS, retain=True)
-        self._client.disconnect()
-        self._client.loop_stop()
+        if started:
+            if connected and nonce is not None:
+                self._client.publish(self._own["status"], self._status(nonce, online=False),
+                                     qos=QOS, retain=True)
+            self._client.disconnect()
+            self._client.loop_stop()
+        self._refusals.write_held()
 
     def __enter__(self) -> Link:
         self.start()
