@@ -25,7 +25,6 @@ from tavla_pi.errors import ProtocolError
 from tavla_pi.online.board import play_of, position_of
 from tavla_pi.online.connection import (
     KEEPALIVE_MS,
-    REFUSALS_LOGGED,
     SILENCE_MS,
     LinkStatus,
     OnlineArrival,
@@ -33,6 +32,7 @@ from tavla_pi.online.connection import (
 from tavla_pi.online.model import OPPONENT, GameBoard, Joined, Moved, Notice, Welcome
 from tavla_pi.online.names import NameStore
 from tavla_pi.online.settings import OnlineSettings, ServerAddress
+from tavla_pi.ratelog import DEFAULT_INTERVAL_MS
 from tavla_pi.testing.bgammon import ConnectionOpener, PolledConnection
 
 DEADLINE_S = 10.0
@@ -182,17 +182,40 @@ def test_each_hostile_line_is_one_log_line_and_the_link_goes_on(
     assert watched.slowest_poll_s < 0.05
 
 
-def test_a_flood_of_bad_lines_is_logged_twenty_times_then_counted(
+def test_a_flood_of_bad_lines_is_logged_once_then_counted_as_the_link_ends(
         opened: Callable[..., PolledConnection], caplog: pytest.LogCaptureFixture) -> None:
+    junk = [b"junk %d" % n for n in range(500)]  # one fault, other numbers: one kind
     with caplog.at_level(logging.WARNING, "tavla_pi.online"):
-        watched = opened(HostileServer([WELCOME, *([b"junk"] * 500)], hang_up=True))
+        watched = opened(HostileServer([WELCOME, *junk], hang_up=True))
         watched.until(lambda seen: any(isinstance(e, LinkStatus) and not e.connected
                                        for e in seen))
         watched.connection.close()
-    said = warnings_of(caplog)
-    assert sum("not a JSON event" in m for m in said) == REFUSALS_LOGGED
-    assert any("20 lines refused; the next are not logged" in m for m in said)
-    assert any("500 lines refused on this link (the first 20 logged)" in m for m in said)
+    where = watched.connection.settings.server
+    said = [m for m in warnings_of(caplog) if "not a JSON event" in m]
+    assert said == [
+        f'online: server {where}: server line: not a JSON event: "junk 0"',
+        "499 more refused (server line: not a JSON event) in 10 s; the last: "
+        f'online: server {where}: server line: not a JSON event: "junk 499"']
+
+
+def test_a_flood_goes_on_being_counted_once_per_interval(
+        opened: Callable[..., PolledConnection], caplog: pytest.LogCaptureFixture) -> None:
+    clock, server = VirtualClock(), HostileServer([WELCOME])
+    watched = opened(server, clock)
+    watched.until(bool)  # logged in
+    with caplog.at_level(logging.WARNING, "tavla_pi.online"):
+        for line in [b"junk"] * 3 + [event("notice", Message="read")]:
+            server.send(line)
+        watched.until(notice("read"))
+        assert not [m for m in warnings_of(caplog) if "more refused" in m]
+        clock.advance(DEFAULT_INTERVAL_MS)  # the link's reader writes the count now
+        server.send(event("notice", Message="still here"))
+        watched.until(notice("still here"))
+        counted = [m for m in warnings_of(caplog) if "more refused" in m]
+        watched.connection.close()
+    assert counted == [f"2 more refused (server line: not a JSON event) in 10 s; the last: "
+                       f'online: server {watched.connection.settings.server}: server line: '
+                       'not a JSON event: "junk"']
 
 
 def test_a_move_our_rules_refuse_is_named_when_checked(

@@ -11,13 +11,17 @@ long, is closed and opened again with a growing pause, and the board logs in aga
 
 The scan loop calls :meth:`OnlineConnection.poll` (the events and the link's changes
 since the last call, never waiting) and :meth:`OnlineConnection.send`.  What a broken or
-hostile server sends is logged in one line naming what was wrong, and dropped.
+hostile server sends is logged in one line naming what was wrong, and dropped; more of
+the same kind within 10 s are counted and written as one line with the count
+(:class:`~tavla_pi.ratelog.RefusalLog`), and what a link leaves counted is written as it
+ends.
 """
 
 from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -30,6 +34,7 @@ from tavla_pi.online.names import NameStore
 from tavla_pi.online.scope import MatchScope
 from tavla_pi.online.settings import OnlineSettings
 from tavla_pi.online.transport import Transport, open_transport, tls_context
+from tavla_pi.ratelog import RefusalLog
 
 log = logging.getLogger("tavla_pi.online")
 
@@ -44,9 +49,9 @@ ARRIVALS_BOUND = 1000
 """Events held for the scan loop; what comes while it is full is dropped and counted."""
 OUTGOING_BOUND = 100
 """Commands waiting to be written."""
-REFUSALS_LOGGED = 20
-"""Refused lines logged on one link; after that one line says the rest are not, and the
-link's end says how many there were."""
+KIND_WORDS = 6
+"""The words of a refusal that make its kind (numbers aside): enough to tell one fault
+from another, too few to hold what the server wrote."""
 _PASSWORD_LIMIT = 1024
 """The largest password file read."""
 
@@ -92,6 +97,7 @@ class OnlineConnection:
         self._stop = threading.Event()
         self._user: str | None = None
         self._dropped = 0
+        self._refusals = RefusalLog(log, clock)
         self._thread: threading.Thread | None = None
         self._transport: Transport | None = None
 
@@ -153,6 +159,7 @@ class OnlineConnection:
             transport.close()
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=5)
+        self._refusals.write_held()
 
     def __enter__(self) -> OnlineConnection:
         self.start()
@@ -194,9 +201,7 @@ class OnlineConnection:
         self._outgoing.put(self._login())
         writer.start()
         reason = link.read()
-        if link.refusals > REFUSALS_LOGGED:
-            log.warning("online: server %s: %d lines refused on this link (the first %d "
-                        "logged)", where, link.refusals, REFUSALS_LOGGED)
+        self._refusals.write_held()  # what this link left counted
         if self._stop.is_set():
             reason = "closed"
         transport.close()
@@ -253,7 +258,6 @@ class _Link:
         self.where = where
         self.scope = MatchScope()
         self.logged_in = False
-        self.refusals = 0
         self.last_notice = ""
         now = owner._clock.now_ms()
         self.heard_ms = now
@@ -270,6 +274,7 @@ class _Link:
                 return self._ended(str(exc))
             except Exception as exc:  # a library's fault: this link ends, the next begins
                 return self._ended(f"{type(exc).__name__}: {exc}")
+            owner._refusals.flush()
             now = owner._clock.now_ms()
             if lines:
                 self.heard_ms = now
@@ -288,16 +293,18 @@ class _Link:
         try:
             event = self.owner._dialect.read(line)
         except ProtocolError as exc:
-            self._refused(str(exc))
+            self._refused(_kind(str(exc)), str(exc))
             return
         except Exception as exc:  # a fault of the reader's own: the line is dropped
-            self._refused(f"server line: not read ({type(exc).__name__}: {exc})")
+            self._refused(f"not read: {type(exc).__name__}",
+                          f"server line: not read ({type(exc).__name__}: {exc})")
             return
         if event is None:
             return
         refusal = self.scope.admit(event)
         if refusal is not None:
-            self._refused(f"server event {refusal}: dropped")
+            self._refused(f"{refusal.split(':', 1)[0]}: not of the match",
+                          f"server event {refusal}: dropped")
             return
         if isinstance(event, Welcome) and not self.logged_in:
             self.logged_in = True
@@ -307,13 +314,9 @@ class _Link:
         if self.logged_in:
             self.owner._arrive(event)
 
-    def _refused(self, what: str) -> None:
-        self.refusals += 1
-        if self.refusals <= REFUSALS_LOGGED:
-            log.warning("online: server %s: %s", self.where, what)
-        if self.refusals == REFUSALS_LOGGED:
-            log.warning("online: server %s: %d lines refused; the next are not logged",
-                        self.where, REFUSALS_LOGGED)
+    def _refused(self, kind: str, what: str) -> None:
+        """Log ``what`` (a refused line, named), or count it with the others of ``kind``."""
+        self.owner._refusals.refuse(kind, f"online: server {self.where}: {what}")
 
     def write(self) -> None:
         """Write the queued commands until told to stop, and a keep-alive when silent."""
@@ -345,6 +348,12 @@ def _password(settings: OnlineSettings) -> str | None:
     if not password or "\n" in password:
         raise ConfigError(str(settings.password_file), "expected the password on one line")
     return password
+
+
+def _kind(what: str) -> str:
+    """The kind of the refusal ``what``: its first words, numbers as ``#`` (a flood of
+    one fault with other numbers or other text is one kind)."""
+    return " ".join(re.sub(r"\d+", "#", what).split()[:KIND_WORDS]).rstrip(":,(")
 
 
 def _drain(waiting: queue.Queue[str | None]) -> None:
