@@ -25,6 +25,11 @@ the reason, and the board shows the remote side out of sync (``trouble``); the g
 here never changes by it.  The match's id binds both boards: a board adopts the
 peer's new match only while neither has rolled (the smaller id wins when both
 started one); otherwise it says so, and neither guesses.
+
+The session decides; two parts do the rest: :class:`~tavla_pi.remote.inbound.Inbound`
+takes each arrival in (the link's changes, the peer's presence, its syncs answered with
+resends, its messages held), and :class:`~tavla_pi.remote.ledger.Ledger` writes every
+change to the match's record (messages sent and taken, the dice) with its event.
 """
 
 from __future__ import annotations
@@ -51,8 +56,8 @@ from tavla_pi.game.friend import (
 from tavla_pi.game.referee import Referee
 from tavla_pi.game.seat import friend_seat
 from tavla_pi.game.view import Phase
-from tavla_pi.remote.dice import commitment, new_contribution
-from tavla_pi.remote.link import Arrival, LinkChange
+from tavla_pi.remote.inbound import Inbound
+from tavla_pi.remote.ledger import Ledger
 from tavla_pi.remote.messages import (
     Body,
     CubeBody,
@@ -61,7 +66,6 @@ from tavla_pi.remote.messages import (
     PlayBody,
     ResignBody,
     RevealBody,
-    Status,
     Sync,
     TakebackBody,
     TimeBody,
@@ -69,7 +73,6 @@ from tavla_pi.remote.messages import (
 from tavla_pi.remote.outgoing import Connection, Outbox, own_body
 from tavla_pi.remote.peer import PeerWord
 from tavla_pi.remote.record import RemoteRecord, record_of
-from tavla_pi.remote.window import Held
 from tavla_pi.rules.color import Color
 from tavla_pi.rules.match import Resignation
 
@@ -94,28 +97,31 @@ class RemoteStatus:
 
 class RemoteGame:
     """The remote side of the daemon: the peer's messages in (``word``: the peer, its key,
-    the log of refusals), this board's out through ``link``, the dice."""
+    the log of refusals; :class:`~tavla_pi.remote.inbound.Inbound`), this board's out
+    through ``link``, the match's record kept (:class:`~tavla_pi.remote.ledger.Ledger`)."""
 
     def __init__(self, board: str, color: Color, link: Connection, word: PeerWord) -> None:
         self.board, self.peer, self.color = board, word.peer, color
         self.link = link
-        self.record: RemoteRecord | None = None
         self.trouble: str | None = None
-        self.link_up = False
         self.connected = False
         """As last journaled (``remote_status``)."""
         self.word, self.refusals = word, word.refusals
-        self._held = Held(word.refusals)
         self.out = Outbox(board, link)
+        self.inbound = Inbound(word, link, self.out)
+        self.ledger = Ledger(board, self.out)
         self._said: set[str] = set()
-        self._out: list[Event] = []
-        self._now = 0
+
+    @property
+    def record(self) -> RemoteRecord | None:
+        """The bound match as the journal records it (None: no match is bound)."""
+        return self.ledger.record
 
     # -- the journal -------------------------------------------------------------------
 
     def load(self, events: Sequence[Event]) -> None:
         """Go on from the journal: the bound match, its messages and its dice."""
-        self.record = record_of(events, self.board)
+        self.ledger.record = record_of(events, self.board)
         last = next((e for e in reversed(events) if e.type is EventType.REMOTE_STATUS), None)
         self.connected = bool(last is not None and last["connected"])
 
@@ -123,22 +129,24 @@ class RemoteGame:
 
     def before(self, referee: Referee, now: int) -> list[Event]:
         """Read what came from the peer and hand it on; the events that records."""
-        self._now = now
+        self.ledger.now = now
         seat = friend_seat(referee.seat, self.peer)
         if seat is not None and self.record is None:
             self._bind(_new_uid(), referee)
         for arrival in self.link.arrivals():
-            self._arrived(arrival, referee)
+            other = self.inbound.arrived(arrival, self.record)
+            if other is not None:
+                self._other_match(other, referee)
         self.refusals.flush()
         self._report_connection()
         if seat is not None:
             self._hand_on(referee, seat)
             seat.trouble = self.trouble
-        return self._flush()
+        return self.ledger.flush()
 
     def after(self, referee: Referee, events: Sequence[Event]) -> list[Event]:
         """The events that tell the peer of this batch's own decisions (journaled with it)."""
-        self._now = max((e.t for e in events), default=self._now)
+        self.ledger.now = max((e.t for e in events), default=self.ledger.now)
         for event in events:
             self._follow(event, referee)
         seat = friend_seat(referee.seat, self.peer)
@@ -146,11 +154,11 @@ class RemoteGame:
             self._seat_done(seat)
             self._dice_step(seat)
             seat.trouble = self.trouble
-        return self._flush()
+        return self.ledger.flush()
 
     def publish(self) -> None:
         """Send what the journal now holds (after :meth:`after`'s batch is on disk)."""
-        self.out.publish(self.record, link_up=self.link_up)
+        self.out.publish(self.record, link_up=self.inbound.link_up)
 
     def status(self, referee: Referee) -> RemoteStatus | None:
         """The remote side as ``/api/state`` shows it (None: this match is not with it)."""
@@ -161,57 +169,12 @@ class RemoteGame:
         return RemoteStatus(self.peer, self.connected, self.peer if waiting else None,
                             self.trouble)
 
-    # -- arrivals ------------------------------------------------------------------------
+    # -- binding a match -----------------------------------------------------------------
 
-    def _arrived(self, arrival: Arrival, referee: Referee) -> None:
-        if isinstance(arrival, LinkChange):
-            self.link_up = arrival.connected
-            self.out.sync_due = self.out.sync_due or self.link_up
-            return
-        message = self.word.read(arrival)
-        if isinstance(message, Status):
-            self._peer_status(message, referee)
-        elif isinstance(message, Sync):
-            fresh = self.word.sync(message)
-            if fresh is not None:
-                self._peer_sync(fresh, referee)
-        elif message is not None:
-            self._peer_message(message)
-
-    def _peer_status(self, status: Status, referee: Referee) -> None:
-        was = self.word.online
-        presence = self.word.status(status)
-        if was and not presence.online:
-            log.warning("the board %s is gone (its last will, or it closed)", self.peer)
-        if presence.new:  # the peer is back: say who this board is again, and where it is
-            self.link.announce()
-            self.out.sync_due = True
-        if presence.sync is not None:
-            self._peer_sync(presence.sync, referee)
-
-    def _peer_message(self, message: GameMessage) -> None:
+    def _other_match(self, sync: Sync, referee: Referee) -> None:
+        """The peer's sync is of another match than the bound one: adopt it while neither
+        board has rolled (the smaller id wins), else say so."""
         record = self.record
-        if message.board != self.peer:
-            self.refusals.refuse(f"{self.peer} other board", "ignored: a message from the "
-                                 f"board {message.board}, not {self.peer}")
-        elif record is None or message.match_uid != record.match_uid:
-            self.refusals.refuse(f"{self.peer} other match", f"ignored: {self.peer}'s message "
-                                 f"{message.seq} is for match {message.match_uid}, not "
-                                 "this board's", level=logging.INFO)
-        elif message.seq <= record.taken or message.seq in self._held:
-            self._ignore(f"{self.peer}'s message {message.seq} again (already applied or held)")
-        elif self._held.hold(message, record.taken):
-            self.out.sync_due = self.out.sync_due or message.seq > record.taken + 1
-
-    def _peer_sync(self, sync: Sync, referee: Referee) -> None:
-        """Act on the peer's sync (a new one, :class:`~tavla_pi.remote.peer.PeerWord`)."""
-        record = self.record
-        if record is not None and sync.match_uid == record.match_uid:
-            if sync.taken < len(record.sent):
-                self.out.again(record, sync.taken)
-            if sync.sent > record.taken and not self._held:
-                self.out.sync_due = True
-            return
         if sync.match_uid is None or friend_seat(referee.seat, self.peer) is None:
             return
         if record is not None and sync.fresh and self._fresh(referee) \
@@ -222,18 +185,11 @@ class RemoteGame:
             self._say(f"{self.peer} plays match {sync.match_uid}, this board "
                       f"{record.match_uid}: start a new match on both boards")
 
-    # -- binding a match -----------------------------------------------------------------
-
     def _bind(self, uid: str, referee: Referee) -> None:
         """Play match ``uid`` with the peer from now on; send it our first commitment."""
-        self.record = RemoteRecord(uid, self.board, self.peer, self.color)
-        self._held.clear()
+        self.inbound.held.clear()
         self.trouble = None
-        self._emit(EventType.REMOTE_MATCH, **{
-            "match_uid": uid, "peer": self.peer, "color": self.color.value})
-        digest = self._commit(0)
-        self._send(MatchBody(referee.match.match_length, self.color.opponent, digest))
-        self.out.sync_due = True
+        self.ledger.bind(uid, self.peer, self.color, referee.match.match_length)
 
     def _fresh(self, referee: Referee) -> bool:
         record = self.record
@@ -244,19 +200,17 @@ class RemoteGame:
 
     def _hand_on(self, referee: Referee, seat: FriendSeat) -> None:
         """Apply the peer's next messages while the seat has nothing on offer."""
-        record = self.record
-        assert record is not None
+        record = self.ledger.bound()
         while seat.offered is None:
             if self._offer_roll(record, seat):
                 return
-            message = self._held.next(record.taken)
+            message = self.inbound.held.next(record.taken)
             if message is None:
                 return
             self._apply(message, referee, seat)
 
     def _apply(self, message: GameMessage, referee: Referee, seat: FriendSeat) -> None:
-        body, record = message.body, self.record
-        assert record is not None
+        body = message.body
         decision = friend_decision(body)
         if decision is not None:
             seat.offer(decision, message.seq)
@@ -264,9 +218,9 @@ class RemoteGame:
         try:
             if isinstance(body, MatchBody):
                 self._peer_match(body, referee)
-                self._note_commit(self.peer, 0, body.commit)
+                self.ledger.note_commit(self.peer, 0, body.commit)
             elif isinstance(body, RevealBody):
-                self._peer_reveal(body)
+                self.ledger.peer_reveal(self.peer, body)
         except (DiceError, ValueError) as exc:
             self._refuse(message.seq, str(exc))
             return
@@ -282,17 +236,6 @@ class RemoteGame:
             raise ValueError(f"{self.peer} plays a {body.length}-point match, this board "
                              f"{length} ([game] match_length)")
 
-    def _peer_reveal(self, body: RevealBody) -> None:
-        record = self.record
-        assert record is not None
-        record.check.reveal(self.peer, body.roll, body.contribution)
-        self._emit(EventType.DICE_REVEAL, **{
-            "match_uid": record.match_uid, "roll": body.roll, "board": self.peer,
-            "contribution": body.contribution})
-        self._note_commit(self.peer, body.roll + 1, body.commit)
-        if not record.check.revealed(self.board, body.roll):
-            self._reveal(body.roll)
-
     def _offer_roll(self, record: RemoteRecord, seat: FriendSeat) -> bool:
         dice = record.check.dice(record.rolls_made)
         if dice is None:
@@ -305,24 +248,21 @@ class RemoteGame:
     def _follow(self, event: Event, referee: Referee) -> None:
         """Keep up with one of the referee's events; send what is this board's own."""
         if event.type is EventType.NEW_MATCH:
-            self.record = None
+            self.ledger.record = None
             if event.fields.get("remote") == self.peer:
                 self._bind(_new_uid(), referee)
             return
-        record = self.record
-        if record is None or friend_seat(referee.seat, self.peer) is None:
+        if self.record is None or friend_seat(referee.seat, self.peer) is None:
             return
         if event.type in ROLL_EVENTS:
-            record.rolls_made += 1
-            self.out.sync_due = self.out.sync_due or record.rolls_made == 1  # no longer fresh
+            self.ledger.rolled()
         body = own_body(event, self.color.opponent, referee.match.cube)
         if body is not None:
-            self._send(body)
+            self.ledger.send(body)
 
     def _seat_done(self, seat: FriendSeat) -> None:
         """The seat acted on the peer's decision (journal it taken), or refused it."""
-        record = self.record
-        assert record is not None
+        record = self.ledger.bound()
         if seat.taken is not None and seat.taken == record.taken + 1:
             self._take(seat.taken)
         if seat.refused is not None:
@@ -330,69 +270,22 @@ class RemoteGame:
             seat.refused = None
             self._refuse(ticket, reason)
         if seat.to_send is not None:  # this board's ask for a takeback, or its answer
-            self._send(TakebackBody(seat.to_send.action, seat.to_send.position_id))
+            self.ledger.send(TakebackBody(seat.to_send.action, seat.to_send.position_id))
             seat.to_send = None
 
     def _dice_step(self, seat: FriendSeat) -> None:
         """The hand here asked for the next roll: reveal this board's share (once the
         peer's commitment to it is in)."""
-        record = self.record
-        assert record is not None
+        record = self.ledger.bound()
         roll = record.rolls_made
         if seat.roll_asked and record.check.committed(self.peer, roll) \
                 and not record.check.revealed(self.board, roll):
-            self._reveal(roll)
-
-    # -- the dice ------------------------------------------------------------------------
-
-    def _commit(self, roll: int) -> str:
-        """Choose and commit this board's contribution to ``roll``; its digest."""
-        record = self.record
-        assert record is not None
-        contribution = new_contribution()
-        digest = commitment(record.match_uid, roll, self.board, contribution)
-        record.check.commit(self.board, roll, digest)
-        record.own[roll] = contribution
-        self._emit(EventType.DICE_COMMIT, **{
-            "match_uid": record.match_uid, "roll": roll, "board": self.board,
-            "digest": digest, "contribution": contribution})
-        return digest
-
-    def _reveal(self, roll: int) -> None:
-        record = self.record
-        assert record is not None
-        contribution = record.own[roll]
-        record.check.reveal(self.board, roll, contribution)
-        self._emit(EventType.DICE_REVEAL, **{
-            "match_uid": record.match_uid, "roll": roll, "board": self.board,
-            "contribution": contribution})
-        self._send(RevealBody(roll, contribution, self._commit(roll + 1)))
-
-    def _note_commit(self, board: str, roll: int, digest: str) -> None:
-        record = self.record
-        assert record is not None
-        record.check.commit(board, roll, digest)
-        self._emit(EventType.DICE_COMMIT, **{
-            "match_uid": record.match_uid, "roll": roll, "board": board, "digest": digest})
-
-    # -- sending -------------------------------------------------------------------------
-
-    def _send(self, body: Body) -> None:
-        record = self.record
-        assert record is not None
-        message = GameMessage(self.board, record.match_uid, len(record.sent) + 1, body)
-        self.out.add(message)
-        record.sent.append(message)
-        self._emit(EventType.REMOTE_SENT, **{
-            "match_uid": record.match_uid, "seq": message.seq, "message": message.to_json()})
+            self.ledger.reveal(roll)
 
     def _take(self, seq: int) -> None:
-        record = self.record
-        assert record is not None
-        record.taken, self.trouble = seq, None
-        self._emit(EventType.REMOTE_TAKEN, **{"match_uid": record.match_uid,
-                                                       "seq": seq})
-        self.out.sync_due = True
+        """The peer's message ``seq`` applied: journaled taken, and in sync again."""
+        self.ledger.take(seq)
+        self.trouble = None
 
     # -- what is said --------------------------------------------------------------------
 
@@ -405,38 +298,21 @@ class RemoteGame:
         self.refusals.refuse(f"{what} refused", f"refused {what}: {reason}; this board is "
                              f"out of sync with {self.peer}")
 
-    def _ignore(self, line: str) -> None:
-        """Log an ignored message once (it may come again and again: resent)."""
-        if self._once(line):
-            log.info("ignored: %s", line)
-
-    def _once(self, line: str) -> bool:
-        """True the first time ``line`` is to be said (a message sent again says nothing)."""
-        if line in self._said:
-            return False
-        self._said.add(line)
-        return True
-
     def _say(self, line: str) -> None:
+        """Show ``line`` as the trouble; log it the first time only."""
         self.trouble = line
-        if self._once(line):
+        if line not in self._said:
+            self._said.add(line)
             log.warning("%s", line)
 
     def _report_connection(self) -> None:
-        connected = self.link_up and self.word.online
+        connected = self.inbound.link_up and self.word.online
         if connected != self.connected:
             self.connected = connected
-            self._emit(EventType.REMOTE_STATUS, peer=self.peer, connected=connected)
+            self.ledger.connection(self.peer, connected=connected)
             if not connected:
-                log.warning("waiting for %s: the %s", self.peer,
-                            "broker is not reached" if not self.link_up else "board is away")
-
-    def _emit(self, kind: EventType, /, **fields: Any) -> None:
-        self._out.append(Event(kind, self._now, fields))
-
-    def _flush(self) -> list[Event]:
-        out, self._out = self._out, []
-        return out
+                log.warning("waiting for %s: the %s", self.peer, "broker is not reached"
+                            if not self.inbound.link_up else "board is away")
 
 
 def _new_uid() -> str:
