@@ -5,8 +5,10 @@ A :class:`Session` plays a money session or a match on a
 parts' tolerances and noise, decode, reconcile, the referee, on a virtual
 clock).  The rules engine chooses: random opening throws and rolls, a random
 legal play, random cube actions.  A :class:`~tavla_pi.testing.hand.Hand`
-moves each play on the board.  The session keeps its own match state by the
-rules (a :class:`SoakMatch`: :class:`PortesMatch` here, the other games'
+moves each play on the board, step by step, as the player at it
+(:class:`~tavla_pi.testing.soak_turn.HandTurn`) looks at the lights and presses DONE.
+The session keeps its own match state by the rules (a :class:`SoakMatch`:
+:class:`PortesMatch` here, the other games'
 :class:`~tavla_pi.testing.varsoak.VariantMatch`, which hold what is the
 game's own) and checks every event the referee sends against it: one ``played``
 per turn with the chosen play, ``no_legal_move`` exactly when the roll has
@@ -37,17 +39,13 @@ from tavla_pi.game.settings import GameSettings
 from tavla_pi.hardware.pinmap import PinMap
 from tavla_pi.pipeline.step import SCAN_MS
 from tavla_pi.replay.actions import (
-    SHORT_PRESS_MS,
     Action,
     DiceAction,
     GlitchAction,
-    MoveAction,
-    PlaceAction,
-    PressAction,
     SetupAction,
     WaitAction,
 )
-from tavla_pi.replay.runner import SETTLE_MS, ScenarioRunner
+from tavla_pi.replay.runner import ScenarioRunner
 from tavla_pi.replay.timings import FlickerCount
 from tavla_pi.rules import cube as cube_rules
 from tavla_pi.rules.color import Color
@@ -58,27 +56,25 @@ from tavla_pi.rules.position import Position
 from tavla_pi.rules.scoring import GameResult, win_by_play
 from tavla_pi.testing.differential import Differential
 from tavla_pi.testing.hand import Hand, HandStep, HandStyle, done_button
-from tavla_pi.testing.scenario_writer import action_json, scenario_lines
-from tavla_pi.testing.unseen import unseen_placement
+from tavla_pi.testing.scenario_writer import scenario_lines
+from tavla_pi.testing.soak_turn import (
+    GAME_END,
+    PLAYER_SETTLE_LIMIT_MS,
+    AbortError,
+    HandTurn,
+    brief,
+    press,
+)
 
 MAX_TURNS = 600
 """A game longer than this is stuck (random games take about 80 turns, rarely 250)."""
-DONE_ATTEMPTS = 3
-"""How often the hand presses DONE on a complete board before the game counts as stuck."""
-CANDIDATES_LIMIT = 8
-"""How often the player presses CUBE looking for its play among plays that read the same
-(more than the candidates ever are: a board shows two, rarely three)."""
 SETUP_WAIT_MS = 400
 """After setting up, long enough for the referee to see the starting position."""
-PLAYER_SETTLE_LIMIT_MS = 1000
-"""The longest the player waits for the board to settle before looking at the lights."""
 DECISIONS = frozenset({
     EventType.GAME_STARTED, EventType.OPENING_ROLL, EventType.ROLLED, EventType.PLAYED,
     EventType.NO_LEGAL_MOVE, EventType.DOUBLE_OFFERED, EventType.DOUBLE_TAKEN,
     EventType.DOUBLE_DROPPED, EventType.GAME_OVER, EventType.MATCH_OVER, EventType.NEW_MATCH})
 """Events that change the game: each must be one the session expects at that moment."""
-GAME_END = frozenset({EventType.PLAYED, EventType.DOUBLE_DROPPED, EventType.GAME_OVER,
-                      EventType.MATCH_OVER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +124,6 @@ class SessionResult:
     match_length: int
     counts: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
-
-
-class _AbortError(Exception):
-    """A failure after which the session cannot go on (the boards disagree)."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(f"{kind}: {detail}")
-        self.kind = kind
-        self.detail = detail
 
 
 PositionT = TypeVar("PositionT", bound="Playable")
@@ -363,6 +350,8 @@ class Session:
         self.counts = self.result.counts
         self.game = 0
         self.turn = 0
+        self.hand_turn = HandTurn(self)
+        """The player at the board, moving each play by hand."""
 
     # -- the session -------------------------------------------------------------------
 
@@ -381,10 +370,10 @@ class Session:
                 self.counts["games"] += 1
                 self._game()
             self.counts["sessions"] += 1
-        except _AbortError as abort:
-            self._fail(abort.kind, abort.detail)
+        except AbortError as abort:
+            self.fail(abort.kind, abort.detail)
         except TavlaError as exc:
-            self._fail("error", f"{type(exc).__name__}: {exc}")
+            self.fail("error", f"{type(exc).__name__}: {exc}")
         self.counts["virtual_ms"] += self.runner.clock.now_ms()
         self.counts["light_flickers"] += self.flickers.flickers
         self.counts["light_flickers_followed"] += self.flickers.followed
@@ -416,7 +405,7 @@ class Session:
         while True:
             self.turn += 1
             if self.turn > MAX_TURNS:
-                raise _AbortError("stuck", f"no end after {MAX_TURNS} turns")
+                raise AbortError("stuck", f"no end after {MAX_TURNS} turns")
             if dice is None:
                 if self.match.before_roll(self, mover):
                     return
@@ -491,13 +480,7 @@ class Session:
         self.counts["turns"] += 1
         self._tally(chosen.tally)
         self.stray(mover)
-        start = len(self.events)
-        steps = chosen.steps()
-        for step in steps:
-            self._step(step, mover)
-        events = self._done(chosen.notation, mover)
-        self.counts["illegal_recovered"] += sum(s.what.startswith("illegal") for s in steps)
-        self._check_sync(self.events[start:])
+        events = self.hand_turn.play(chosen, mover)
         played, end = self.match.commit(chosen, mover)
         self.one(events, EventType.PLAYED, player=mover.value, dice=sorted(dice, reverse=True),
                  play=chosen.notation, **played)
@@ -507,145 +490,6 @@ class Session:
             return chosen.result
         self.game_over(events, end)
         return None
-
-    def _check_sync(self, events: list[Event]) -> None:
-        """The referee never commits while it says the board is out of sync."""
-        said = [e.type for e in events
-                if e.type in (EventType.OUT_OF_SYNC, EventType.IN_SYNC, EventType.PLAYED)]
-        if EventType.OUT_OF_SYNC not in said:
-            return
-        before = said[:said.index(EventType.PLAYED)]
-        if before and before[-1] == EventType.OUT_OF_SYNC:
-            self._fail("played_out_of_sync", "played while the last word was out_of_sync")
-        else:
-            self.counts["in_sync_again"] += 1
-
-    def _step(self, step: HandStep, mover: Color) -> int:
-        """Apply one step of the hand; check the referee answered as it must.
-
-        Returns 1 if the referee failed to answer (a failure, recorded; the
-        game goes on, as the hand puts the board right), else 0.
-        """
-        if step.expect == EventType.REJECTED:
-            self._settle()
-            if self._ambiguous():  # the board asks which play: a player would not press
-                self.counts["early_done_skipped"] += 1
-                return 0
-        try:
-            events, down = self._apply(step)
-        except _AbortError as abort:
-            raise _AbortError(abort.kind, f"{abort.detail} during {step.what} "
-                              f"{_actions_brief(step.actions)}") from None
-        if step.carries is not None and step.expect is None:
-            self._check_lights(step.carries, [e for e in events if down is None or e.t <= down])
-        if step.expect is None:
-            return 0
-        answered = any(e.type == step.expect and e.fields.get("player", mover.value)
-                       == mover.value for e in events)
-        answered = answered or (step.expect == EventType.OUT_OF_SYNC and step.carries is not None
-                                and self._still_fixing(step.carries[1]))
-        self.counts[f"{step.what}_answered"] += answered
-        if answered:
-            return 0
-        if step.carries is not None and unseen_placement(self.runner.state(), step.carries,
-                                                         mover):
-            self.counts[f"{step.what}_unseen"] += 1
-            return 0
-        self._fail(f"{step.what}_unanswered",
-                   f"expected {step.expect} after {step.what} "
-                   f"{_actions_brief(step.actions)}, got {_brief(events)}")
-        return 1
-
-    def _apply(self, step: HandStep) -> tuple[list[Event], int | None]:
-        """Apply a step's actions: their events, and when the checker it carries was put
-        down where it goes (None if it carries none).
-
-        The lights of a lifted checker are judged as they were while it was in the
-        hand: once it is down, the board is another, and a new ``lifted`` may be
-        another reading of it (a complete play also reads as a partial one with a
-        checker held over the tray).
-        """
-        events: list[Event] = []
-        down = None
-        for action in step.actions:
-            if down is None and step.carries is not None and _puts_down(action, step.carries[1]):
-                settle = SETTLE_MS if isinstance(action, MoveAction) else 0
-                down = self.runner.clock.now_ms() + settle
-            events += self.do(action)
-        return events, down
-
-    def _still_fixing(self, at: str) -> bool:
-        """True when the referee asks to fix ``at`` already (said before, still lit: an
-        illegal placement put back where the last one stood within one stable frame)."""
-        return any(f["at"] == at for f in self.runner.state()["fix"])
-
-    def _check_lights(self, carries: tuple[str, str], events: list[Event]) -> None:
-        """A lifted checker's lit destinations include where the hand legally takes it."""
-        src, dst = carries
-        lifts = [e for e in events if e.type == EventType.LIFTED and e.fields.get("from") == src]
-        self.counts["lifts_seen"] += bool(lifts)
-        if lifts and dst not in lifts[-1].fields.get("destinations", ()):
-            self._fail("destination_not_lit",
-                       f"lifted from {src}, lit {lifts[-1].fields.get('destinations')}, "
-                       f"legal to {dst}")
-
-    def _ambiguous(self) -> bool:
-        """True when the board asks which of several plays it shows."""
-        return bool(self.runner.state()["candidates"])
-
-    def _settle(self) -> None:
-        """Wait (scan by scan, recorded) until the referee has seen the board as it is.
-
-        One scan at least: right after an action the pipeline has not scanned yet.
-        And not before the hand's glitches are over: a phantom where a checker
-        was just lifted hides the lift, so the sensors read the board as it was
-        and look settled; no player looks at the lights before a phantom
-        (a checker carried over the board) is gone, nor while the lights still show
-        a provisional board that is not the stable one (a phantom's fixes lit a scan
-        after it has gone: session 23000173 read no candidates there and pressed DONE
-        without choosing the play).
-        """
-        pipeline = self.runner.pipeline
-        for _ in range(PLAYER_SETTLE_LIMIT_MS // SCAN_MS):
-            self.do(WaitAction(SCAN_MS))
-            quiet = self.runner.clock.now_ms() >= self.glitch_until
-            if quiet and self.runner.settled and pipeline.shows_stable:
-                return
-
-    def _done(self, notation: str, mover: Color) -> list[Event]:
-        """Press DONE (confirming the play ``notation`` if the board asks) until it commits."""
-        for attempt in range(DONE_ATTEMPTS):
-            self._settle()
-            self._confirm(notation, mover)
-            events = self.do(press(done_button(mover)), expect=GAME_END)
-            if any(e.type == EventType.PLAYED for e in events):
-                return events
-            reasons = [e.fields.get("reason") for e in events if e.type == EventType.REJECTED]
-            self._fail("done_refused", f"DONE on the complete board {notation}: "
-                       f"{reasons or [str(e.type) for e in events]} (attempt {attempt + 1})")
-            self.do(WaitAction(1000))
-        raise _AbortError("stuck", f"DONE never committed {notation}")
-
-    def _confirm(self, notation: str, mover: Color) -> None:
-        """When plays read the same, cycle (CUBE) until the one DONE confirms is ours.
-
-        The lights do not say which play DONE would confirm; this player reads
-        it in the state (``confirms``, as the web page has it).
-        """
-        state = self.runner.state()
-        if not state["candidates"]:
-            return
-        self.counts["ambiguous_asked"] += 1
-        if self.naive_done:
-            return
-        offered: list[str | None] = []
-        for _ in range(CANDIDATES_LIMIT):
-            offered.append(state["confirms"])
-            if offered[-1] == notation or not state["candidates"]:
-                return
-            self.do(press(f"{mover.value}.cube"))
-            state = self.runner.state()
-        raise _AbortError("wrong_belief", f"asked, DONE offered {offered}, not {notation}")
 
     def game_over(self, events: list[Event], end: GameEnd) -> None:
         """``game_over`` among ``events`` as the rules scored it; ``match_over`` once won."""
@@ -676,15 +520,15 @@ class Session:
             events += self._events(self.runner.apply(action))
         unexpected = [e for e in events if e.type in DECISIONS and e.type not in expect]
         if unexpected:
-            raise _AbortError("wrong_commit" if unexpected[0].type == EventType.PLAYED else
-                              f"unexpected_{unexpected[0].type}", f"{_brief(unexpected)}")
+            raise AbortError("wrong_commit" if unexpected[0].type == EventType.PLAYED else
+                              f"unexpected_{unexpected[0].type}", f"{brief(unexpected)}")
         return events
 
     def _events(self, events: Iterable[Event]) -> list[Event]:
         out = list(events)
         self.events += out
         if out and (found := self.differential.check(out)):
-            self._fail("differs_from_journal", f"after {_brief(out)[-3:]}: {found}")
+            self.fail("differs_from_journal", f"after {brief(out)[-3:]}: {found}")
         return out
 
     def _note(self, text: str) -> None:
@@ -698,24 +542,24 @@ class Session:
         """The one event of ``kind`` among ``events``, with these fields; else abort."""
         found = [e for e in events if e.type == kind]
         if len(found) != 1:
-            raise _AbortError(_mismatch(kind),
-                              f"expected one {kind} {fields}, got {_brief(events)}")
+            raise AbortError(_mismatch(kind),
+                              f"expected one {kind} {fields}, got {brief(events)}")
         event = found[0]
         wrong = [k for k, v in fields.items() if event.fields.get(k) != v]
         if kind == EventType.OPENING_ROLL and ("starter" in event.fields) != ("starter" in fields):
             wrong.append("starter")
         if wrong:
-            raise _AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
+            raise AbortError(_mismatch(kind), f"expected {kind} {fields}, got {event.to_dict()}")
         return event
 
     def none(self, events: Sequence[Event], kind: EventType) -> None:
         """No event of ``kind`` among ``events``; else abort."""
         if found := [e for e in events if e.type == kind]:
-            raise _AbortError(_mismatch(kind), f"unexpected {_brief(found)}")
+            raise AbortError(_mismatch(kind), f"unexpected {brief(found)}")
 
     # -- failures ----------------------------------------------------------------------
 
-    def _fail(self, kind: str, detail: str) -> None:
+    def fail(self, kind: str, detail: str) -> None:
         """Record a failure; the session's scenario is written out for the first of a kind."""
         first = self.counts[kind] == 0
         dump = self.dump(kind) if self.dump_dir is not None and first else None
@@ -738,24 +582,3 @@ class Session:
 def _mismatch(kind: EventType) -> str:
     return "wrong_commit" if kind == EventType.PLAYED else f"bad_{kind}"
 
-
-def _brief(events: Iterable[Event]) -> list[dict[str, Any]]:
-    return [e.to_dict() for e in events if e.type != EventType.LIFTED]
-
-
-def _actions_brief(actions: Iterable[Action]) -> list[dict[str, Any]]:
-    return [action_json(a) for a in actions if not isinstance(a, WaitAction | GlitchAction)]
-
-
-def _puts_down(action: Action, at: str) -> bool:
-    """True if ``action`` puts a checker down at ``at`` (a placement, or a whole move)."""
-    match action:
-        case PlaceAction(location):
-            return location == at
-        case MoveAction(_, target):
-            return target == at
-    return False
-
-
-def press(button: str) -> PressAction:
-    return PressAction(button, SHORT_PRESS_MS, long=False)
