@@ -104,7 +104,7 @@ def result_of_drop(state: MatchState, dropper: Color,
     """The result when ``dropper`` refuses a double: the cube before the double, single;
     where the drop counts as a resignation of ``level`` (the online server's rule,
     docs/ONLINE.md), that many times the cube."""
-    kind = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)[max(level, 1) - 1]
+    kind = _conceded(max(level, Resignation.SINGLE))
     return GameResult(dropper.opponent, kind, kind.multiplier * state.cube, GameState.DROPPED)
 
 
@@ -112,8 +112,13 @@ def result_of_resignation(state: MatchState) -> GameResult:
     """The result when the offered resignation is accepted (by ``state.to_act``)."""
     if not state.resignation:
         raise IllegalPlayError("no resignation is offered")
-    kind = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)[state.resignation - 1]
+    kind = _conceded(state.resignation)
     return GameResult(state.to_act, kind, state.resignation * state.cube, GameState.RESIGNED)
+
+
+def _conceded(level: Resignation) -> WinKind:
+    """The kind of win a resignation of ``level`` (not NONE) concedes."""
+    return (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)[level - 1]
 
 
 def end_game(state: MatchState, result: GameResult, rules: MatchRules) -> MatchState:
