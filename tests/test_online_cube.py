@@ -114,6 +114,20 @@ def scored(match: OnlineMatch, before: dict[str, Any], loser: str) -> dict[str, 
     return state
 
 
+def taken_on_both(match: OnlineMatch, taker: str) -> None:
+    """The double just taken by ``taker``: cube 2 owned by the taker, the doubler on roll
+    before rolling, on the board and on the server; then four more steps agree."""
+    taken = match.board.until(lambda s: s["phase"] == "await_roll", "the take shown")
+    assert taken["on_roll"] == (ONLINE.value if taker == HAND.value else HAND.value)
+    assert taken["cube"] == {"value": 2, "owner": taker, "offered": False}
+    server = match.opponent.wait_board(lambda b: b.cube_value == 2)
+    assert owner(server) == taker and not server.double_offered
+    played_on(match, 4)
+    agreed(match)
+    assert match.board.state()["cube"]["value"] == 2
+    assert "disagree" not in match.board.daemon.stderr()
+
+
 def next_game(match: OnlineMatch) -> None:
     """The next game set up on the board and its opening thrown on both."""
     match.step(match.board.state())
@@ -143,18 +157,9 @@ def test_the_opponents_double_is_shown_and_taken_with_roll(
         tmp_path: Path, bgammon_server: BgammonServer) -> None:
     """A few turns of a 3-point match (slow: about five seconds)."""
     with joined_match(tmp_path, bgammon_server, 3, seed=7) as match:
-        board, opponent = match.board, match.opponent
         opponent_doubles(match)
-        board.sim({"press": f"{HAND.value}.roll"})  # the doubled player's ROLL takes
-        taken = board.until(lambda s: s["phase"] == "await_roll", "the take")
-        assert taken["on_roll"] == ONLINE.value
-        assert taken["cube"] == {"value": 2, "owner": HAND.value, "offered": False}
-        server = opponent.wait_board(lambda b: b.cube_value == 2)
-        assert owner(server) == HAND.value and not server.double_offered
-        played_on(match, 4)
-        agreed(match)
-        assert match.board.state()["cube"]["value"] == 2
-        assert "disagree" not in board.daemon.stderr()
+        match.board.sim({"press": f"{HAND.value}.roll"})  # the doubled player's ROLL takes
+        taken_on_both(match, HAND.value)
 
 
 @needs("bgammon-server")
@@ -178,17 +183,9 @@ def test_the_boards_double_is_sent_and_the_opponent_takes_it(
         tmp_path: Path, bgammon_server: BgammonServer) -> None:
     """A few turns of a 3-point match (slow: about five seconds)."""
     with joined_match(tmp_path, bgammon_server, 3, seed=9) as match:
-        board, opponent = match.board, match.opponent
         board_doubles(match)
-        opponent.ok()
-        taken = board.until(lambda s: s["phase"] == "await_roll", "the take shown")
-        assert taken["on_roll"] == HAND.value
-        assert taken["cube"] == {"value": 2, "owner": ONLINE.value, "offered": False}
-        server = opponent.wait_board(lambda b: b.cube_value == 2)
-        assert owner(server) == ONLINE.value and not server.double_offered
-        played_on(match, 4)
-        agreed(match)
-        assert "disagree" not in board.daemon.stderr()
+        match.opponent.ok()
+        taken_on_both(match, ONLINE.value)
 
 
 @needs("bgammon-server")
