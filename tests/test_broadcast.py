@@ -42,6 +42,7 @@ from tavla_pi.testing.broadcast import (
 from tavla_pi.testing.daemon import VirtualDaemon
 from tavla_pi.testing.daemon_process import DaemonProcess
 from tavla_pi.testing.mosquitto import Mosquitto, free_port
+from tavla_pi.testing.processes import wait_until
 
 CONFIG = ('[board]\nstable_ms = 40\n[daemon]\nlog_level = "warning"\n'
           '[players]\nwhite = "Ayşe"\nblack = "Nikos"\n')
@@ -275,10 +276,7 @@ def test_a_broker_down_or_frozen_never_delays_a_scan(
     with link_to(broker) as link, Broadcast("athens", link) as broadcast:
         link.start()
         if trouble == "frozen":
-            deadline = time.monotonic() + 10
-            while not link.connected:
-                assert time.monotonic() < deadline, "the link never connected"
-                time.sleep(0.01)
+            wait_until(lambda: link.connected, "link connected", 10)
             mosquitto.freeze()
         worst, state = worst_step_ms(tmp_path, broadcast, 8)
         assert state["phase"] in ("await_roll", "moving", "no_move")  # the board played on

@@ -12,7 +12,6 @@ import json
 import logging
 import socket
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from tavla_pi.online.names import NameStore
 from tavla_pi.online.settings import OnlineSettings, ServerAddress
 from tavla_pi.ratelog import DEFAULT_INTERVAL_MS
 from tavla_pi.testing.bgammon import ConnectionOpener, PolledConnection
+from tavla_pi.testing.processes import wait_until
 
 DEADLINE_S = 10.0
 HOST = "127.0.0.1"
@@ -115,10 +115,8 @@ class HostileServer:
         self._talking[-1].sendall(line + b"\n")
 
     def heard_after(self, what: str, timeout_s: float = DEADLINE_S) -> None:
-        deadline = time.monotonic() + timeout_s
-        while what not in self.heard:
-            assert time.monotonic() < deadline, f"never heard {what!r}: {self.heard}"
-            time.sleep(0.005)
+        """Wait until the client has sent ``what``."""
+        wait_until(lambda: what in self.heard, f"{what!r} heard", timeout_s)
 
     def close(self) -> None:
         self._listener.close()

@@ -23,7 +23,9 @@ from test_online_hostile import JOINED, START, WELCOME, HostileServer, board, ev
 from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.testing.hand import hand_takes_back
-from tavla_pi.testing.online import HAND, OnlineBoard, wait_until
+from tavla_pi.testing.online import HAND, OnlineBoard
+from tavla_pi.testing.processes import wait_until
+from tavla_pi.testing.remote import BOARD_TIMEOUT_S
 
 DICE = (3, 1)
 REASONS = {"failedmove": "Illegal move.",
@@ -141,7 +143,8 @@ def test_a_refused_play_is_shown_lit_back_to_the_start_then_played_again(
     assert refused["position_id"] == start["position_id"]  # the turn open at its start
     assert refused["online"]["connected"] and not refused["press_done"]
     assert {(f["at"], f["color"]) for f in refused["fix"]} >= {("5", HAND.value)}
-    wait_until(lambda: scripted.commands("reset") != [], "the server's moves undone")
+    wait_until(lambda: scripted.commands("reset") != [], "the server's moves undone",
+               BOARD_TIMEOUT_S)
     sent = len(scripted.commands("move"))
     said = board_.sim({"press": f"{HAND.value}.roll"})  # DONE, the refused play still there
     assert [e["reason"] for e in said if e["type"] == "rejected"] == \

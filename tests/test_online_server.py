@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -32,6 +31,7 @@ from tavla_pi.online.names import NameStore
 from tavla_pi.online.protocol import Bgammon, client_name
 from tavla_pi.online.settings import OnlineSettings
 from tavla_pi.testing.bgammon import BgammonServer, ConnectionOpener, PolledConnection, SocketPlayer
+from tavla_pi.testing.processes import wait_until
 
 pytestmark = needs("bgammon-server")
 
@@ -73,10 +73,9 @@ def test_a_refused_login_is_logged_with_the_servers_words_and_tried_again(
     password.write_text("not an account\n")
     with caplog.at_level(logging.WARNING, "tavla_pi.online"):
         driver = online(bgammon_server.settings(username="ann", password_file=password))
-        deadline = time.monotonic() + DEADLINE_S
-        while sum("No account was found" in r.getMessage() for r in caplog.records) < 2:
-            assert time.monotonic() < deadline, caplog.text
-            time.sleep(0.01)
+        wait_until(lambda: sum("No account was found" in r.getMessage()
+                               for r in caplog.records) >= 2, "second refused login",
+                   DEADLINE_S)
     assert not driver.connection.connected
     assert all(r.exc_info is None for r in caplog.records)
 
@@ -203,10 +202,8 @@ def test_wss_with_a_self_signed_certificate_and_its_ca_file(
         untrusting = OnlineSettings(server.wss_address)  # the system's CA store
         with caplog.at_level(logging.WARNING, "tavla_pi.online"):
             stranger = online(untrusting)
-            deadline = time.monotonic() + DEADLINE_S
-            while "certificate verify failed" not in caplog.text:
-                assert time.monotonic() < deadline, caplog.text
-                time.sleep(0.01)
+            wait_until(lambda: "certificate verify failed" in caplog.text,
+                       "certificate refused", DEADLINE_S)
         assert not stranger.connection.connected
         assert all(r.exc_info is None for r in caplog.records)
 

@@ -38,8 +38,8 @@ from tavla_pi.online.settings import OnlineSettings, ServerAddress
 from tavla_pi.online.transport import LineBuffer
 from tavla_pi.rules import Play
 from tavla_pi.testing.certs import self_signed_certificate
-from tavla_pi.testing.mosquitto import HOST, POLL_S, free_port, listening
-from tavla_pi.testing.processes import end_process, log_tail
+from tavla_pi.testing.mosquitto import HOST, free_port, listening
+from tavla_pi.testing.processes import POLL_S, end_process, log_tail
 
 BGAMMON_SERVER_VARIABLE = "TAVLA_BGAMMON_SERVER"
 """The environment variable naming the bgammon-server to run (else it is looked up on the

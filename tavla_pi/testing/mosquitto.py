@@ -19,12 +19,11 @@ from pathlib import Path
 from types import TracebackType
 
 from tavla_pi.remote.settings import Broker
-from tavla_pi.testing.processes import end_process, log_tail
+from tavla_pi.testing.processes import POLL_S, end_process, log_tail
 
 HOST = "127.0.0.1"
 BROKER_START_TIMEOUT_S = 10.0
 BROKER_STOP_TIMEOUT_S = 10.0
-POLL_S = 0.01
 
 
 def free_port() -> int:

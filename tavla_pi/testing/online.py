@@ -13,7 +13,6 @@ Waiting is bounded polling (each poll a request or a read with a deadline).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from tavla_pi.rules.play import Play
 from tavla_pi.rules.position import Position
 from tavla_pi.testing.bgammon import BgammonServer, SocketPlayer
 from tavla_pi.testing.daemon_process import DaemonProcess
-from tavla_pi.testing.remote import BOARD_TIMEOUT_S, FriendBoard
+from tavla_pi.testing.remote import FriendBoard
 
 HAND = Color.WHITE
 """The colour the board's player plays (the online opponent plays the other)."""
@@ -298,11 +297,3 @@ def joined_match(folder: Path, server: BgammonServer, points: int, seed: int, *,
             yield match
         finally:
             board.daemon.close()
-
-
-def wait_until(done: Callable[[], bool], what: str, timeout_s: float = BOARD_TIMEOUT_S) -> None:
-    """Poll ``done`` until it holds; fails naming ``what`` on timeout."""
-    deadline = time.monotonic() + timeout_s
-    while not done():
-        assert time.monotonic() < deadline, f"no {what} in {timeout_s} s"
-        time.sleep(0.02)
