@@ -21,13 +21,12 @@ from tavla_pi.config import (
     MAX_BYTES,
     SCHEMA,
     Config,
-    Listen,
     default_config_path,
     load_config,
     parse_config,
-    parse_listen,
     parse_opponent,
 )
+from tavla_pi.config.fields import Listen, parse_listen
 from tavla_pi.engine.levels import Level
 from tavla_pi.errors import ConfigError
 from tavla_pi.game.settings import OpponentSettings

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from signing_support import new_key
 
-from tavla_pi.config import Config, load_config, parse_broker, parse_config, parse_opponent
+from tavla_pi.config import Config, load_config, parse_config, parse_opponent
+from tavla_pi.config.fields import parse_broker
 from tavla_pi.errors import ConfigError
 from tavla_pi.game.settings import OpponentSettings
 from tavla_pi.remote.settings import Broker, NetworkSettings

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tavla_pi.config import Config, Listen
+from tavla_pi.config import Config
+from tavla_pi.config.fields import Listen
 from tavla_pi.daemon import service as service_module
 from tavla_pi.daemon import simstore
 from tavla_pi.daemon.core import status_line

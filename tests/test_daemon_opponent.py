@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from gnubg_support import fake_gnubg
 
-from tavla_pi.config import Config, Listen
+from tavla_pi.config import Config
+from tavla_pi.config.fields import Listen
 from tavla_pi.daemon import opponent as opponent_module
 from tavla_pi.daemon.notify import Notifier
 from tavla_pi.daemon.startup import open_daemon

@@ -28,7 +28,8 @@ from tavla_pi.club.listener import ClubListener, Handoff
 from tavla_pi.club.model import ClubModel
 from tavla_pi.club.site import ClubSite, write_match
 from tavla_pi.club.trust import read_boards
-from tavla_pi.config import Listen, load_config, parse_broker, parse_listen
+from tavla_pi.config import load_config
+from tavla_pi.config.fields import Listen, parse_broker, parse_listen
 from tavla_pi.daemon.logs import setup_logging
 from tavla_pi.errors import BadInputError
 from tavla_pi.ratelog import RefusalLog

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from tavla_pi.config import Listen
+from tavla_pi.config.fields import Listen
 from tavla_pi.daemon.core import Core
 from tavla_pi.daemon.online import OnlineDesk
 from tavla_pi.daemon.settings import SettingsDesk
